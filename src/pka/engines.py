@@ -61,16 +61,20 @@ class Engine:
     title: str
     params: tuple[Param, ...]
 
+    def _load(self, layer: str) -> ModuleType:
+        name = f"pka.{layer}.{self.name}"
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                raise PkaError(Status.ERR_UNSUPPORTED, f"engine {self.name} has no {layer} backend yet") from None
+            raise
+
     def model(self) -> ModuleType:
-        return importlib.import_module(f"pka.model.{self.name}")
+        return self._load("model")
 
     def rtl(self) -> ModuleType:
-        try:
-            return importlib.import_module(f"pka.rtl.{self.name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"pka.rtl.{self.name}":
-                raise PkaError(Status.ERR_UNSUPPORTED, f"engine {self.name} has no RTL backend yet") from None
-            raise
+        return self._load("rtl")
 
     def backend(self, backend: str) -> ModuleType:
         if backend == "model":

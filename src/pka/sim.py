@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import logging
 import os
 import shutil
 import subprocess
@@ -27,6 +28,8 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 
 from pka.errors import PkaError, Status
+
+log = logging.getLogger("pka.sim")
 
 REPO = Path(__file__).resolve().parents[2]
 HARNESS = REPO / "tb" / "common" / "harness.cpp"
@@ -157,7 +160,7 @@ def _build_key(design: Design, trace: bool) -> str:
     return h.hexdigest()[:20]
 
 
-def build(design: Design, trace: bool = False, log: Callable[[str], None] | None = None) -> Path:
+def build(design: Design, trace: bool = False) -> Path:
     """Return the path of the simulation binary for `design`, building it if it is not cached."""
     key = _build_key(design, trace)
     root = cache_root()
@@ -170,8 +173,7 @@ def build(design: Design, trace: bool = False, log: Callable[[str], None] | None
         fcntl.flock(lock, fcntl.LOCK_EX)
         if exe.exists():
             return exe
-        if log:
-            log(f"building {design.top} {dict(design.params)} with Verilator")
+        log.info("building %s %s with Verilator", design.top, dict(design.params))
         tmp = Path(tempfile.mkdtemp(prefix=f".{design.top}-", dir=root))
         cmd = [verilator_bin(), "--cc", "--exe", "--build", "-j", "2", "--prefix", "Vtop",
                "--top-module", design.top, "-Mdir", str(tmp / "obj"), *BUILD_FLAGS,
@@ -219,10 +221,9 @@ def from_words(words: Sequence[int]) -> int:
 class Harness:
     """A running simulation of one design (one process, many operations)."""
 
-    def __init__(self, design: Design, trace_vcd: str | Path | None = None,
-                 log: Callable[[str], None] | None = None) -> None:
+    def __init__(self, design: Design, trace_vcd: str | Path | None = None) -> None:
         self.design = design
-        self.exe = build(design, trace=trace_vcd is not None, log=log)
+        self.exe = build(design, trace=trace_vcd is not None)
         env = dict(os.environ)
         if trace_vcd is not None:
             env["PKA_VCD"] = str(trace_vcd)
