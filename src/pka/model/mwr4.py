@@ -424,6 +424,8 @@ def modexp_products(exp: int) -> int:
 
 def _check_modulus(mod: int) -> int:
     check_odd_modulus(mod)
+    if mod == 1:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be at least 3")
     n = mod.bit_length()
     if n > MAX_BITS:
         raise PkaError(Status.ERR_LENGTH, f"modulus of {n} bits above the engine maximum {MAX_BITS}")
