@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: Apache-2.0
+// pka_csa2_core: carry-save radix-2 Montgomery exponentiator (paper 000, Cilardo et al.), the
+// controller of Figure 1 around the L+4 bit-slices of pka_csa2_array, with the common boundary.
+//
+// OP_MODEXP  R = A^E mod N      (K = cmd_len_i modulus bits, H = cmd_elen_i exponent bits)
+// OP_MODMUL  R = A * B mod N
+// Slots: N, A, B (modmul), E (modexp), W = (2^(K+2))^2 mod N (host-precomputed) -> R.
+// Operands A, B, W < N, N odd with N < 2^K; 3 <= K <= MaxLen, H <= MaxLen (H = 0: R = 1).
+//
+// Algorithm 3 (right-to-left) in H+2 rounds of Algorithm 2, each round a Z product and a P product
+// in parallel sharing B: round 0 Z = MonProd(A, W), P = MonProd(1, W) (modmul: P = MonProd(B, W));
+// rounds 1..H Z = MonProd(Z, Z) and, if E_(j) = 1, P = MonProd(P, Z); round H+1 MonProd(P, 1),
+// which is <= N by Walter's result (= N only when A^E = 0 mod N: stored as 0). A round is the loop
+// h = 0..K+4 (V_NEXT selected by the controller from A_h and the look-ahead q while the slices add
+// the V selected one cycle earlier), then the carry-propagate waves U = S/2 + C (Z and P) and
+// 4B + N for the next round (B = the new Z, or 1 before the final round).
+//
+// Cycles (cycles_o, compute only; operand load/store in io_cycles_o), Nc = ceil((K+4)/ChunkW):
+//   pre-computation 4W + N: Nc + 1; a round: (K+4) loop + (Nc+1) waves (+ the loop's first step
+//   overlapped with the previous wave's last cycle).
+//   ChunkW = 1 (paper): padded to exactly the paper's (2K+14)(H+2) + K + 7.
+//   ChunkW > 1 (fast):  (Nc+1) + (H+2)(K+5+Nc); ChunkW = 32, K = H = 1024: 0.52x the paper.
+// Errors (status, then done within a bounded number of cycles): unknown op ST_ERR_OPCODE; K < 3,
+// K > MaxLen, H > MaxLen ST_ERR_LENGTH; even N ST_ERR_EVEN_MODULUS; N >= 2^K or A, B, W >= N
+// ST_ERR_OPERAND_RANGE. cmd_arg_i is unused.
+`default_nettype none
+
+module pka_csa2_core
+  import pka_pkg::*;
+#(
+  parameter int unsigned MaxLen = 64,  // L: largest modulus in bits, multiple of 32, 32..4096
+  parameter int unsigned MemAw  = 8,   // word address width: 16 slots of 2^(MemAw-4) words
+  parameter int unsigned ChunkW = 1    // 1: the paper's bit-serial waves and cycle count;
+                                       // 2..64 (power of two): chunked waves (fast variant)
+) (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  input  logic               cmd_valid_i,
+  output logic               cmd_ready_o,
+  input  logic [7:0]         cmd_op_i,
+  input  logic [15:0]        cmd_len_i,
+  input  logic [15:0]        cmd_elen_i,
+  input  logic [31:0]        cmd_arg_i,
+  output logic               mem_req_o,
+  input  logic               mem_gnt_i,
+  output logic               mem_we_o,
+  output logic [MemAw-1:0]   mem_addr_o,
+  output logic [31:0]        mem_wdata_o,
+  input  logic               mem_rvalid_i,
+  input  logic [31:0]        mem_rdata_i,
+  output logic               done_o,
+  output logic [7:0]         status_o,
+  output logic [31:0]        cycles_o,
+  output logic [31:0]        io_cycles_o
+);
+  localparam int unsigned Words     = MaxLen / 32;
+  localparam int unsigned SlotWords = 1 << (MemAw - 4);
+  localparam int unsigned WiW       = $clog2(Words + 1);
+  localparam int unsigned ChunkLog  = $clog2(ChunkW);
+  localparam bit          Paper     = (ChunkW == 1);
+  localparam logic [15:0] PadPre    = 16'd7;  // paper schedule: (K+5) + 2 = K+7 before round 0
+  localparam logic [15:0] PadRound  = 16'd5;  // paper schedule: 5 + (K+4) + (K+5) = 2K+14 a round
+
+  initial begin
+    if (MaxLen % 32 != 0 || MaxLen < 32 || MaxLen > 4096) $fatal(1, "MaxLen: multiple of 32 in 32..4096");
+    if (Words > SlotWords) $fatal(1, "MemAw too small for MaxLen");
+    if (ChunkW < 1 || ChunkW > 64 || (1 << ChunkLog) != ChunkW) $fatal(1, "ChunkW: power of two 1..64");
+  end
+
+  typedef enum logic [3:0] {Idle, Load, Check, Pre, Pad, Loop, Cpa, Store, Zero, Done} state_e;
+  state_e state_q, state_d;
+
+  logic        mul_q, mul_d;                 // OP_MODMUL
+  logic [15:0] k_q, k_d, h_q, h_d;           // K, H (modmul: 1)
+  logic [WiW-1:0] nw_q, nw_d, ne_q, ne_d;    // words of N (and A, B, W), words of E
+  logic [7:0]  status_q, status_d;
+  logic [31:0] cyc_q, cyc_d, io_q, io_d;
+  // load sequencer: per word index the items N, A, (B,) W, then the words of E
+  logic [WiW-1:0] rq_word_q, rq_word_d, rs_word_q, rs_word_d;
+  logic [1:0]  rq_item_q, rq_item_d, rs_item_q, rs_item_d;
+  logic        rq_e_q, rq_e_d, rs_e_q, rs_e_d, rq_done_q, rq_done_d;
+  logic [31:0] nword_q, nword_d;             // the last word of N (compared with A, B, W)
+  logic [3:1]  lt_q, lt_d;                   // item < N so far (LSB-first comparison)
+  logic        even_q, even_d, wide_q, wide_d;
+  logic [MaxLen-1:0] e_q, e_d;
+  // exponentiation control
+  logic [15:0] cnt_q, cnt_d, round_q, round_d;
+  logic        enp_q, enp_d;                 // the P product runs this round
+  logic        eq_q, eq_d;                   // stored result equals N so far
+
+  // ---- the datapath ---------------------------------------------------------------------------
+  logic init, loop_z, loop_p, vload_z, vload_p, shift_z, shift_p, u_z, u_p, b4, one, bn;
+  logic wave_start, wave_run, clr, ld_valid;
+  logic [1:0] vsel_z, vsel_p;
+  logic [2:0] ld_tgt;
+  logic [2:1] sz_lo, sp_lo;
+  logic [1:0] cz_lo, cp_lo;
+  logic n1, az0, ap0;
+  logic [MaxLen-1:0] ap_vec, n_vec;
+
+  pka_csa2_array #(.MaxLen(MaxLen), .ChunkW(ChunkW)) u_array (
+    .clk_i        (clk_i),
+    .init_i       (init),
+    .loop_z_i     (loop_z),
+    .loop_p_i     (loop_p),
+    .vload_z_i    (vload_z),
+    .vload_p_i    (vload_p),
+    .vsel_z_i     (vsel_z),
+    .vsel_p_i     (vsel_p),
+    .shift_z_i    (shift_z),
+    .shift_p_i    (shift_p),
+    .u_z_i        (u_z),
+    .u_p_i        (u_p),
+    .b4_i         (b4),
+    .one_i        (one),
+    .bn_i         (bn),
+    .wave_start_i (wave_start),
+    .wave_run_i   (wave_run),
+    .clr_i        (clr),
+    .ap_one_i     (op_e'(cmd_op_i) == OP_MODEXP),
+    .ld_valid_i   (ld_valid),
+    .ld_tgt_i     (ld_tgt),
+    .ld_word_i    (rs_word_q),
+    .ld_data_i    (mem_rdata_i),
+    .sz_lo_o      (sz_lo),
+    .cz_lo_o      (cz_lo),
+    .sp_lo_o      (sp_lo),
+    .cp_lo_o      (cp_lo),
+    .n1_o         (n1),
+    .az0_o        (az0),
+    .ap0_o        (ap0),
+    .ap_o         (ap_vec),
+    .n_o          (n_vec)
+  );
+
+  // ---- helpers ----------------------------------------------------------------------------------
+  // Algorithm 2 step 4: q = f(S2, S1, C1, C0, N1), the LSB of U = S/2 + C one iteration ahead.
+  function automatic logic q_lookahead(logic [2:1] s, logic [1:0] c, logic n_1);
+    logic x;
+    x = s[2] ^ c[1];
+    if (!s[1] && !c[0]) return x;
+    if (s[1] ^ c[0]) return ~x ^ n_1;
+    return ~x;
+  endfunction
+
+  function automatic logic [3:0] item_slot(logic mul, logic [1:0] item);
+    unique case (item)
+      2'd0:    return 4'(SLOT_N);
+      2'd1:    return 4'(SLOT_A);
+      2'd2:    return mul ? 4'(SLOT_B) : 4'(SLOT_W);
+      default: return 4'(SLOT_W);
+    endcase
+  endfunction
+
+  function automatic logic [2:0] item_tgt(logic mul, logic [1:0] item);  // pka_csa2_array ld_tgt
+    unique case (item)
+      2'd0:    return 3'd0;                  // N
+      2'd1:    return 3'd2;                  // A -> A^Z
+      2'd2:    return mul ? 3'd3 : 3'd1;     // B -> A^P, or W -> 4B
+      default: return 3'd1;                  // W -> 4B
+    endcase
+  endfunction
+
+  function automatic logic [MemAw-1:0] addr(logic [3:0] slot, logic [WiW-1:0] w);
+    return MemAw'(32'(slot) * SlotWords + 32'(w));
+  endfunction
+
+  logic [1:0]  last_item;
+  logic [15:0] nc;             // wave steps over K+4 slices
+  logic        final_round, ebit_next, enp_next;
+  logic [31:0] top_mask, st_word, n_word;
+
+  always_comb begin
+    last_item   = mul_q ? 2'd3 : 2'd2;
+    nc          = Paper ? k_q + 16'd4 : (k_q + 16'd4 + 16'(ChunkW - 1)) >> ChunkLog;
+    final_round = (round_q == h_q + 16'd1);
+    ebit_next   = (round_q == 16'd0) ? e_q[0] : (MaxLen > 1 ? e_q[1 % MaxLen] : 1'b0);
+    enp_next    = (round_q + 16'd1 == h_q + 16'd1) | mul_q | ebit_next;
+    top_mask    = (k_q[4:0] == 5'd0) ? 32'hFFFF_FFFF : (32'd1 << k_q[4:0]) - 32'd1;
+    st_word     = ap_vec[32 * 32'(rq_word_q) +: 32];
+    n_word      = n_vec[32 * 32'(rq_word_q) +: 32];
+  end
+
+  // ---- controller -------------------------------------------------------------------------------
+  always_comb begin
+    state_d = state_q;
+    mul_d = mul_q; k_d = k_q; h_d = h_q; nw_d = nw_q; ne_d = ne_q;
+    status_d = status_q; cyc_d = cyc_q; io_d = io_q;
+    rq_word_d = rq_word_q; rq_item_d = rq_item_q; rq_e_d = rq_e_q; rq_done_d = rq_done_q;
+    rs_word_d = rs_word_q; rs_item_d = rs_item_q; rs_e_d = rs_e_q;
+    nword_d = nword_q; lt_d = lt_q; even_d = even_q; wide_d = wide_q; e_d = e_q;
+    cnt_d = cnt_q; round_d = round_q; enp_d = enp_q; eq_d = eq_q;
+    mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
+    done_o = 1'b0;
+    loop_z = 1'b0; loop_p = 1'b0; vload_z = 1'b0; vload_p = 1'b0; shift_z = 1'b0; shift_p = 1'b0;
+    u_z = 1'b0; u_p = 1'b0; b4 = 1'b0; one = 1'b0; bn = 1'b0;
+    wave_start = 1'b0; wave_run = 1'b0; clr = 1'b0; ld_valid = 1'b0; ld_tgt = '0;
+
+    unique case (state_q)
+      Idle: if (cmd_valid_i) begin
+        cyc_d = '0; io_d = '0; status_d = ST_OK;
+        mul_d = (op_e'(cmd_op_i) == OP_MODMUL);
+        k_d   = cmd_len_i;
+        h_d   = (op_e'(cmd_op_i) == OP_MODMUL) ? 16'd1 : cmd_elen_i;
+        nw_d  = WiW'((32'(cmd_len_i) + 31) / 32);
+        ne_d  = (op_e'(cmd_op_i) == OP_MODMUL) ? '0 : WiW'((32'(cmd_elen_i) + 31) / 32);
+        rq_word_d = '0; rq_item_d = '0; rq_e_d = 1'b0; rq_done_d = 1'b0;
+        rs_word_d = '0; rs_item_d = '0; rs_e_d = 1'b0;
+        lt_d = '0; even_d = 1'b0; wide_d = 1'b0; nword_d = '0;
+        e_d = '0; clr = 1'b1;
+        state_d = Load;
+        if (op_e'(cmd_op_i) != OP_MODEXP && op_e'(cmd_op_i) != OP_MODMUL) begin
+          status_d = ST_ERR_OPCODE; state_d = Done;
+        end else if (cmd_len_i < 16'd3 || 32'(cmd_len_i) > MaxLen ||
+                     (op_e'(cmd_op_i) == OP_MODEXP && 32'(cmd_elen_i) > MaxLen)) begin
+          status_d = ST_ERR_LENGTH; state_d = Done;
+        end
+      end
+
+      // Reads, in order: for each word i: N[i], A[i], (B[i],) W[i]; then E[0..ne-1]. Several reads
+      // may be in flight; responses come back in order one cycle after each grant.
+      Load: begin
+        io_d = io_q + 1;
+        if (!rq_done_q) begin
+          mem_req_o  = 1'b1;
+          mem_addr_o = rq_e_q ? addr(4'(SLOT_E), rq_word_q) : addr(item_slot(mul_q, rq_item_q), rq_word_q);
+          if (mem_gnt_i) begin
+            if (rq_e_q) begin
+              rq_word_d = rq_word_q + 1;
+              if (rq_word_q + 1 == ne_q) rq_done_d = 1'b1;
+            end else if (rq_item_q != last_item) begin
+              rq_item_d = rq_item_q + 1;
+            end else begin
+              rq_item_d = '0;
+              rq_word_d = rq_word_q + 1;
+              if (rq_word_q + 1 == nw_q) begin
+                rq_word_d = '0;
+                if (ne_q == 0) rq_done_d = 1'b1;
+                else rq_e_d = 1'b1;
+              end
+            end
+          end
+        end
+        if (mem_rvalid_i) begin
+          if (rs_e_q) begin
+            e_d[32 * 32'(rs_word_q) +: 32] = mem_rdata_i;
+            rs_word_d = rs_word_q + 1;
+            if (rs_word_q + 1 == ne_q) state_d = Check;
+          end else begin
+            ld_valid = 1'b1;
+            ld_tgt   = item_tgt(mul_q, rs_item_q);
+            if (rs_item_q == 2'd0) begin
+              nword_d = mem_rdata_i;
+              if (rs_word_q == 0) even_d = ~mem_rdata_i[0];
+              if (rs_word_q + 1 == nw_q) wide_d = |(mem_rdata_i & ~top_mask);
+            end else begin
+              lt_d[rs_item_q] = (mem_rdata_i < nword_q) | ((mem_rdata_i == nword_q) & lt_q[rs_item_q]);
+            end
+            if (rs_item_q != last_item) begin
+              rs_item_d = rs_item_q + 1;
+            end else begin
+              rs_item_d = '0;
+              rs_word_d = rs_word_q + 1;
+              if (rs_word_q + 1 == nw_q) begin
+                rs_word_d = '0;
+                if (ne_q == 0) state_d = Check;
+                else rs_e_d = 1'b1;
+              end
+            end
+          end
+        end
+      end
+
+      Check: begin
+        io_d = io_q + 1;
+        if (even_q) begin
+          status_d = ST_ERR_EVEN_MODULUS; state_d = Done;
+        end else if (wide_q || !lt_q[1] || !lt_q[2] || (mul_q && !lt_q[3])) begin
+          status_d = ST_ERR_OPERAND_RANGE; state_d = Done;
+        end else begin
+          state_d = Pre; cnt_d = '0; round_d = '0; enp_d = 1'b1;
+          wave_start = 1'b1;
+        end
+      end
+
+      // 4W + N (W was loaded as 4B) for round 0.
+      Pre: begin
+        cyc_d = cyc_q + 1;
+        wave_run = 1'b1; bn = 1'b1;
+        cnt_d = cnt_q + 1;
+        if (cnt_q == nc) begin
+          if (Paper) begin
+            state_d = Pad; cnt_d = PadPre;
+          end else begin
+            state_d = Loop; cnt_d = 16'd1;
+          end
+        end
+      end
+
+      // Paper schedule only: the cycles the paper's count has beyond our loop and waves.
+      Pad: begin
+        cyc_d = cyc_q + 1;
+        cnt_d = cnt_q - 1;
+        if (cnt_q == 16'd1) begin
+          state_d = Loop; cnt_d = 16'd1;
+        end
+      end
+
+      // Algorithm 2, iterations h = 1..K+4 (h = 0 is the init step in the cycle before).
+      Loop: begin
+        cyc_d = cyc_q + 1;
+        loop_z = 1'b1; loop_p = enp_q; vload_z = 1'b1; vload_p = 1'b1;
+        shift_z = 1'b1; shift_p = enp_q;
+        cnt_d = cnt_q + 1;
+        if (cnt_q == k_q + 16'd4) begin
+          state_d = Cpa; cnt_d = '0; wave_start = 1'b1;
+        end
+      end
+
+      // U = S/2 + C in both sections (A^Z, 4B := new Z; A^P := new P), then 4B + N one step behind.
+      Cpa: begin
+        cyc_d = cyc_q + 1;
+        wave_run = 1'b1; bn = 1'b1;
+        u_z = (cnt_q != nc); u_p = enp_q & (cnt_q != nc); b4 = u_z;
+        one = (round_q == h_q);
+        cnt_d = cnt_q + 1;
+        if (cnt_q == nc) begin
+          if (final_round) begin
+            state_d = Store; rq_word_d = '0; eq_d = 1'b1;
+          end else begin
+            round_d = round_q + 1;
+            enp_d = enp_next;
+            if (round_q != 16'd0) e_d = e_q >> 1;
+            if (Paper) begin
+              state_d = Pad; cnt_d = PadRound;
+            end else begin
+              state_d = Loop; cnt_d = 16'd1;
+            end
+          end
+        end
+      end
+
+      // R := A^P word by word; if it equals N (only when the result is 0 mod N), write zeros.
+      Store: begin
+        io_d = io_q + 1;
+        mem_req_o = 1'b1; mem_we_o = 1'b1;
+        mem_addr_o = addr(4'(SLOT_R), rq_word_q);
+        mem_wdata_o = st_word;
+        if (mem_gnt_i) begin
+          eq_d = eq_q & (st_word == n_word);
+          rq_word_d = rq_word_q + 1;
+          if (rq_word_q + 1 == nw_q) begin
+            rq_word_d = '0;
+            state_d = eq_d ? Zero : Done;
+          end
+        end
+      end
+
+      Zero: begin
+        io_d = io_q + 1;
+        mem_req_o = 1'b1; mem_we_o = 1'b1;
+        mem_addr_o = addr(4'(SLOT_R), rq_word_q);
+        if (mem_gnt_i) begin
+          rq_word_d = rq_word_q + 1;
+          if (rq_word_q + 1 == nw_q) state_d = Done;
+        end
+      end
+
+      Done: begin
+        done_o = 1'b1;
+        state_d = Idle;
+      end
+
+      default: state_d = Idle;
+    endcase
+
+    // Algorithm 2 step 1 and the h = 0 iteration (V := A_0 * 4B, q = 0), in the cycle before the
+    // loop: the last cycle of the previous wave (fast) or of the padding (paper).
+    init = (state_d == Loop) && (state_q != Loop);
+    if (init) begin
+      vload_z = 1'b1; vload_p = 1'b1;
+      shift_z = 1'b1; shift_p = (state_q == Cpa) ? enp_next : enp_q;
+    end
+    vsel_z = {az0, init ? 1'b0 : q_lookahead(sz_lo, cz_lo, n1)};
+    vsel_p = {ap0, init ? 1'b0 : q_lookahead(sp_lo, cp_lo, n1)};
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= Idle; status_q <= ST_OK; cyc_q <= '0; io_q <= '0;
+      rq_done_q <= 1'b0; rq_e_q <= 1'b0; rs_e_q <= 1'b0;
+      cnt_q <= '0; round_q <= '0; enp_q <= 1'b0;
+    end else begin
+      state_q <= state_d; status_q <= status_d; cyc_q <= cyc_d; io_q <= io_d;
+      rq_done_q <= rq_done_d; rq_e_q <= rq_e_d; rs_e_q <= rs_e_d;
+      cnt_q <= cnt_d; round_q <= round_d; enp_q <= enp_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    mul_q <= mul_d; k_q <= k_d; h_q <= h_d; nw_q <= nw_d; ne_q <= ne_d;
+    rq_word_q <= rq_word_d; rq_item_q <= rq_item_d; rs_word_q <= rs_word_d; rs_item_q <= rs_item_d;
+    nword_q <= nword_d; lt_q <= lt_d; even_q <= even_d; wide_q <= wide_d; e_q <= e_d;
+    eq_q <= eq_d;
+  end
+
+  assign cmd_ready_o = (state_q == Idle);
+  assign status_o    = status_q;
+  assign cycles_o    = cyc_q;
+  assign io_cycles_o = io_q;
+
+  logic unused;
+  assign unused = ^{cmd_arg_i};
+endmodule
