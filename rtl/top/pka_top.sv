@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: Apache-2.0
+// pka_top: the pka accelerator: an AXI4-Lite slave, an operand RAM, a command sequencer and the
+// engines chosen by parameters, all behind one register map (data/pka.rdl, doc/top.md).
+//
+//   AXI4-Lite --> pka_regs (PeakRDL regblock) --+-- registers: CMD, LEN, ARG, STATUS, INTR_*, ...
+//                                               +-- 16 slot windows --> bus port --+
+//                                                                                  v
+//   pka_top_seq (decode, checks, own word-serial ops, dispatch) --> RAM port mux --> pka_top_ram
+//        | cmd valid/ready, done/status/cycles                          ^
+//        v                                                              |
+//   engine cores (common boundary, rtl/engines/<e>) -- word port -------+
+//
+// The RAM has one port. While the sequencer is idle the bus owns it (a read answers one cycle
+// later); while busy it belongs to the sequencer or to the engine it runs, and a bus access to a
+// slot is answered at once without touching the RAM (reads 0, writes dropped, INTR_STATE.REJECT).
+// Slot s, word i is RAM word s * 2^SlotAw + i; the bus windows are 128 words each, words at or
+// above 2^SlotAw are not backed (read 0, writes dropped). Secret slots (E, P, Q, DP, DQ, QINV) are
+// write-only (sw = w in the RDL; their read data is tied to 0 here as well). Reset clears the RAM
+// (busy for 2^MemAw cycles), so does OP_ZEROIZE.
+`default_nettype none
+
+module pka_top
+  import pka_pkg::*;
+  import pka_top_pkg::*;
+#(
+  parameter int unsigned MaxLen    = 4096,  // maximum modulus bits, multiple of 32, 32..4096
+  parameter bit          EnExample = 1'b1,  // tb/common/pka_example_engine (MODADD), for tests
+  parameter int unsigned BusAw     = 14     // AXI address width, 14 (the register map is 12 KiB)
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  // AXI4-Lite slave
+  input  logic             s_axil_awvalid,
+  output logic             s_axil_awready,
+  input  logic [BusAw-1:0] s_axil_awaddr,
+  input  logic [2:0]       s_axil_awprot,
+  input  logic             s_axil_wvalid,
+  output logic             s_axil_wready,
+  input  logic [31:0]      s_axil_wdata,
+  input  logic [3:0]       s_axil_wstrb,
+  output logic             s_axil_bvalid,
+  input  logic             s_axil_bready,
+  output logic [1:0]       s_axil_bresp,
+  input  logic             s_axil_arvalid,
+  output logic             s_axil_arready,
+  input  logic [BusAw-1:0] s_axil_araddr,
+  input  logic [2:0]       s_axil_arprot,
+  output logic             s_axil_rvalid,
+  input  logic             s_axil_rready,
+  output logic [31:0]      s_axil_rdata,
+  output logic [1:0]       s_axil_rresp,
+  // interrupt: |(INTR_STATE & INTR_ENABLE)
+  output logic             irq_o
+);
+  localparam int unsigned SlotAw = $clog2(MaxLen / 32);
+  localparam int unsigned MemAw  = SlotAw + 4;
+  localparam logic [NumEng-1:0] EngMask = NumEng'({EnExample, 7'b0});
+  localparam logic [15:0] SecretSlots = 16'((1 << SLOT_E) | (1 << SLOT_P) | (1 << SLOT_Q)
+                                          | (1 << SLOT_DP) | (1 << SLOT_DQ) | (1 << SLOT_QINV));
+
+  initial begin
+    if (MaxLen < 32 || MaxLen > 4096 || MaxLen % 32 != 0) $fatal(1, "MaxLen must be 32..4096, a multiple of 32");
+    if (BusAw != 14) $fatal(1, "BusAw must be 14 (the map generated from data/pka.rdl)");
+    if (EngMask == '0) $fatal(1, "a build needs at least one engine");
+  end
+
+  // Opcodes this build executes: the sequencer's own, every engine's, and MODINV when an engine
+  // serves both MODEXP and MODMUL.
+  function automatic opmask_t build_ops();
+    opmask_t m;
+    m = OpsNative;
+    for (int e = 1; e < int'(NumEng); e++) begin
+      if (EngMask[e]) begin
+        m |= engine_ops(e);
+        if (engine_ops(e)[4'(OP_MODEXP)] && engine_ops(e)[4'(OP_MODMUL)]) m[4'(OP_MODINV)] = 1'b1;
+      end
+    end
+    return m;
+  endfunction
+
+  // ---- register block ---------------------------------------------------------------------------
+  pka_regs_pkg::pka_regs__in_t  hwif_in;
+  pka_regs_pkg::pka_regs__out_t hwif_out;
+
+  pka_regs u_regs (
+    .clk            (clk_i),
+    .arst_n         (rst_ni),
+    .s_axil_awready (s_axil_awready),
+    .s_axil_awvalid (s_axil_awvalid),
+    .s_axil_awaddr  (s_axil_awaddr),
+    .s_axil_awprot  (s_axil_awprot),
+    .s_axil_wready  (s_axil_wready),
+    .s_axil_wvalid  (s_axil_wvalid),
+    .s_axil_wdata   (s_axil_wdata),
+    .s_axil_wstrb   (s_axil_wstrb),
+    .s_axil_bready  (s_axil_bready),
+    .s_axil_bvalid  (s_axil_bvalid),
+    .s_axil_bresp   (s_axil_bresp),
+    .s_axil_arready (s_axil_arready),
+    .s_axil_arvalid (s_axil_arvalid),
+    .s_axil_araddr  (s_axil_araddr),
+    .s_axil_arprot  (s_axil_arprot),
+    .s_axil_rready  (s_axil_rready),
+    .s_axil_rvalid  (s_axil_rvalid),
+    .s_axil_rdata   (s_axil_rdata),
+    .s_axil_rresp   (s_axil_rresp),
+    .hwif_in        (hwif_in),
+    .hwif_out       (hwif_out)
+  );
+
+  // ---- sequencer --------------------------------------------------------------------------------
+  // swmod pulses in the cycle of the CMD write, when the field still holds its old value: the
+  // sequencer starts one cycle later, from the stored CMD (LEN and ARG are stable by then too).
+  logic cmd_written_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) cmd_written_q <= 1'b0;
+    else         cmd_written_q <= hwif_out.CMD.OP.swmod;
+  end
+
+  logic                      busy, done, reject, finished;
+  logic [7:0]                code, last_op;
+  logic [31:0]               cycles, compute, io;
+  logic [63:0]               mu;
+  logic [NumEng-1:0]         ecmd_valid, ecmd_ready, edone;
+  logic [7:0]                ecmd_op;
+  logic [15:0]               ecmd_len, ecmd_elen;
+  logic [31:0]               ecmd_arg;
+  logic [NumEng-1:0][7:0]    estatus;
+  logic [NumEng-1:0][31:0]   ecycles, eio;
+  logic                      eng_own;
+  logic [2:0]                eng_sel;
+  logic                      seq_req, seq_we;
+  logic [MemAw-1:0]          seq_addr;
+  logic [31:0]               seq_wdata, ram_rdata;
+
+  pka_top_seq #(
+    .MaxLen  (MaxLen),
+    .MemAw   (MemAw),
+    .EngMask (EngMask)
+  ) u_seq (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .start_i      (cmd_written_q),
+    .op_i         (hwif_out.CMD.OP.value),
+    .eng_i        (hwif_out.CMD.ENGINE.value),
+    .len_i        (hwif_out.LEN.LEN.value),
+    .elen_i       (hwif_out.LEN.ELEN.value),
+    .arg_i        (hwif_out.ARG.ARG.value),
+    .busy_o       (busy),
+    .done_o       (done),
+    .reject_o     (reject),
+    .finished_o   (finished),
+    .code_o       (code),
+    .last_op_o    (last_op),
+    .cycles_o     (cycles),
+    .compute_o    (compute),
+    .io_o         (io),
+    .mu_o         (mu),
+    .ecmd_valid_o (ecmd_valid),
+    .ecmd_ready_i (ecmd_ready),
+    .ecmd_op_o    (ecmd_op),
+    .ecmd_len_o   (ecmd_len),
+    .ecmd_elen_o  (ecmd_elen),
+    .ecmd_arg_o   (ecmd_arg),
+    .edone_i      (edone),
+    .estatus_i    (estatus),
+    .ecycles_i    (ecycles),
+    .eio_i        (eio),
+    .eng_own_o    (eng_own),
+    .eng_sel_o    (eng_sel),
+    .mem_req_o    (seq_req),
+    .mem_we_o     (seq_we),
+    .mem_addr_o   (seq_addr),
+    .mem_wdata_o  (seq_wdata),
+    .mem_rdata_i  (ram_rdata)
+  );
+
+  // ---- bus side of the operand RAM --------------------------------------------------------------
+  // The 16 slot windows of the register block as arrays indexed by slot.
+  logic [15:0]       win_req, win_is_wr;
+  logic [15:0][8:0]  win_addr;
+  logic [15:0][31:0] win_wdata;
+  logic [15:0][31:0] win_biten;
+
+  `define PKA_WIN(S, NAME) \
+    assign win_req[S]   = hwif_out.NAME.req; \
+    assign win_is_wr[S] = hwif_out.NAME.req_is_wr; \
+    assign win_addr[S]  = hwif_out.NAME.addr; \
+    assign win_wdata[S] = hwif_out.NAME.wr_data; \
+    assign win_biten[S] = hwif_out.NAME.wr_biten; \
+    assign hwif_in.NAME.rd_ack  = bus_rd_ack_q; \
+    assign hwif_in.NAME.rd_data = SecretSlots[S] ? 32'd0 : bus_rd_data; \
+    assign hwif_in.NAME.wr_ack  = bus_wr_ack;
+
+  logic        bus_req, bus_we, bus_backed, bus_wr_ack, bus_rd_ack_q, bus_rd_ack_d;
+  logic        bus_ram_q, bus_ram_d;      // the pending read went to the RAM
+  logic [3:0]  bus_slot;
+  logic [8:0]  bus_addr;
+  logic [31:0] bus_wdata, bus_biten, bus_rd_data;
+
+  `PKA_WIN(SLOT_N, SLOT_N)
+  `PKA_WIN(SLOT_A, SLOT_A)
+  `PKA_WIN(SLOT_A_HI, SLOT_A_HI)
+  `PKA_WIN(SLOT_B, SLOT_B)
+  `PKA_WIN(SLOT_E, SLOT_E)
+  `PKA_WIN(SLOT_R, SLOT_R)
+  `PKA_WIN(SLOT_R_HI, SLOT_R_HI)
+  `PKA_WIN(SLOT_W, SLOT_W)
+  `PKA_WIN(SLOT_P, SLOT_P)
+  `PKA_WIN(SLOT_Q, SLOT_Q)
+  `PKA_WIN(SLOT_DP, SLOT_DP)
+  `PKA_WIN(SLOT_DQ, SLOT_DQ)
+  `PKA_WIN(SLOT_QINV, SLOT_QINV)
+  `PKA_WIN(SLOT_X0, SLOT_X0)
+  `PKA_WIN(SLOT_X1, SLOT_X1)
+  `PKA_WIN(SLOT_X2, SLOT_X2)
+  `undef PKA_WIN
+
+  always_comb begin
+    bus_slot = '0; bus_addr = '0; bus_wdata = '0; bus_biten = '0; bus_we = 1'b0;
+    for (int s = 0; s < 16; s++) begin
+      if (win_req[s]) begin
+        bus_slot = 4'(s); bus_addr = win_addr[s]; bus_wdata = win_wdata[s];
+        bus_biten = win_biten[s]; bus_we = win_is_wr[s];
+      end
+    end
+    bus_req = |win_req;
+    // word bus_addr[8:2] of the slot is backed by RAM when below 2^SlotAw
+    bus_backed = (32'(bus_addr[8:2]) < (1 << SlotAw));
+    bus_wr_ack = bus_req && bus_we;
+    bus_rd_ack_d = bus_req && !bus_we;
+    bus_ram_d = bus_req && !bus_we && !busy && bus_backed;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      bus_rd_ack_q <= 1'b0;
+      bus_ram_q    <= 1'b0;
+    end else begin
+      bus_rd_ack_q <= bus_rd_ack_d;
+      bus_ram_q    <= bus_ram_d;
+    end
+  end
+  assign bus_rd_data = bus_ram_q ? ram_rdata : 32'd0;
+
+  // ---- RAM port: bus when idle, else the sequencer or the engine it runs ----------------------
+  logic [NumEng-1:0]             emem_req, emem_we;
+  logic [NumEng-1:0][MemAw-1:0]  emem_addr;
+  logic [NumEng-1:0][31:0]       emem_wdata;
+  logic [NumEng-1:0]             emem_gnt;
+  logic                          ram_req, ram_we, eng_rvalid_q, eng_rvalid_d;
+  logic [MemAw-1:0]              ram_addr;
+  logic [31:0]                   ram_wdata;
+  logic [2:0]                    rvalid_eng_q;
+
+  always_comb begin
+    ram_req = 1'b0; ram_we = 1'b0; ram_addr = '0; ram_wdata = '0;
+    emem_gnt = '0;
+    if (!busy) begin
+      // bus access: a write needs all byte lanes (the slots hold whole words)
+      ram_req  = bus_req && bus_backed && (!bus_we || bus_biten == '1);
+      ram_we   = bus_we;
+      ram_addr = {bus_slot, bus_addr[SlotAw+1:2]};
+      ram_wdata = bus_wdata;
+    end else if (eng_own) begin
+      // the engine owns the port: its requests are granted at once (the grant does not depend on
+      // the request, so there is no combinational path from an engine's request to its grant)
+      emem_gnt[eng_sel] = 1'b1;
+      ram_req   = emem_req[eng_sel];
+      ram_we    = emem_we[eng_sel];
+      ram_addr  = emem_addr[eng_sel];
+      ram_wdata = emem_wdata[eng_sel];
+    end else begin
+      ram_req = seq_req; ram_we = seq_we; ram_addr = seq_addr; ram_wdata = seq_wdata;
+    end
+    eng_rvalid_d = busy && eng_own && ram_req && !ram_we;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      eng_rvalid_q <= 1'b0;
+      rvalid_eng_q <= '0;
+    end else begin
+      eng_rvalid_q <= eng_rvalid_d;
+      rvalid_eng_q <= eng_sel;
+    end
+  end
+
+  pka_top_ram #(.Aw(MemAw)) u_ram (
+    .clk_i   (clk_i),
+    .req_i   (ram_req),
+    .we_i    (ram_we),
+    .addr_i  (ram_addr),
+    .wdata_i (ram_wdata),
+    .rdata_o (ram_rdata)
+  );
+
+  // ---- engines ----------------------------------------------------------------------------------
+  // Each engine present gets the shared command fields, its own valid, and the RAM port while
+  // the sequencer runs it. Absent engine ids are tied off.
+  for (genvar e = 0; e < int'(NumEng); e++) begin : gen_eng
+    logic rvalid;
+    assign rvalid = eng_rvalid_q && (rvalid_eng_q == 3'(e));
+    if (e == int'(EngExample) && EnExample) begin : gen_example
+      pka_example_engine #(
+        .MaxLen (MaxLen),
+        .MemAw  (MemAw)
+      ) u_core (
+        .clk_i        (clk_i),
+        .rst_ni       (rst_ni),
+        .cmd_valid_i  (ecmd_valid[e]),
+        .cmd_ready_o  (ecmd_ready[e]),
+        .cmd_op_i     (ecmd_op),
+        .cmd_len_i    (ecmd_len),
+        .cmd_elen_i   (ecmd_elen),
+        .cmd_arg_i    (ecmd_arg),
+        .mem_req_o    (emem_req[e]),
+        .mem_gnt_i    (emem_gnt[e]),
+        .mem_we_o     (emem_we[e]),
+        .mem_addr_o   (emem_addr[e]),
+        .mem_wdata_o  (emem_wdata[e]),
+        .mem_rvalid_i (rvalid),
+        .mem_rdata_i  (ram_rdata),
+        .done_o       (edone[e]),
+        .status_o     (estatus[e]),
+        .cycles_o     (ecycles[e]),
+        .io_cycles_o  (eio[e])
+      );
+    end else begin : gen_absent
+      assign ecmd_ready[e] = 1'b0;
+      assign emem_req[e]   = 1'b0;
+      assign emem_we[e]    = 1'b0;
+      assign emem_addr[e]  = '0;
+      assign emem_wdata[e] = '0;
+      assign edone[e]      = 1'b0;
+      assign estatus[e]    = '0;
+      assign ecycles[e]    = '0;
+      assign eio[e]        = '0;
+      logic unused_absent;
+      assign unused_absent = ^{rvalid, ecmd_valid[e], emem_gnt[e]};
+    end
+  end
+
+  // ---- status, configuration and interrupts ---------------------------------------------------
+  assign hwif_in.HWCFG.MAX_LEN.next  = 16'(MaxLen);
+  assign hwif_in.HWCFG.ENGINES.next  = 8'(EngMask);
+  assign hwif_in.HWCFG.SLOT_AW.next  = 4'(SlotAw);
+  assign hwif_in.OPS.OPS.next        = 32'(build_ops());
+  assign hwif_in.STATUS.BUSY.next    = busy;
+  assign hwif_in.STATUS.DONE.next    = finished;
+  assign hwif_in.STATUS.CODE.next    = code;
+  assign hwif_in.STATUS.REJECT.next  = hwif_out.INTR_STATE.REJECT.value ? 8'(ST_ERR_BUSY) : 8'd0;
+  assign hwif_in.STATUS.LAST_OP.next = last_op;
+  assign hwif_in.CYCLES.CYCLES.next  = cycles;
+  assign hwif_in.COMPUTE.COMPUTE.next = compute;
+  assign hwif_in.IO.IO.next          = io;
+  assign hwif_in.MU_LO.MU.next       = mu[31:0];
+  assign hwif_in.MU_HI.MU.next       = mu[63:32];
+  assign hwif_in.INTR_STATE.DONE.hwset   = done || hwif_out.INTR_TEST.DONE.value;
+  assign hwif_in.INTR_STATE.REJECT.hwset = reject || (bus_req && busy)
+                                         || hwif_out.INTR_TEST.REJECT.value;
+
+  assign irq_o = (hwif_out.INTR_STATE.DONE.value && hwif_out.INTR_ENABLE.DONE.value)
+              || (hwif_out.INTR_STATE.REJECT.value && hwif_out.INTR_ENABLE.REJECT.value);
+
+  logic unused;
+  assign unused = ^{s_axil_awprot, s_axil_arprot, bus_addr[1:0], ecmd_valid[0]};
+endmodule

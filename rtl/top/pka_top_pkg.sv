@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+// pka_top_pkg: what the accelerator top adds to pka_pkg: its own opcode, the engine ids, and which
+// opcodes each engine (and the top's own sequencer) executes.
+//
+// Opcodes are pka_pkg::op_e plus OP_ZEROIZE. Engine ids are the values of CMD.ENGINE and the bits
+// of HWCFG.ENGINES. An engine "serves" an opcode when its core accepts that op on the common
+// boundary; the sequencer dispatches an opcode to the first engine of the build (in EnginePrio
+// order) that serves it, or to the engine named in CMD.ENGINE.
+`default_nettype none
+
+package pka_top_pkg;
+  import pka_pkg::*;
+
+  // ---- top-only opcode ----------------------------------------------------------------------------
+  localparam logic [7:0] OP_ZEROIZE = 8'd15;   // clear the whole operand RAM and MU
+  localparam int unsigned NumOps = 16;          // opcodes 0..15; 14 is unassigned (ERR_OPCODE)
+  typedef logic [NumOps-1:0] opmask_t;
+
+  // Opcodes the top knows (anything else is ERR_OPCODE).
+  localparam opmask_t OpsKnown = opmask_t'(16'h3FFF) | (opmask_t'(1) << OP_ZEROIZE);
+
+  // Opcodes the sequencer executes by itself (word-serial, no engine).
+  localparam opmask_t OpsNative = (opmask_t'(1) << OP_NOP) | (opmask_t'(1) << OP_ZEROIZE)
+                                | (opmask_t'(1) << OP_MONT_PARAMS)
+                                | (opmask_t'(1) << OP_MODADD) | (opmask_t'(1) << OP_MODSUB);
+
+  // ---- engine ids ---------------------------------------------------------------------------------
+  localparam int unsigned NumEng     = 8;
+  localparam int unsigned EngCsa2    = 1;
+  localparam int unsigned EngMwr4    = 2;
+  localparam int unsigned EngRns     = 3;
+  localparam int unsigned EngVictor  = 4;
+  localparam int unsigned EngHscm    = 5;
+  localparam int unsigned EngExample = 7;   // tb/common/pka_example_engine (MODADD only), for tests
+
+  // Automatic dispatch order (CMD.ENGINE = 0): the first engine of the build serving the op.
+  localparam int unsigned NumPrio = 6;
+  localparam int unsigned EnginePrio [NumPrio] = '{EngHscm, EngRns, EngVictor, EngMwr4, EngCsa2, EngExample};
+
+  // Opcodes each engine core accepts (from doc/<engine>.md).
+  function automatic opmask_t engine_ops(int unsigned eng);
+    unique case (eng)
+      EngExample: return opmask_t'(1) << OP_MODADD;
+      default:    return '0;
+    endcase
+  endfunction
+
+endpackage

