@@ -1,0 +1,1234 @@
+"""Golden model of rns: RNS Montgomery on a Cox-Rower, SBMM for P = Ma^2 - 2, and ECC by the (X,Z) ladder.
+
+Paper 002: K. Bigou and A. Tisserand, "Single Base Modular Multiplication for Efficient Hardware RNS
+Implementations of ECC", CHES 2015 (slides). The slides are terse; what they leave out is taken from
+the works they cite (Kawamura et al. EUROCRYPT 2000 for the Cox-Rower base extension, Posch & Posch
+1995 for RNS Montgomery, Guillermin CHES 2010 / Gandino et al. 2012 for the MM variant, Joye-Yen 2002
+for the ladder) and reconstructed here; every reconstruction is checked numerically by the asserts
+below and by tests/test_model_rns.py.
+
+RNS bases (deterministic, documented in doc/rns.md)
+    Channel moduli are m = 2^w - c with odd c < C_LIMIT[w], taken in increasing c and kept when
+    coprime to every modulus taken before (and to the modulus P), so a rower reduces a 2w+g bit
+    accumulator by folding: x = H*2^w + L == H*c + L (mod m), a few times, then one conditional
+    subtraction (`rower_reduce`). MM uses n = ceil((l + GUARD_BITS)/w) moduli in each of B and B'.
+
+Base extension with Kawamura's correction (`cox_k`, `base_extend`)
+    xi_i = |x_i * Mi^-1|_mi,  x = sum xi_i*Mi - k*M with k = floor(sum xi_i/mi).
+    The Cox unit approximates k with the top q = COX_Q bits of each xi_i and m_i ~ 2^w:
+        k^ = floor(alpha + sum trunc_q(xi_i) / 2^q)
+    The error of the fraction is below err = sum(c_i/2^w) + n*2^-q (asserted < 1/2). With
+    alpha = 0 (the first BE) the result is x or x + M; with alpha = 1/2 and x < M/2 it is exact.
+    In hardware the Cox adds trunc_q(xi_i) into a q-bit register each step and emits the carry k_i,
+    and the rower adds k_i * |-M|_m'j in the same step (so sum k_i = k^).
+
+RNS Montgomery multiplication MM (slides, [PP95], with the constant folding of [GLP+12])
+    Values live in B (plain residues x_i) and B' stored "scaled": x~'_j = |x * mu_j|_m'j with
+    mu_j = |M'_j^-1|_m'j, which is the xi' of the second base extension, so that step costs no EMM.
+    For X = sum_k u_k*v_k (K = 1..3 products, one reduction: the [BDE13] sums of products):
+        B :  x_i  = sum u_i v_i;            xi_i = |x_i * (-P^-1 Mi^-1)|_mi           (K+1)n EMM
+        B':  y'_j = sum u~'_j v~'_j                                                     Kn EMM
+        BE1: xi'_j = |y'_j*|M'_j M^-1| + sum_i xi_i*|Mi P M^-1 mu_j| + k^*|-P mu_j| |_m'j   n+n^2
+             (= omega~'_j, the B' half of the result; alpha = 0, so Q^ = Q or Q + M)
+        BE2: omega_i = |sum_j xi'_j*|M'_j|_mi + k^'*|-M'|_mi|_mi    (alpha = 1/2, exact)     n^2
+    Output omega = (X + Q^ P)/M == X M^-1 (mod P). EMMs = 2n^2 + 2n(K+1), i.e. 2n^2 + 4n for one
+    product: the slides' MM row. Bound (asserted): X < Xmax with Xmax*P/M + err < 1 gives
+    omega < 2P (both when Q^ = Q and when Q^ = Q + M, the latter only if Q < err*M).
+
+SBMM for P = Ma^2 - 2 (slides, reconstructed; Karatsuba products)
+    x == K*Ma + R (mod P); K and R live on the half bases a (n_a moduli, Ma) and b (n_b = n_a + 1),
+    plus m_gamma = 2^6. Split(X): R = BE(X_a, a -> b|gamma) with alpha = 0 (R^ = R or R + Ma),
+    K = (X - R)*Ma^-1 on b|gamma, "if K = -1 then K = 0, R = R - Ma" (the slides' Kawamura
+    correction), K_a = BE(K_b, b -> a) (exact, alpha = 1/2). SBMM: per channel P1 = KxKy, P2 = RxRy,
+    P3 = (Kx+Rx)(Ky+Ry), U = 2P1 + P2, V = P3 - P1 - P2 (Karatsuba), Split both,
+    Kz = Ku + Rv, Rz = 2Kv + Ru (XY == U + V*Ma == Kz*Ma + Rz since Ma^2 == 2).
+    Compress (slides): for Y in {K, R}: R_Y = BE(Y_a, a -> gamma) (alpha = 0), Q_Y = |(Y - R_Y)
+    Ma^-1|_64 (if Q_Y = 63, i.e. -1, then Q_Y = 0), R_Y on b = Y_b - Q_Y*Ma_b; then
+    Kc = R_K + Q_R, Rc = R_R + 2 Q_K with Kc, Rc < 3Ma (Y < 63 Ma asserted in).
+    EMMs: SBMM = n^2 + 6n (slides: n^2 + 5n, see doc/rns.md), Compress = 2n EMM + (n+2) GMM.
+
+ECC: (X,Z) Montgomery ladder on y^2 = x^3 + ax + b (slides' table, [BDE13], [JY02])
+    ADD (difference G = (x_G:1)): A = Z1X2 + Z2X1, B = 2X1X2, C = 2Z1Z2, D = aA + bC,
+        Z3 = A^2 - BC, X3 = BA + CD - x_G Z3.
+        The extracted slide reads "X3 = BA + CD + 2X_G Z3"; only "- x_G Z3" gives x(P1+P2)
+        (x(P1+P2) + x(P1-P2) = (BA+CD)/Z3), checked numerically in the tests.
+    DBL: E = Z1^2, F = 2X1Z1, G = X1^2, H = -4bE, I = aE, X3 = FH + (G-I)^2, Z3 = 2F(G+I) - EH.
+    The ladder starts from (O, G) = ((1:0), (x_G:1)) and runs exactly `elen` bits, so its time
+    depends only on the scalar's length; the affine x = X * Z^(P-2) (Fermat on the same MM).
+
+Cycle model: the microprogram below (PROGRAMS) is the ROM of the RTL sequencer
+(rtl/engines/rns/pka_rns_ucode.sv is generated from it) and `run_machine` executes it with the
+RTL's per-instruction cycle costs (`instr_cycles`).
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any, Callable, Mapping, Sequence
+
+import gmpy2
+
+from pka.errors import PkaError, Status
+from pka.model.common import OpResult
+
+# ---- engine constants ------------------------------------------------------------------------
+
+W_CHOICES = (16, 32)
+COX_Q = 8                          # Cox precision: top bits of each xi used by the fractional sum
+C_LIMIT = {16: 256, 32: 1024}      # channel moduli 2^w - c with odd c < C_LIMIT[w]
+GUARD_BITS = 8                     # MM: n = ceil((l + GUARD_BITS) / w)
+MIN_BITS = 16                      # smallest modulus (bits) the engine accepts
+MAX_BITS = {16: 256, 32: 2048}     # largest modulus (bits) per channel width (Cox error bound)
+ACC_EXTRA = {16: 5, 32: 7}         # accumulator = 2w + ACC_EXTRA bits
+N_FOLDS = {16: 3, 32: 2}           # folds of the rower reduction before the conditional subtraction
+M_GAMMA = 64                       # SBMM's extra modulus m_gamma = 2^6
+SBMM_SEED = 20150913               # seed of the P = Ma^2 - 2 and curve generation (CHES 2015 date)
+
+
+# ---- RNS bases -------------------------------------------------------------------------------
+
+def candidate_moduli(w: int) -> list[int]:
+    """All m = 2^w - c, c odd in [1, C_LIMIT[w]), in increasing c."""
+    return [(1 << w) - c for c in range(1, C_LIMIT[w], 2)]
+
+
+def pick_coprime(cands: Sequence[int], count: int, avoid: Sequence[int] = (), coprime_to: int = 1) -> tuple[int, ...]:
+    """The first `count` candidates pairwise coprime, coprime to `avoid` and to `coprime_to`."""
+    out: list[int] = []
+    for m in cands:
+        if len(out) == count:
+            break
+        if gcd(m, coprime_to) != 1 or any(gcd(m, x) != 1 for x in out) or any(gcd(m, x) != 1 for x in avoid):
+            continue
+        out.append(m)
+    if len(out) < count:
+        raise PkaError(Status.ERR_LENGTH, f"not enough {len(out)}-of-{count} coprime channel moduli")
+    return tuple(out)
+
+
+def gcd(a: int, b: int) -> int:
+    return int(gmpy2.gcd(a, b))
+
+
+def inv(a: int, m: int) -> int:
+    return int(gmpy2.invert(a % m, m))
+
+
+def prod(xs: Sequence[int]) -> int:
+    p = 1
+    for x in xs:
+        p *= x
+    return p
+
+
+def crt(res: Sequence[int], moduli: Sequence[int]) -> int:
+    """The integer in [0, prod(moduli)) with the given residues."""
+    m = prod(moduli)
+    x = 0
+    for r, mi in zip(res, moduli):
+        mm = m // mi
+        x += r * mm * inv(mm, mi)
+    return x % m
+
+
+def cox_error(moduli: Sequence[int], w: int, q: int = COX_Q) -> Fraction:
+    """Upper bound of the error of Kawamura's approximate fraction: sum c_i/2^w + n 2^-q."""
+    return Fraction(sum((1 << w) - m for m in moduli), 1 << w) + Fraction(len(moduli), 1 << q)
+
+
+# ---- the rower and the Cox unit --------------------------------------------------------------
+
+def rower_reduce(x: int, m: int, w: int) -> int:
+    """The rower's reduction: N_FOLDS[w] folds x = H*2^w + L -> H*c + L, then x - m if x >= m."""
+    c = (1 << w) - m
+    assert 0 <= x < 1 << (2 * w + ACC_EXTRA[w]), "accumulator overflow"
+    mask = (1 << w) - 1
+    for _ in range(N_FOLDS[w]):
+        x = (x >> w) * c + (x & mask)
+    assert x < 2 * m, "rower reduction: folds leave x >= 2m"
+    return x - m if x >= m else x
+
+
+def cox_k(xis: Sequence[int], w: int, alpha_half: bool, q: int = COX_Q) -> tuple[int, list[int]]:
+    """Kawamura's Cox: k^ = floor(alpha + sum trunc_q(xi_i)/2^q), and its per-step carries k_i."""
+    frac = (1 << (q - 1)) if alpha_half else 0
+    bits: list[int] = []
+    for xi in xis:
+        s = frac + (xi >> (w - q))
+        bits.append(s >> q)
+        frac = s & ((1 << q) - 1)
+    return sum(bits), bits
+
+
+def base_extend(x: Sequence[int], src: Sequence[int], dst: Sequence[int], w: int, alpha_half: bool) -> tuple[list[int], int]:
+    """Kawamura base extension src -> dst (plain residues). Returns (dst residues, k^).
+
+    Asserts the error bound (< 1/2) and the paper's guarantee: with alpha = 1/2 and
+    X < M/2 the extension is exact; with alpha = 0 it gives X or X + M.
+    """
+    msrc = prod(src)
+    assert cox_error(src, w) < 0.5, "Cox error bound >= 1/2: too many channels for this w and q"
+    xis = [(xi * inv(msrc // mi, mi)) % mi for xi, mi in zip(x, src)]
+    k, _ = cox_k(xis, w, alpha_half)
+    out = []
+    for md in dst:
+        acc = sum(xi * ((msrc // mi) % md) for xi, mi in zip(xis, src)) + k * ((-msrc) % md)
+        out.append(acc % md)
+    X = crt(x, src)
+    got = crt(out, dst) if prod(dst) > X + msrc else None
+    if alpha_half and 2 * X < msrc:
+        assert all(o == X % md for o, md in zip(out, dst)), "exact base extension failed"
+    elif got is not None:
+        assert got in (X, X + msrc), "approximate base extension off by more than M"
+    return out, k
+
+
+# ---- classical RNS Montgomery (MM) -----------------------------------------------------------
+
+@dataclass(frozen=True)
+class MmCtx:
+    """Everything the host precomputes for MM modulo P: bases, per-rower constants, W = M^2 mod P."""
+
+    p: int
+    w: int
+    n: int
+    b: tuple[int, ...]       # base B
+    bp: tuple[int, ...]      # base B'
+    m: int                   # M = prod B
+    mp: int                  # M' = prod B'
+    mu: tuple[int, ...]      # |M'_j^-1|_m'j: the B' scaling
+    table: tuple[tuple[int, ...], ...]   # per rower j: CONST_WORDS + 2n constants (layout in doc)
+
+    @property
+    def err(self) -> Fraction:
+        return max(cox_error(self.b, self.w), cox_error(self.bp, self.w))
+
+    def max_k_bound(self) -> Fraction:
+        """Largest X/P^2 an MR accepts with output < 2P (X*P/M + err < 1)."""
+        return (1 - self.err) * self.m / self.p
+
+    def to_rns(self, x: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Host conversion: B residues and scaled B' residues."""
+        return (tuple(x % mi for mi in self.b), tuple((x * u) % mj for u, mj in zip(self.mu, self.bp)))
+
+    def from_rns(self, v: tuple[tuple[int, ...], tuple[int, ...]]) -> int:
+        """Host conversion back (CRT on B); asserts the B' half agrees."""
+        x = crt(v[0], self.b)
+        y = crt([(r * inv(u, mj)) % mj for r, u, mj in zip(v[1], self.mu, self.bp)], self.bp)
+        assert x == y, "B and B' halves disagree"
+        return x
+
+
+CONST_WORDS = 12   # per-rower constants before the two BE columns
+
+
+def channels_mm(bits: int, w: int) -> int:
+    return -(-(bits + GUARD_BITS) // w)
+
+
+def mm_context(p: int, w: int) -> MmCtx:
+    """Bases and constants of MM modulo the odd p (deterministic)."""
+    n = channels_mm(p.bit_length(), w)
+    both = pick_coprime(candidate_moduli(w), 2 * n, coprime_to=p)
+    b, bp = both[:n], both[n:]
+    m, mp = prod(b), prod(bp)
+    mu = tuple(inv(mp // mj, mj) for mj in bp)
+    rows = []
+    for j in range(n):
+        mj, mpj = b[j], bp[j]
+        row = [
+            (1 << w) - mj,                                   # 0 c of m_j
+            (1 << w) - mpj,                                  # 1 c of m'_j
+            (-inv(p, mj) * inv(m // mj, mj)) % mj,           # 2 xi const |-P^-1 Mj^-1|
+            ((mp // mpj) * inv(m, mpj)) % mpj,               # 3 |M'_j M^-1| (y' to BE1 acc)
+            (-p * mu[j]) % mpj,                              # 4 BE1 Cox correction |-P mu_j|
+            (-mp) % mj,                                      # 5 BE2 Cox correction |-M'|
+            (2 * p) % mj, (4 * p) % mj, (8 * p) % mj,        # 6..8 kP in B
+            (2 * p * mu[j]) % mpj, (4 * p * mu[j]) % mpj, (8 * p * mu[j]) % mpj,  # 9..11 kP in B'
+        ]
+        row += [((m // b[i]) * p * inv(m, mpj) * mu[j]) % mpj for i in range(n)]   # BE1 column
+        row += [(mp // bp[i]) % mj for i in range(n)]                              # BE2 column
+        rows.append(tuple(row))
+    return MmCtx(p, w, n, b, bp, m, mp, mu, tuple(rows))
+
+
+Rns = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+@dataclass
+class MrTrace:
+    """What one MR computed (for tests): the Cox k's, whether BE1 added M, EMMs."""
+
+    k1: int = 0
+    k2: int = 0
+    q_plus_m: bool = False
+    emm: int = 0
+
+
+def mr(ctx: MmCtx, pairs: Sequence[tuple[Rns, Rns]], trace: MrTrace | None = None,
+       xbound: int | None = None) -> Rns:
+    """One RNS Montgomery reduction of X = sum u*v (1..3 products), as the rowers compute it."""
+    n, w, p = ctx.n, ctx.w, ctx.p
+    assert 1 <= len(pairs) <= 3
+    tab = ctx.table
+    # B side: products, reduce, xi
+    x = [rower_reduce(sum(u[0][j] * v[0][j] for u, v in pairs), ctx.b[j], w) for j in range(n)]
+    xi = [rower_reduce(x[j] * tab[j][2], ctx.b[j], w) for j in range(n)]
+    # B' side: products, reduce
+    y = [rower_reduce(sum(u[1][j] * v[1][j] for u, v in pairs), ctx.bp[j], w) for j in range(n)]
+    # BE1 (alpha = 0) straight into omega~' (scaled B')
+    k1, kb1 = cox_k(xi, w, alpha_half=False)
+    om_p = [rower_reduce(y[j] * tab[j][3] + sum(xi[i] * tab[j][CONST_WORDS + i] for i in range(n))
+                         + k1 * tab[j][4], ctx.bp[j], w) for j in range(n)]
+    # BE2 (alpha = 1/2) to B
+    k2, _ = cox_k(om_p, w, alpha_half=True)
+    om = [rower_reduce(sum(om_p[i] * tab[j][CONST_WORDS + n + i] for i in range(n)) + k2 * tab[j][5], ctx.b[j], w)
+          for j in range(n)]
+    # ---- invariants (the slides' bounds) --------------------------------------------------
+    X = sum(ctx.from_rns(u) * ctx.from_rns(v) for u, v in pairs)
+    if xbound is not None:
+        assert X <= xbound, "MR input above its static bound"
+    assert X < (1 - ctx.err) * ctx.m * p, "MR input X >= (1-err) P M: output could reach 2P"
+    q = (X * (-inv(p, ctx.m))) % ctx.m
+    qhat_is_q_plus_m = (X + q * p) // ctx.m != crt(om, ctx.b) and (X + (q + ctx.m) * p) // ctx.m == crt(om, ctx.b)
+    omega = crt(om, ctx.b)
+    assert omega in ((X + q * p) // ctx.m, (X + (q + ctx.m) * p) // ctx.m), "MR result is not (X + Q^P)/M"
+    assert (omega * ctx.m - X) % p == 0
+    assert omega < 2 * p, "MR output >= 2P"
+    res: Rns = (tuple(om), tuple(om_p))
+    assert ctx.from_rns(res) == omega
+    if trace is not None:
+        trace.k1, trace.k2, trace.q_plus_m = k1, k2, qhat_is_q_plus_m
+        trace.emm += 2 * n * n + 2 * n * (len(pairs) + 1)
+    return res
+
+
+def emm_mm(n: int, products: int = 1) -> int:
+    """EMMs of one MR of a sum of `products` products (the slides' 2n^2 + 4n for one)."""
+    return 2 * n * n + 2 * n * (products + 1)
+
+
+# ---- the microprogram (the RTL sequencer's ROM) ----------------------------------------------
+
+class UOp(IntEnum):
+    HALT = 0
+    MR = 1        # d = MR(sum_k a_k*b_k), K = 1..3 products
+    ADD = 2       # d = a0 + b0 (channel-wise)
+    SUB = 3       # d = a0 - b0 + kP, kP in (2P, 4P, 8P) by `kp`
+    LOOP = 4      # idx = count-1 over src (0: scalar bits, elen; 1: Fermat exponent, len); count 0 -> target
+    ENDLOOP = 5   # idx == 0 ? fall through : idx--, pc = target
+    IFBIT = 6     # skip the next instruction if bit idx of the loop source is 0
+    MAP = 7       # ladder map := bit idx of the loop source (L0/L1 register swap)
+    UNMAP = 8     # ladder map := 0
+
+
+@dataclass(frozen=True)
+class Instr:
+    op: UOp
+    d: int = 0
+    pairs: tuple[tuple[int, int], ...] = ()
+    kp: int = 0
+    src: int = 0
+    target: int = 0
+    bound: int = 0         # static bound of the result, in units of P (asserted by the machine)
+
+    def encode(self) -> int:
+        word = int(self.op) | (self.d << 4) | (len(self.pairs) << 9)
+        for i, (a, b) in enumerate(self.pairs):
+            word |= a << (11 + 10 * i) | b << (16 + 10 * i)
+        return word | (self.kp << 41) | (self.src << 43) | (self.target << 44)
+
+
+# registers (5-bit addresses); 1..4 are the ladder's L0X L0Z L1X L1Z, swapped by the map bit
+ZERO, L0X, L0Z, L1X, L1Z = 0, 1, 2, 3, 4
+IN_A, IN_B, RW, ONE, CA, CB2, CM4B = 5, 6, 7, 8, 9, 10, 11     # loaded from memory
+R1, RES, RES_HI, XG, NXG = 12, 13, 14, 15, 16
+TA, TB, TC, TD, T1, TA2, TD2, RE, RF, RG, RH, RI, TT, F2 = range(17, 31)
+NUM_REGS = 32
+LOADED_REGS = (IN_A, IN_B, RW, ONE, CA, CB2, CM4B)
+KP = {2: 0, 4: 1, 8: 2}
+
+
+def _mr(d: int, *pairs: tuple[int, int]) -> Instr:
+    return Instr(UOp.MR, d, tuple(pairs), bound=2)
+
+
+def _add(d: int, a: int, b: int, bound: int) -> Instr:
+    return Instr(UOp.ADD, d, ((a, b),), bound=bound)
+
+
+def _sub(d: int, a: int, b: int, k: int, bound: int) -> Instr:
+    return Instr(UOp.SUB, d, ((a, b),), kp=KP[k], bound=bound)
+
+
+def _ladder_body() -> list[Instr]:
+    """One ladder step on the mapped registers: L1 := ADD(L0, L1), L0 := DBL(L0)."""
+    X1, Z1, X2, Z2 = L0X, L0Z, L1X, L1Z
+    return [
+        Instr(UOp.MAP),
+        # ADD (difference G)
+        _mr(TA, (Z1, X2), (Z2, X1)),            # A = Z1X2 + Z2X1
+        _mr(TB, (X1, X2)),                      # B/2
+        _mr(TC, (Z1, Z2)),                      # C/2
+        _mr(TD, (CA, TA), (CB2, TC)),           # D = aA + 2b C/2
+        _add(T1, TC, TC, 4), _add(T1, T1, T1, 8), _sub(T1, ZERO, T1, 8, 8),   # 8P - 4(C/2)
+        _mr(L1Z, (TA, TA), (TB, T1)),           # Z3 = A^2 - BC
+        _add(TA2, TA, TA, 4), _add(TD2, TD, TD, 4),
+        _mr(L1X, (TB, TA2), (TC, TD2), (NXG, L1Z)),   # X3 = BA + CD - x_G Z3
+        # DBL
+        _mr(RE, (Z1, Z1)),                      # E
+        _mr(RF, (X1, Z1)),                      # F/2
+        _mr(RG, (X1, X1)),                      # G
+        _mr(RH, (CM4B, RE)),                    # H = -4bE
+        _mr(RI, (CA, RE)),                      # I = aE
+        _sub(TT, RG, RI, 2, 4), _add(F2, RF, RF, 4),
+        _mr(L0X, (F2, RH), (TT, TT)),           # X3 = FH + (G-I)^2
+        _add(F2, F2, F2, 8), _add(TA, RG, RI, 4), _sub(TT, ZERO, RH, 2, 2),
+        _mr(L0Z, (F2, TA), (RE, TT)),           # Z3 = 2F(G+I) - EH
+    ]
+
+
+def _assemble(body: list[Instr | str]) -> list[Instr]:
+    """Resolve loop targets: 'LOOP<src>' / 'END' markers around bodies."""
+    out: list[Instr] = []
+    stack: list[int] = []
+    for it in body:
+        if isinstance(it, str):
+            if it.startswith("LOOP"):
+                stack.append(len(out))
+                out.append(Instr(UOp.LOOP, src=int(it[4:])))
+            else:
+                start = stack.pop()
+                out.append(Instr(UOp.ENDLOOP, target=start + 1))
+                lp = out[start]
+                out[start] = Instr(UOp.LOOP, src=lp.src, target=len(out))
+        else:
+            out.append(it)
+    return out
+
+
+def _programs() -> dict[str, list[Instr]]:
+    ifbit = Instr(UOp.IFBIT)
+    progs: dict[str, list[Instr | str]] = {
+        "montmul": [_mr(RES, (IN_A, IN_B)), Instr(UOp.HALT)],
+        "modmul": [_mr(TB, (IN_A, IN_B)), _mr(RES, (TB, RW)), Instr(UOp.HALT)],
+        "modadd": [_add(RES, IN_A, IN_B, 2), Instr(UOp.HALT)],
+        "modsub": [_sub(RES, IN_A, IN_B, 2, 3), Instr(UOp.HALT)],
+        "modexp": [_mr(XG, (IN_A, RW)), _mr(TB, (ONE, RW)), "LOOP0", _mr(TB, (TB, TB)), ifbit,
+                   _mr(TB, (TB, XG)), "END", _mr(RES, (TB, ONE)), Instr(UOp.HALT)],
+        "ecc": [
+            _mr(XG, (IN_A, RW)), _mr(R1, (ONE, RW)), _sub(NXG, ZERO, XG, 2, 2),
+            _add(L0X, R1, ZERO, 2), _add(L0Z, ZERO, ZERO, 0), _add(L1X, XG, ZERO, 2), _add(L1Z, R1, ZERO, 2),
+            "LOOP0", *_ladder_body(), "END", Instr(UOp.UNMAP),
+            _add(TB, R1, ZERO, 2), "LOOP1", _mr(TB, (TB, TB)), ifbit, _mr(TB, (TB, L0Z)), "END",
+            _mr(TC, (L0X, TB)), _mr(RES, (TC, ONE)), _mr(RES_HI, (L0Z, ONE)), Instr(UOp.HALT),
+        ],
+    }
+    return {k: _assemble(v) for k, v in progs.items()}
+
+
+PROGRAMS = _programs()
+PROGRAM_ORDER = ("montmul", "modmul", "modadd", "modsub", "modexp", "ecc")
+
+
+def rom() -> tuple[list[Instr], dict[str, int]]:
+    """All programs in one ROM, with their entry addresses (targets relocated)."""
+    words: list[Instr] = []
+    entry: dict[str, int] = {}
+    for name in PROGRAM_ORDER:
+        base = len(words)
+        entry[name] = base
+        for it in PROGRAMS[name]:
+            if it.op in (UOp.LOOP, UOp.ENDLOOP):
+                it = Instr(it.op, it.d, it.pairs, it.kp, it.src, it.target + base, it.bound)
+            words.append(it)
+    return words, entry
+
+
+def ucode_sv() -> str:
+    """rtl/engines/rns/pka_rns_ucode.sv, generated (tests check the committed file equals this)."""
+    words, entry = rom()
+    aw = max(1, (len(words) - 1).bit_length())
+    lines = [
+        "// SPDX-License-Identifier: Apache-2.0",
+        "// pka_rns_ucode: the microprogram ROM of the rns sequencer. GENERATED by",
+        "// pka.model.rns.ucode_sv() from the golden model's PROGRAMS; do not edit by hand.",
+        "//",
+        "// Word: [3:0] op, [8:4] d, [10:9] K, {a_k,b_k} at [15+10k:11+10k],[20+10k:16+10k],",
+        "// [42:41] kP select, [43] loop source, [51:44] target. Entries: "
+        + ", ".join(f"{k}={v}" for k, v in entry.items()) + ".",
+        "`default_nettype none",
+        "",
+        "module pka_rns_ucode (",
+        f"  input  logic [{aw - 1}:0] addr_i,",
+        "  output logic [63:0] data_o",
+        ");",
+        "  always_comb begin",
+        "    unique case (addr_i)",
+    ]
+    for a, it in enumerate(words):
+        lines.append(f"      {aw}'d{a}: data_o = 64'h{it.encode():016x};  // {it.op.name} d={it.d} {list(it.pairs)}")
+    lines += ["      default: data_o = '0;", "    endcase", "  end", "endmodule", ""]
+    return "\n".join(lines)
+
+
+def entry_points() -> dict[str, int]:
+    return rom()[1]
+
+
+# ---- the machine (cycle model of the RTL) -----------------------------------------------------
+
+MR_FIXED = 16      # MR cycles = 2n + K + MR_FIXED (RTL schedule, doc/rns.md)
+
+
+def instr_cycles(it: Instr, n: int) -> int:
+    """RTL cycles of one instruction (the sequencer's schedule)."""
+    if it.op == UOp.MR:
+        return 2 * n + len(it.pairs) + MR_FIXED
+    if it.op == UOp.HALT:
+        return 0
+    return 1
+
+
+@dataclass
+class Machine:
+    """Register file (per register: B residues, scaled B' residues) and counters."""
+
+    ctx: MmCtx
+    regs: list[Rns]
+    cycles: int = 0
+    mrs: int = 0
+    emm: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def map_reg(r: int, m: int) -> int:
+    return ((r - 1) ^ (m << 1)) + 1 if 1 <= r <= 4 else r
+
+
+def run_machine(ctx: MmCtx, prog: Sequence[Instr], inputs: Mapping[int, int], scalar: int = 0, elen: int = 0,
+                expo: int = 0, elen2: int = 0, progress: Callable[[int], None] | None = None) -> Machine:
+    """Execute a microprogram on the RNS registers with the RTL's cycle costs."""
+    zero: Rns = ((0,) * ctx.n, (0,) * ctx.n)
+    mach = Machine(ctx, [zero] * NUM_REGS)
+    for r, v in inputs.items():
+        mach.regs[r] = ctx.to_rns(v)
+    bound = [1] * NUM_REGS   # static bounds in units of P (inputs are canonical)
+    bound[ZERO] = 0
+    pc, idx, src, mp = 0, 0, 0, 0
+    srcs = {0: (scalar, elen), 1: (expo, elen2)}
+    p = ctx.p
+    while True:
+        it = prog[pc]
+        mach.cycles += instr_cycles(it, ctx.n)
+        mach.counts[it.op.name] = mach.counts.get(it.op.name, 0) + 1
+        if it.op == UOp.HALT:
+            break
+        pc += 1
+        d = map_reg(it.d, mp)
+        if it.op == UOp.MR:
+            prs = [(map_reg(a, mp), map_reg(b, mp)) for a, b in it.pairs]
+            xb = sum(bound[a] * bound[b] for a, b in prs)
+            assert xb < ctx.max_k_bound(), "static MR input bound too large for M"
+            tr = MrTrace()
+            mach.regs[d] = mr(ctx, [(mach.regs[a], mach.regs[b]) for a, b in prs], tr, xbound=xb * p * p)
+            mach.mrs += 1
+            mach.emm += tr.emm
+            bound[d] = 2
+            if progress is not None and mach.mrs % 64 == 0:
+                progress(mach.cycles)
+        elif it.op in (UOp.ADD, UOp.SUB):
+            a, b = (map_reg(x, mp) for x in it.pairs[0])
+            va, vb = mach.regs[a], mach.regs[b]
+            if it.op == UOp.ADD:
+                vb2 = vb
+                bnd = bound[a] + bound[b]
+                mach.regs[d] = (tuple((x + y) % m for x, y, m in zip(va[0], vb2[0], ctx.b)),
+                                tuple((x + y) % m for x, y, m in zip(va[1], vb2[1], ctx.bp)))
+            else:
+                kpv = 2 << it.kp
+                assert bound[b] <= kpv, "SUB: subtrahend bound above kP"
+                bnd = bound[a] + kpv
+                tab = ctx.table
+                mach.regs[d] = (tuple((x - y + tab[j][6 + it.kp]) % ctx.b[j] for j, (x, y) in enumerate(zip(va[0], vb[0]))),
+                                tuple((x - y + tab[j][9 + it.kp]) % ctx.bp[j] for j, (x, y) in enumerate(zip(va[1], vb[1]))))
+            assert bnd <= it.bound, f"static bound of {it.op.name} exceeds the annotation"
+            bound[d] = it.bound
+            val = ctx.from_rns(mach.regs[d])
+            assert val <= it.bound * p, "linear op result above its bound"
+        elif it.op == UOp.LOOP:
+            src = it.src
+            cnt = srcs[src][1]
+            if cnt == 0:
+                pc = it.target
+            else:
+                idx = cnt - 1
+        elif it.op == UOp.ENDLOOP:
+            if idx != 0:
+                idx -= 1
+                pc = it.target
+        elif it.op == UOp.IFBIT:
+            if (srcs[src][0] >> idx) & 1 == 0:
+                pc += 1
+        elif it.op == UOp.MAP:
+            mp = (srcs[src][0] >> idx) & 1
+        elif it.op == UOp.UNMAP:
+            mp = 0
+    return mach
+
+
+# ---- parameter checks -------------------------------------------------------------------------
+
+def _w(params: Mapping[str, Any]) -> int:
+    w = int(params.get("w", 32))
+    if w not in W_CHOICES:
+        raise PkaError(Status.ERR_PARAM, f"rns: w={w} not supported (16, 32)")
+    return w
+
+
+def _alg(params: Mapping[str, Any]) -> str:
+    alg = str(params.get("alg", "mm"))
+    if alg not in ("mm", "sbmm"):
+        raise PkaError(Status.ERR_PARAM, f"rns: alg={alg} not supported (mm, sbmm)")
+    return alg
+
+
+def check_modulus(mod: int, w: int) -> None:
+    if mod <= 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be positive")
+    bits = mod.bit_length()
+    if bits < MIN_BITS:
+        raise PkaError(Status.ERR_LENGTH, f"rns: modulus of {bits} bits, the engine needs at least {MIN_BITS}")
+    if bits > MAX_BITS[w]:
+        raise PkaError(Status.ERR_LENGTH, f"rns: modulus of {bits} bits exceeds {MAX_BITS[w]} for w={w}")
+    if mod % 2 == 0:
+        raise PkaError(Status.ERR_EVEN_MODULUS, "modulus must be odd")
+
+
+def _check_operand(x: int, mod: int, what: str) -> None:
+    if not 0 <= x < mod:
+        raise PkaError(Status.ERR_OPERAND_RANGE, f"{what} out of range [0, N)")
+
+
+# ---- MM-path operations -----------------------------------------------------------------------
+
+def _mm_run(name: str, mod: int, w: int, inputs: Mapping[int, int], scalar: int = 0, elen: int = 0,
+            expo: int = 0, elen2: int = 0, progress: Callable[[int], None] | None = None) -> tuple[MmCtx, Machine]:
+    ctx = mm_context(mod, w)
+    full = {r: 0 for r in LOADED_REGS}
+    full[ONE] = 1
+    full[RW] = (ctx.m * ctx.m) % mod
+    full.update(inputs)
+    mach = run_machine(ctx, PROGRAMS[name], full, scalar, elen, expo, elen2, progress)
+    return ctx, mach
+
+
+def _detail(ctx: MmCtx, mach: Machine, **extra: Any) -> dict[str, Any]:
+    d: dict[str, Any] = {"n": ctx.n, "w": ctx.w, "alg": "mm", "base_b": list(ctx.b), "base_bp": list(ctx.bp),
+                         "mr_count": mach.mrs, "emm": mach.emm, "total_cycles": mach.cycles,
+                         "mm_cycles": 2 * ctx.n + 1 + MR_FIXED}
+    d.update(extra)
+    return d
+
+
+def modmul_mm(a: int, b: int, mod: int, w: int) -> OpResult:
+    ctx, mach = _mm_run("modmul", mod, w, {IN_A: a, IN_B: b})
+    res = ctx.from_rns(mach.regs[RES]) % mod
+    return OpResult(res, 2 * ctx.n + 1 + MR_FIXED, None, _detail(ctx, mach))
+
+
+def modexp_mm(base: int, exp: int, mod: int, w: int) -> OpResult:
+    ctx, mach = _mm_run("modexp", mod, w, {IN_A: base}, scalar=exp, elen=exp.bit_length())
+    res = ctx.from_rns(mach.regs[RES]) % mod
+    return OpResult(res, mach.cycles, None, _detail(ctx, mach))
+
+
+def linop_mm(op: str, a: int, b: int, mod: int, w: int) -> OpResult:
+    """RNS modular addition/subtraction (result < 2P/3P redundant, reduced by the host conversion)."""
+    ctx, mach = _mm_run(op, mod, w, {IN_A: a, IN_B: b})
+    return OpResult(ctx.from_rns(mach.regs[RES]) % mod, mach.cycles, None, _detail(ctx, mach))
+
+
+# ---- SBMM: P = Ma^2 - 2 on half bases a | b | m_gamma -----------------------------------------
+
+@dataclass(frozen=True)
+class SbmmCtx:
+    p: int
+    w: int
+    a: tuple[int, ...]
+    b: tuple[int, ...]
+
+    @property
+    def ma(self) -> int:
+        return prod(self.a)
+
+    @property
+    def mb(self) -> int:
+        return prod(self.b)
+
+    @property
+    def na(self) -> int:
+        return len(self.a)
+
+    @property
+    def nb(self) -> int:
+        return len(self.b)
+
+    @property
+    def n(self) -> int:
+        return self.na + self.nb
+
+    @property
+    def chans(self) -> tuple[int, ...]:
+        return self.a + self.b + (M_GAMMA,)
+
+
+def sbmm_b_base(a: Sequence[int], w: int) -> tuple[int, ...]:
+    """Base b: the n_a + 1 smallest-c moduli coprime to a (so M_b > 6 M_a with a wide margin)."""
+    return pick_coprime(candidate_moduli(w), len(a) + 1, avoid=tuple(a) + (2,))
+
+
+def sbmm_context(p: int, w: int) -> SbmmCtx:
+    """Recover base a from P = Ma^2 - 2 (Ma must factor into pairwise coprime 2^w - c moduli)."""
+    r, exact = gmpy2.iroot(gmpy2.mpz(p + 2), 2)
+    if not exact or p < 7:
+        raise PkaError(Status.ERR_UNSUPPORTED, "sbmm: modulus is not of the form Ma^2 - 2")
+    ma = int(r)
+    a: list[int] = []
+    rest = ma
+    for m in candidate_moduli(w):
+        if rest % m == 0 and all(gcd(m, x) == 1 for x in a):
+            a.append(m)
+            rest //= m
+    if rest != 1 or not a:
+        raise PkaError(Status.ERR_UNSUPPORTED, f"sbmm: Ma = sqrt(P+2) is not a product of coprime 2^{w}-c moduli")
+    if cox_error(a, w) >= 0.5:
+        raise PkaError(Status.ERR_LENGTH, "sbmm: too many channels for the Cox error bound")
+    return SbmmCtx(p, w, tuple(a), sbmm_b_base(a, w))
+
+
+def gen_sbmm_prime(bits: int, w: int, seed: int = SBMM_SEED) -> SbmmCtx:
+    """Deterministic P = Ma^2 - 2 of `bits` bits: random n_a-subsets of the moduli until prime."""
+    assert bits % (2 * w) == 0, "SBMM primes have 2 n_a w bits"
+    na = bits // (2 * w)
+    rng = random.Random(seed * 1000 + bits * 10 + w)
+    cands = candidate_moduli(w)
+    while True:
+        pick = sorted(rng.sample(cands, na), reverse=True)
+        if any(gcd(x, y) != 1 for i, x in enumerate(pick) for y in pick[i + 1:]):
+            continue
+        p = prod(pick) ** 2 - 2
+        if p.bit_length() == bits and gmpy2.is_prime(p, 50):
+            return SbmmCtx(p, w, tuple(pick), sbmm_b_base(pick, w))
+
+
+Kr = tuple[tuple[int, ...], tuple[int, ...]]   # (K residues, R residues) over a | b | gamma
+
+
+@dataclass
+class SbmmCount:
+    emm: int = 0
+    gmm: int = 0
+
+
+def _split(ctx: SbmmCtx, x: Sequence[int], cnt: SbmmCount) -> tuple[list[int], list[int]]:
+    """Split X (residues over a|b|gamma) into K, R with X = K Ma + R, R < 2 Ma (asserted)."""
+    na, nb, w = ctx.na, ctx.nb, ctx.w
+    a, b, ma, mb = ctx.a, ctx.b, ctx.ma, ctx.mb
+    xa, xb, xg = list(x[:na]), list(x[na:na + nb]), x[-1]
+    X = crt(list(x), ctx.chans)
+    xis = [rower_reduce(xa[i] * inv(ma // a[i], a[i]), a[i], w) for i in range(na)]
+    cnt.emm += na
+    k, _ = cox_k(xis, w, alpha_half=False)
+    rb = [rower_reduce(sum(xis[i] * ((ma // a[i]) % b[j]) for i in range(na)) + k * ((-ma) % b[j]), b[j], w)
+          for j in range(nb)]
+    rg = (sum(xis[i] * ((ma // a[i]) % M_GAMMA) for i in range(na)) + k * ((-ma) % M_GAMMA)) % M_GAMMA
+    cnt.emm += na * nb
+    cnt.gmm += na
+    kb = [rower_reduce(((xb[j] - rb[j]) % b[j]) * inv(ma, b[j]), b[j], w) for j in range(nb)]
+    kg = ((xg - rg) * inv(ma, M_GAMMA)) % M_GAMMA
+    cnt.emm += nb
+    cnt.gmm += 1
+    if all(kb[j] == b[j] - 1 for j in range(nb)) and kg == M_GAMMA - 1:   # K = -1: Kawamura correction
+        kb = [0] * nb
+        kg = 0
+        rb = [(rb[j] - ma) % b[j] for j in range(nb)]
+        rg = (rg - ma) % M_GAMMA
+    xib = [rower_reduce(kb[j] * inv(mb // b[j], b[j]), b[j], w) for j in range(nb)]
+    cnt.emm += nb
+    k2, _ = cox_k(xib, w, alpha_half=True)
+    ka = [rower_reduce(sum(xib[j] * ((mb // b[j]) % a[i]) for j in range(nb)) + k2 * ((-mb) % a[i]), a[i], w)
+          for i in range(na)]
+    cnt.emm += na * nb
+    K = crt(ka + kb + [kg], ctx.chans)
+    R = crt(xa + rb + [rg], ctx.chans)
+    assert X == K * ma + R and R < 2 * ma and 2 * K < mb, "Split: X != K Ma + R with R < 2 Ma"
+    return ka + kb + [kg], xa + rb + [rg]
+
+
+def sbmm(ctx: SbmmCtx, pairs: Sequence[tuple[Kr, Kr]], cnt: SbmmCount) -> Kr:
+    """SBMM of a sum of products: (Kz, Rz) with Kz Ma + Rz == sum x*y (mod P)."""
+    chans = ctx.chans
+    u, v = [], []
+    for ci, m in enumerate(chans):
+        su = sv = 0
+        for (kx, rx), (ky, ry) in pairs:
+            p1, p2, p3 = kx[ci] * ky[ci], rx[ci] * ry[ci], (kx[ci] + rx[ci]) * (ky[ci] + ry[ci])
+            su += 2 * p1 + p2
+            sv += p3 - p1 - p2
+        u.append(su % m)
+        v.append(sv % m)
+    cnt.emm += 3 * ctx.n * len(pairs)
+    cnt.gmm += 3 * len(pairs)
+    U = sum(crt(x[0], chans) * crt(y[0], chans) * 2 + crt(x[1], chans) * crt(y[1], chans) for x, y in pairs)
+    assert crt(u, chans) == U, "U does not fit the a|b|gamma range"
+    ku, ru = _split(ctx, u, cnt)
+    kv, rv = _split(ctx, v, cnt)
+    kz = tuple((ku[i] + rv[i]) % m for i, m in enumerate(chans))
+    rz = tuple((2 * kv[i] + ru[i]) % m for i, m in enumerate(chans))
+    return kz, rz
+
+
+def compress(ctx: SbmmCtx, x: Kr, cnt: SbmmCount) -> Kr:
+    """Compress (slides): K, R < (m_gamma - 1) Ma in, Kc, Rc < 3 Ma out, same value mod P."""
+    na, nb, w = ctx.na, ctx.nb, ctx.w
+    a, b, ma = ctx.a, ctx.b, ctx.ma
+    chans = ctx.chans
+    outs: list[tuple[int, list[int]]] = []
+    for y in x:
+        Y = crt(list(y), chans)
+        assert Y < (M_GAMMA - 1) * ma, "Compress input >= (m_gamma - 1) Ma"
+        xis = [rower_reduce(y[i] * inv(ma // a[i], a[i]), a[i], w) for i in range(na)]
+        cnt.emm += na
+        k, _ = cox_k(xis, w, alpha_half=False)
+        rg = (sum(xis[i] * ((ma // a[i]) % M_GAMMA) for i in range(na)) + k * ((-ma) % M_GAMMA)) % M_GAMMA
+        cnt.gmm += na
+        q = ((y[-1] - rg) * inv(ma, M_GAMMA)) % M_GAMMA
+        cnt.gmm += 1
+        if q == M_GAMMA - 1:
+            q = 0
+        rem = list(y[:na]) + [(y[na + j] - q * (ma % b[j])) % b[j] for j in range(nb)] + [(y[-1] - q * ma) % M_GAMMA]
+        cnt.emm += nb
+        R = crt(rem, chans)
+        assert Y == q * ma + R and R < 2 * ma, "Compress: Y != Q Ma + R with R < 2 Ma"
+        outs.append((q, rem))
+    (qk, rk), (qr, rr) = outs
+    kc = tuple((rk[i] + qr) % m for i, m in enumerate(chans))
+    rc = tuple((rr[i] + 2 * qk) % m for i, m in enumerate(chans))
+    assert crt(list(kc), chans) < 3 * ma and crt(list(rc), chans) < 3 * ma
+    return kc, rc
+
+
+def emm_sbmm(n: int) -> int:
+    """EMMs of our SBMM (Karatsuba products, n = n_a + n_b); the slides give n^2 + 5n."""
+    return -1 if n % 2 else n * n // 2 + 6 * n
+
+
+def sbmm_to(ctx: SbmmCtx, x: int) -> Kr:
+    k, r = divmod(x, ctx.ma)
+    return tuple(k % m for m in ctx.chans), tuple(r % m for m in ctx.chans)
+
+
+def sbmm_from(ctx: SbmmCtx, v: Kr) -> int:
+    return (crt(list(v[0]), ctx.chans) * ctx.ma + crt(list(v[1]), ctx.chans)) % ctx.p
+
+
+def sbmm_value(ctx: SbmmCtx, v: Kr) -> tuple[int, int]:
+    return crt(list(v[0]), ctx.chans), crt(list(v[1]), ctx.chans)
+
+
+def modmul_sbmm(a: int, b: int, mod: int, w: int) -> OpResult:
+    ctx = sbmm_context(mod, w)
+    cnt = SbmmCount()
+    z = sbmm(ctx, [(sbmm_to(ctx, a), sbmm_to(ctx, b))], cnt)
+    e_sbmm = cnt.emm
+    z = compress(ctx, z, cnt)
+    return OpResult(sbmm_from(ctx, z), None, None,
+                    {"alg": "sbmm", "w": w, "n_a": ctx.na, "n_b": ctx.nb, "base_a": list(ctx.a),
+                     "base_b": list(ctx.b), "emm_sbmm": e_sbmm, "emm": cnt.emm, "gmm": cnt.gmm})
+
+
+def modexp_sbmm(base: int, exp: int, mod: int, w: int) -> OpResult:
+    ctx = sbmm_context(mod, w)
+    cnt = SbmmCount()
+    one = sbmm_to(ctx, 1)
+    x = sbmm_to(ctx, base)
+    s = one
+    muls = 0
+    for bit in bin(exp)[2:] if exp else "":
+        s = compress(ctx, sbmm(ctx, [(s, s)], cnt), cnt)
+        muls += 1
+        if bit == "1":
+            s = compress(ctx, sbmm(ctx, [(s, x)], cnt), cnt)
+            muls += 1
+    return OpResult(sbmm_from(ctx, s), None, None,
+                    {"alg": "sbmm", "w": w, "n_a": ctx.na, "n_b": ctx.nb, "sbmm_count": muls,
+                     "emm": cnt.emm, "gmm": cnt.gmm})
+
+
+# ---- the Python surface ------------------------------------------------------------------------
+
+def modmul(a: int, b: int, mod: int, params: Mapping[str, Any]) -> OpResult:
+    """a*b mod N. cycles = one MM (RTL), detail total_cycles = the whole op (two MRs)."""
+    w, alg = _w(params), _alg(params)
+    check_modulus(mod, w)
+    _check_operand(a, mod, "a")
+    _check_operand(b, mod, "b")
+    if alg == "sbmm":
+        return modmul_sbmm(a, b, mod, w)
+    return modmul_mm(a, b, mod, w)
+
+
+def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any]) -> OpResult:
+    w, alg = _w(params), _alg(params)
+    check_modulus(mod, w)
+    if exp < 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be >= 0")
+    _check_operand(base, mod, "base")
+    if exp.bit_length() > MAX_BITS[w]:
+        raise PkaError(Status.ERR_LENGTH, f"rns: exponent of {exp.bit_length()} bits exceeds {MAX_BITS[w]}")
+    if alg == "sbmm":
+        return modexp_sbmm(base, exp, mod, w)
+    return modexp_mm(base, exp, mod, w)
+
+
+# ---- curves --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Curve:
+    """y^2 = x^3 + a x + b over F_p, generator (gx, gy).
+
+    order: the order of G when known (order_known); for the SBMM curves, whose group order we could
+    not count here (no SEA/Schoof), `order` is the Hasse bound p + 1 + 2 sqrt(p) so that
+    1 <= k < order is still a meaningful scalar range, and cofactor is 0 (unknown).
+    """
+
+    name: str
+    p: int
+    a: int
+    b: int
+    gx: int
+    gy: int
+    order: int
+    cofactor: int
+    order_known: bool
+    w: int                 # channel width of the slides' implementation of this size
+
+
+def _sqrt_mod(c: int, p: int) -> int | None:
+    if c % p == 0:
+        return 0
+    if gmpy2.legendre(c, p) != 1:
+        return None
+    if p % 4 == 3:
+        return int(gmpy2.powmod(c, (p + 1) // 4, p))
+    # Tonelli-Shanks
+    q, s = p - 1, 0
+    while q % 2 == 0:
+        q //= 2
+        s += 1
+    z = 2
+    while gmpy2.legendre(z, p) != -1:
+        z += 1
+    mm, cc, t, r = s, pow(z, q, p), pow(c, q, p), pow(c, (q + 1) // 2, p)
+    while t != 1:
+        i, t2 = 0, t
+        while t2 != 1:
+            t2 = t2 * t2 % p
+            i += 1
+        bb = pow(cc, 1 << (mm - i - 1), p)
+        mm, cc, t, r = i, bb * bb % p, t * bb * bb % p, r * bb % p
+    return r
+
+
+def affine_add(c: Curve, p1: tuple[int, int] | None, p2: tuple[int, int] | None) -> tuple[int, int] | None:
+    """Reference affine group law (None = point at infinity), used for cross-checks."""
+    if p1 is None:
+        return p2
+    if p2 is None:
+        return p1
+    p = c.p
+    (x1, y1), (x2, y2) = p1, p2
+    if x1 == x2 and (y1 + y2) % p == 0:
+        return None
+    if p1 == p2:
+        lam = (3 * x1 * x1 + c.a) * inv(2 * y1, p) % p
+    else:
+        lam = (y2 - y1) * inv(x2 - x1, p) % p
+    x3 = (lam * lam - x1 - x2) % p
+    return x3, (lam * (x1 - x3) - y1) % p
+
+
+def affine_mul(c: Curve, k: int, pt: tuple[int, int] | None) -> tuple[int, int] | None:
+    """Reference double-and-add."""
+    acc: tuple[int, int] | None = None
+    for bit in bin(k)[2:] if k else "":
+        acc = affine_add(c, acc, acc)
+        if bit == "1":
+            acc = affine_add(c, acc, pt)
+    return acc
+
+
+def _gen_curve(name: str, ctx: SbmmCtx, seed: int) -> Curve:
+    """a = -3, b and G from a seeded search (non-singular, G on the curve)."""
+    p = ctx.p
+    rng = random.Random(seed)
+    a = p - 3
+    while True:
+        b = rng.randrange(1, p)
+        if (4 * pow(a, 3, p) + 27 * b * b) % p == 0:
+            continue
+        x = rng.randrange(1, p)
+        y = _sqrt_mod((x * x * x + a * x + b) % p, p)
+        if y is None or y == 0:
+            continue
+        hasse = p + 1 + 2 * int(gmpy2.isqrt(p)) + 2
+        return Curve(name, p, a, b, x, min(y, p - y), hasse, 0, False, ctx.w)
+
+
+SMALL_ORDER = 18276191277335891347   # order of G on the small curve: `bsgs_order` (about 3 s), recomputed by the tests
+
+
+def _small_curve() -> Curve:
+    """The small test curve over the 64-bit SBMM prime (w = 16), its order counted exactly.
+
+    The order of G comes from baby-step giant-step over the Hasse interval (`bsgs_order`), once,
+    and is written in SMALL_ORDER; tests/test_model_rns.py recomputes it and checks
+    order * G = O with the reference double-and-add. #E = cofactor * order (unique multiple of the
+    order in the Hasse interval, since order > 4 sqrt(p)).
+    """
+    ctx = gen_sbmm_prime(64, 16)
+    c = _gen_curve("small", ctx, SBMM_SEED + 64)
+    order = SMALL_ORDER
+    lo, hi = c.p + 1 - 2 * int(gmpy2.isqrt(c.p)) - 2, c.p + 1 + 2 * int(gmpy2.isqrt(c.p)) + 2
+    cof = [h for h in range(1, 64) if lo <= h * order <= hi] if order else []
+    return Curve("small", c.p, c.a, c.b, c.gx, c.gy, order, cof[0] if len(cof) == 1 else 0, True, 16)
+
+
+def bsgs_order(c: Curve) -> int:
+    """Order of G by baby-step giant-step over the Hasse interval, then reduced to the exact order."""
+    p = c.p
+    g = (c.gx, c.gy)
+    lo = p + 1 - 2 * int(gmpy2.isqrt(p)) - 2
+    width = 4 * int(gmpy2.isqrt(p)) + 4
+    mstep = int(gmpy2.isqrt(width)) + 1
+    baby: dict[tuple[int, int] | None, int] = {}
+    pt: tuple[int, int] | None = None
+    for j in range(mstep):
+        baby.setdefault(pt, j)
+        pt = affine_add(c, pt, g)
+    giant = affine_mul(c, mstep, g)
+    cur = affine_mul(c, lo, g)
+    for i in range(mstep + 1):
+        # cur = (lo + i*mstep) G; want cur + j G = O -> j G = -cur
+        target = None if cur is None else (cur[0], (-cur[1]) % p)
+        if target in baby:
+            nmul = lo + i * mstep + baby[target]
+            # reduce to the exact order of G
+            order = nmul
+            for f in _factors(nmul):
+                while order % f == 0 and affine_mul(c, order // f, g) is None:
+                    order //= f
+            return order
+        cur = affine_add(c, cur, giant)
+    raise AssertionError("BSGS found no order in the Hasse interval")
+
+
+def _factors(n: int) -> list[int]:
+    out = []
+    d = 2
+    while d * d <= n and d < 1 << 20:
+        while n % d == 0:
+            out.append(d)
+            n //= d
+        d += 1
+    if n > 1:
+        out.append(n)
+    return sorted(set(out))
+
+
+P256 = Curve(
+    "p256",
+    0xFFFFFFFF00000001000000000000000000000000FFFFFFFFFFFFFFFFFFFFFFFF,
+    0xFFFFFFFF00000001000000000000000000000000FFFFFFFFFFFFFFFFFFFFFFFC,
+    0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B,
+    0x6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296,
+    0x4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5,
+    0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551,
+    1, True, 32)
+
+
+def _build_curves() -> dict[str, Curve]:
+    out = {"p256": P256}
+    for bits, w in ((192, 16), (384, 32), (512, 32)):
+        out[f"sbmm{bits}"] = _gen_curve(f"sbmm{bits}", gen_sbmm_prime(bits, w), SBMM_SEED + bits)
+    out["small"] = _small_curve()
+    return out
+
+
+CURVES: dict[str, Curve] = _build_curves()
+
+
+def check_point(curve: str, x: int, y: int) -> None:
+    """Validate a peer's point: coordinates in [0, p), on the curve, not the point at infinity."""
+    c = _curve(curve)
+    if not (0 <= x < c.p and 0 <= y < c.p):
+        raise PkaError(Status.ERR_NOT_ON_CURVE, "coordinate out of range")
+    if (y * y - (x * x * x + c.a * x + c.b)) % c.p != 0:
+        if x == 0 and y == 0:
+            raise PkaError(Status.ERR_NOT_ON_CURVE, "point at infinity")
+        raise PkaError(Status.ERR_NOT_ON_CURVE, "point not on curve")
+
+
+def _curve(name: str) -> Curve:
+    try:
+        return CURVES[name]
+    except KeyError:
+        raise PkaError(Status.ERR_PARAM, f"unknown curve {name!r} ({', '.join(CURVES)})") from None
+
+
+def _mont(ctx_m: int, x: int, p: int) -> int:
+    return x * ctx_m % p
+
+
+def ecc_inputs(c: Curve, x: int, m: int) -> dict[int, int]:
+    """Host-side curve constants (Montgomery form, like W) and the point's x (plain)."""
+    p = c.p
+    return {IN_A: x, CA: _mont(m, c.a, p), CB2: _mont(m, 2 * c.b, p), CM4B: _mont(m, -4 * c.b, p)}
+
+
+def check_scalar(c: Curve, k: int) -> None:
+    if not 1 <= k < c.order:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "scalar must be in [1, order)")
+
+
+def ecc_mul_mm(c: Curve, k: int, x: int, w: int, progress: Callable[[int], None] | None = None) -> OpResult:
+    ctx = mm_context(c.p, w)
+    full = {r: 0 for r in LOADED_REGS}
+    full[ONE] = 1
+    full[RW] = (ctx.m * ctx.m) % c.p
+    full.update(ecc_inputs(c, x, ctx.m))
+    elen = c.order.bit_length()
+    mach = run_machine(ctx, PROGRAMS["ecc"], full, scalar=k, elen=elen, expo=c.p - 2,
+                       elen2=c.p.bit_length(), progress=progress)
+    z = ctx.from_rns(mach.regs[RES_HI]) % c.p
+    if z == 0:
+        raise PkaError(Status.ERR_NO_INVERSE, "result is the point at infinity")
+    xr = ctx.from_rns(mach.regs[RES]) % c.p
+    return OpResult(xr, mach.cycles, None, _detail(ctx, mach, curve=c.name, elen=elen))
+
+
+def ecc_mul(curve: str, k: int, params: Mapping[str, Any], point: tuple[int, int] | None = None,
+            progress: Callable[[int], None] | None = None) -> OpResult:
+    """x(k * point) on the named curve (point defaults to the generator)."""
+    c = _curve(curve)
+    w, alg = _w(params), _alg(params)
+    check_scalar(c, k)
+    px, py = point if point is not None else (c.gx, c.gy)
+    check_point(curve, px, py)
+    if c.p.bit_length() > MAX_BITS[w]:
+        raise PkaError(Status.ERR_LENGTH, f"rns: {curve} needs a wider channel than w={w}")
+    if alg == "sbmm":
+        return ecc_mul_sbmm(c, k, px, w)
+    return ecc_mul_mm(c, k, px, w, progress)
+
+
+# ---- ECC on SBMM (model only: the SBMM datapath is not in the RTL yet) ----------------------------
+
+class SbmmField:
+    """F_P arithmetic on (K, R) pairs: SBMM + Compress products, channel-wise add/sub + Compress.
+
+    Every result is compressed (Kc, Rc < 3 Ma; in fact < 2 Ma + 2 m_gamma), so a sum of up to three
+    products stays below Compress's (m_gamma - 1) Ma input bound (asserted in `compress`).
+    Subtraction adds the representation of zero (3 Ma - 3, 3 Ma - 6): (3Ma-3) Ma + 3Ma - 6 = 3P.
+    """
+
+    def __init__(self, ctx: SbmmCtx) -> None:
+        self.ctx = ctx
+        self.cnt = SbmmCount()
+        self.sbmms = 0
+        self.compresses = 0
+        ma = ctx.ma
+        assert (3 * ma - 3) * ma + 3 * ma - 6 == 3 * ctx.p
+        self.zero_rep = self.const(3 * ma - 3, 3 * ma - 6)
+
+    def const(self, k: int, r: int) -> Kr:
+        return tuple(k % m for m in self.ctx.chans), tuple(r % m for m in self.ctx.chans)
+
+    def of(self, x: int) -> Kr:
+        return sbmm_to(self.ctx, x % self.ctx.p)
+
+    def _compress(self, x: Kr) -> Kr:
+        self.compresses += 1
+        return compress(self.ctx, x, self.cnt)
+
+    def mul(self, *pairs: tuple[Kr, Kr]) -> Kr:
+        self.sbmms += 1
+        return self._compress(sbmm(self.ctx, list(pairs), self.cnt))
+
+    def add(self, x: Kr, y: Kr) -> Kr:
+        ch = self.ctx.chans
+        return self._compress((tuple((a + b) % m for a, b, m in zip(x[0], y[0], ch)),
+                               tuple((a + b) % m for a, b, m in zip(x[1], y[1], ch))))
+
+    def sub(self, x: Kr, y: Kr) -> Kr:
+        ch = self.ctx.chans
+        kz, rz = self.zero_rep
+        yk, yr = sbmm_value(self.ctx, y)
+        assert yk <= 3 * self.ctx.ma - 3 and yr <= 3 * self.ctx.ma - 6, "SUB: subtrahend too large"
+        return self._compress((tuple((a + z - b) % m for a, z, b, m in zip(x[0], kz, y[0], ch)),
+                               tuple((a + z - b) % m for a, z, b, m in zip(x[1], rz, y[1], ch))))
+
+    def value(self, x: Kr) -> int:
+        return sbmm_from(self.ctx, x)
+
+
+def ladder_xz(f: SbmmField, c: Curve, k: int, elen: int, x: int) -> tuple[Kr, Kr]:
+    """The same (X,Z) ladder as the MM microprogram, on SBMM arithmetic."""
+    xg, one, zero = f.of(x), f.of(1), f.of(0)
+    ca, cb2, cm4b = f.of(c.a), f.of(2 * c.b), f.of(-4 * c.b)
+    nxg = f.sub(zero, xg)
+    r = [[one, zero], [xg, one]]
+    for i in range(elen - 1, -1, -1):
+        bit = (k >> i) & 1
+        (x1, z1), (x2, z2) = r[bit], r[1 - bit]
+        ta = f.mul((z1, x2), (z2, x1))
+        tb = f.mul((x1, x2))
+        tc = f.mul((z1, z2))
+        td = f.mul((ca, ta), (cb2, tc))
+        t1 = f.sub(zero, f.add(f.add(tc, tc), f.add(tc, tc)))
+        z3 = f.mul((ta, ta), (tb, t1))
+        x3 = f.mul((tb, f.add(ta, ta)), (tc, f.add(td, td)), (nxg, z3))
+        e = f.mul((z1, z1))
+        fh = f.mul((x1, z1))
+        g = f.mul((x1, x1))
+        h = f.mul((cm4b, e))
+        ii = f.mul((ca, e))
+        f2 = f.add(fh, fh)
+        t = f.sub(g, ii)
+        dx = f.mul((f2, h), (t, t))
+        dz = f.mul((f.add(f2, f2), f.add(g, ii)), (e, f.sub(zero, h)))
+        r[1 - bit] = [x3, z3]
+        r[bit] = [dx, dz]
+    return r[0][0], r[0][1]
+
+
+def ecc_mul_sbmm(c: Curve, k: int, x: int, w: int) -> OpResult:
+    ctx = sbmm_context(c.p, w)
+    f = SbmmField(ctx)
+    elen = c.order.bit_length()
+    xx, zz = ladder_xz(f, c, k, elen, x)
+    if f.value(zz) == 0:
+        raise PkaError(Status.ERR_NO_INVERSE, "result is the point at infinity")
+    s = f.of(1)
+    for bit in bin(c.p - 2)[2:]:
+        s = f.mul((s, s))
+        if bit == "1":
+            s = f.mul((s, zz))
+    xr = f.value(f.mul((xx, s)))
+    return OpResult(xr, None, None, {"alg": "sbmm", "curve": c.name, "n_a": ctx.na, "n_b": ctx.nb,
+                                     "sbmm_count": f.sbmms, "compress_count": f.compresses,
+                                     "emm": f.cnt.emm, "gmm": f.cnt.gmm, "elen": elen})
