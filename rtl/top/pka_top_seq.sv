@@ -234,7 +234,9 @@ module pka_top_seq
         end
         // lengths (not for NOP / ZEROIZE)
         if (state_d == SNext && op_q != 8'(OP_NOP) && op_q != OP_ZEROIZE) begin
-          if (len_q == 16'd0 || 32'(len_q) > MaxLen || 32'(elen_q) > 32 * (1 << SlotAw)) begin
+          // ELEN bounds the exponent/scalar slot; for MONT_PARAMS it is r, checked later
+          if (len_q == 16'd0 || 32'(len_q) > MaxLen
+              || (op_q != 8'(OP_MONT_PARAMS) && 32'(elen_q) > 32 * (1 << SlotAw))) begin
             code_d = ST_ERR_LENGTH; state_d = SDone;
           end
         end

@@ -297,6 +297,35 @@ class TopSim:
         return FuzzResult(*(int(p) for p in parts[1:6]))
 
 
+# ---- the sequencer's cycle model ------------------------------------------------------------------
+
+def seq_cycles(op: int, bits: int, n: int = 0, r: int = 0, fix: bool = False,
+               mem_words: int = 0) -> tuple[int, int]:
+    """(COMPUTE, CYCLES) of an operation the sequencer runs itself (rtl/top/pka_top_seq.sv).
+
+    W = ceil(bits/32). CYCLES counts from the cycle after the CMD write to done: one decode cycle,
+    one cycle per step of the micro-program, the passes, and the done cycle.
+      NOP          (0, 3)
+      ZEROIZE      (M, M + 4)                        M = RAM words
+      MODADD/SUB   (8W, 8W + 5)                      two passes of 4 cycles per word
+      MONT_PARAMS  (3W + 63 + 3Wk [+3W], 3W + 3Wk + k + 69 [+3W+1])   k = 2r - b + 1, b = bits of N,
+                   [..] when the last doubling leaves x < 0 (`fix`)
+    """
+    w = max(1, (bits + 31) // 32)
+    if op == 0:
+        return 0, 3
+    if op == 15:
+        return mem_words, mem_words + 4
+    if op in (8, 9):
+        return 8 * w, 8 * w + 5
+    if op == 13:
+        k = 2 * r - n.bit_length() + 1
+        compute = 3 * w + 63 + 3 * w * k + (3 * w if fix else 0)
+        wall = 3 * w + 3 * w * k + k + 69 + (3 * w + 1 if fix else 0)
+        return compute, wall
+    raise ValueError(f"opcode {op} is not run by the sequencer alone")
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["gen"]:
         gen_all()
