@@ -1,0 +1,147 @@
+"""csa2 RTL (rtl/engines/csa2) against the golden model: results AND cycles, stalls, error codes.
+
+One Verilator build per (L, variant): L in {32, 64, 128}, paper (ChunkW = 1) and fast (ChunkW = 32).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import SEED, vectors
+
+from pka.errors import PkaError, Status
+from pka.model import csa2 as model
+from pka.rtl import csa2 as rtl
+from pka.sim import Op, Slot
+
+pytestmark = pytest.mark.rtl
+
+CONFIGS = [(l, v) for l in (32, 64, 128) for v in ("paper", "fast")]
+
+
+def _modulus(rng: random.Random, k: int) -> int:
+    return rng.getrandbits(k) | 1 | (1 << (k - 1))
+
+
+def _check_exp(x: int, e: int, n: int, params: dict[str, object]) -> None:
+    got = rtl.modexp(x, e, n, params)
+    want = model.modexp(x, e, n, params)
+    assert got.result == want.result == pow(x, e, n), (hex(n), x, e)
+    assert got.cycles == want.cycles, (hex(n), x, e, got.cycles, want.cycles)
+
+
+def _check_mul(a: int, b: int, n: int, params: dict[str, object]) -> None:
+    got = rtl.modmul(a, b, n, params)
+    want = model.modmul(a, b, n, params)
+    assert got.result == want.result == a * b % n, (hex(n), a, b)
+    assert got.cycles == want.cycles
+    assert got.detail["total_cycles"] == want.detail["total_cycles"]
+
+
+@pytest.mark.parametrize("l,variant", CONFIGS)
+def test_random_vs_model(l: int, variant: str) -> None:
+    """Random K <= L (incl. K < L and K = L), random exponents, with and without memory stalls."""
+    rng = random.Random(SEED + l + (1 if variant == "fast" else 0))
+    params = {"variant": variant, "l": l}
+    h = rtl.harness(l, variant)
+    try:
+        for i in range(vectors(8)):
+            h.stall(0 if i % 2 == 0 else 400, seed=i + 1)
+            k = l if i == 0 else rng.randrange(3, l + 1)
+            n = _modulus(rng, k)
+            _check_exp(rng.randrange(n), rng.getrandbits(rng.randrange(0, l + 1)), n, params)
+            _check_mul(rng.randrange(n), rng.randrange(n), n, params)
+    finally:
+        h.stall(0)
+
+
+@pytest.mark.parametrize("l,variant", [(32, "paper"), (64, "fast")])
+def test_edge_vectors(l: int, variant: str) -> None:
+    params = {"variant": variant, "l": l}
+    for k in (3, 4, 31, l):
+        for n in ((1 << (k - 1)) + 1, (1 << k) - 1):
+            for x in (0, 1, n - 1):
+                for e in (0, 1, (1 << k) - 1):
+                    _check_exp(x, e, n, params)
+            _check_mul(n - 1, n - 1, n, params)
+            _check_mul(0, n - 1, n, params)
+
+
+def test_result_equal_to_n_is_stored_as_zero() -> None:
+    """Walter's bound is <= N: with X^E = 0 mod N (non-square-free N) MonProd(P, 1) = N -> 0."""
+    for variant in ("paper", "fast"):
+        for n, x, e in ((9, 3, 2), (27, 6, 5), (125, 25, 3), (3 ** 15, 3 ** 5, 7)):
+            _check_exp(x, e, n, {"variant": variant, "l": 32})
+        _check_mul(3, 6, 9, {"variant": variant, "l": 32})
+
+
+def test_cycles_follow_the_paper_formula() -> None:
+    """The paper variant takes exactly (2K+14)(H+2) + K + 7 cycles for several K and H."""
+    rng = random.Random(SEED)
+    for k, hb in ((3, 1), (17, 5), (32, 32), (29, 0)):
+        n = _modulus(rng, k)
+        e = (1 << hb) - 1 if hb else 0
+        got = rtl.modexp(2, e, n, {"variant": "paper", "l": 32})
+        assert got.cycles == (2 * k + 14) * (hb + 2) + k + 7
+        fast = rtl.modexp(2, e, n, {"variant": "fast", "l": 32})
+        nc = -(-(k + 4) // 32)
+        assert fast.cycles == nc + 1 + (hb + 2) * (k + 5 + nc)
+
+
+@pytest.mark.parametrize("variant", ["paper", "fast"])
+def test_error_codes_and_return_to_idle(variant: str) -> None:
+    l = 32
+    h = rtl.harness(l, variant)
+    h.stall(0)
+    n = 0xC000_0001
+    w = pow(2, 2 * (32 + 2), n)
+
+    def load(nv: int, a: int = 5, b: int = 7, wv: int = w, e: int = 3) -> None:
+        for slot, value in ((Slot.N, nv), (Slot.A, a), (Slot.B, b), (Slot.W, wv), (Slot.E, e)):
+            h.write_slot(slot, value)
+
+    def status(op: int, k: int, elen: int = 2, bound: int = 16) -> int:
+        res = h.command(op, k, elen, 0, max_cycles=bound)  # SimTimeout if the core hangs
+        assert res.wall <= bound
+        assert h.command(Op.NOP, 32, 0, 0, max_cycles=4).wait == 0  # back in idle at once
+        return res.status
+
+    load(n)
+    assert status(Op.NOP, 32) == Status.ERR_OPCODE
+    assert status(Op.MONTMUL, 32) == Status.ERR_OPCODE
+    assert status(Op.MODEXP_CT, 32) == Status.ERR_OPCODE
+    assert status(Op.MODEXP, 2) == Status.ERR_LENGTH        # K < 3
+    assert status(Op.MODEXP, 0) == Status.ERR_LENGTH
+    assert status(Op.MODMUL, 33) == Status.ERR_LENGTH       # K > L
+    assert status(Op.MODEXP, 32, elen=33) == Status.ERR_LENGTH  # H > L
+    load(n - 1)
+    assert status(Op.MODEXP, 32) == Status.ERR_EVEN_MODULUS
+    assert status(Op.MODMUL, 32) == Status.ERR_EVEN_MODULUS
+    load(n)
+    assert status(Op.MODEXP, 31) == Status.ERR_OPERAND_RANGE  # N >= 2^K
+    load(n, a=n)
+    assert status(Op.MODEXP, 32) == Status.ERR_OPERAND_RANGE  # A = N
+    load(n, b=n + 1)
+    assert status(Op.MODMUL, 32) == Status.ERR_OPERAND_RANGE  # B > N
+    load(n, wv=n)
+    assert status(Op.MODMUL, 32) == Status.ERR_OPERAND_RANGE  # W = N
+    # and a good operation right after the errors
+    load(n, a=5, e=3)
+    res = h.command(Op.MODEXP, 32, 2, 0, max_cycles=100_000)
+    assert res.status == 0 and h.read_slot(Slot.R, 1) == 125
+    assert res.cycles == model.exp_cycles(32, 2, variant)
+
+
+def test_driver_errors_match_model() -> None:
+    cases = [(3, 5, 10), (1, 1, 3), (13, 1, 13), (14, 1, 13), (1, 1, (1 << 40) + 1)]
+    for x, e, n in cases:
+        for fn_m, fn_r in ((model.modexp, rtl.modexp), (model.modmul, rtl.modmul)):
+            with pytest.raises(PkaError) as em:
+                fn_m(x, e, n, {"l": 32})
+            with pytest.raises(PkaError) as er:
+                fn_r(x, e, n, {"l": 32})
+            assert em.value.status == er.value.status, (x, e, n)
+    with pytest.raises(PkaError) as exc:
+        rtl.modexp(2, -1, 13, {})
+    assert exc.value.status == Status.ERR_OPERAND_RANGE
