@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+// pka_victor_acc: the accumulator stage of paper 003 (Figure 5): one loop of Algorithm 4,
+//
+//   S' := 2^K S + a_i B - 2^(2K) q N        (carry-save in, carry-save out, mod 2^Width)
+//
+// The a_i*B and -q*N generators (Table 2 through selection networks and a row of full adders
+// each, Figure 6) give two words each; with 2^K S_a and 2^K S_c that is six words, added by four
+// rows of full adders in a chain. The -qN words enter the last two rows, so the path from q is
+// the -qN generator plus two full adders, the critical path the paper names. The one's-complement
+// "+1"s of the negative terms (at most 5) go into the K free low bits of 2^K S_a.
+// Width = MaxLen + 2K + 1; B < 2N and N are left-aligned (times 2^(MaxLen-n)) by the core.
+`default_nettype none
+
+module pka_victor_acc #(
+  parameter int unsigned K     = 5,    // scan factor, 3..5
+  parameter int unsigned NW    = 64,   // width of N (MaxLen)
+  parameter int unsigned Width = 75    // accumulator words, NW + 2K + 1
+) (
+  input  logic [Width-1:0] sa_i,
+  input  logic [Width-1:0] sc_i,
+  input  logic [K-1:0]     a_i,   // multiplier digit a_i
+  input  logic [K+1:0]     q_i,   // quotient estimate, <= 42
+  input  logic [NW:0]      b_i,   // multiplicand B < 2N
+  input  logic [NW-1:0]    n_i,   // modulus N
+  output logic [Width-1:0] sa_o,
+  output logic [Width-1:0] sc_o
+);
+  initial begin
+    if (Width != NW + 2 * K + 1) $fatal(1, "pka_victor_acc: Width must be NW + 2K + 1");
+  end
+
+  logic [Width-1:0] ab_s, ab_c, qn_s, qn_c, w1, w2, x1, y1, x2, y2, x3, y3;
+  logic [1:0] ab_neg, qn_neg;
+  logic [2:0] corr;
+
+  pka_victor_sdgen #(.Width(Width), .XW(NW + 1), .Shift(0), .Negate(0), .DW(K + 2)) u_ab (
+    .d_i({2'b00, a_i}), .x_i(b_i), .s_o(ab_s), .c_o(ab_c), .neg_o(ab_neg)
+  );
+  pka_victor_sdgen #(.Width(Width), .XW(NW), .Shift(2 * K), .Negate(1), .DW(K + 2)) u_qn (
+    .d_i(q_i), .x_i(n_i), .s_o(qn_s), .c_o(qn_c), .neg_o(qn_neg)
+  );
+
+  always_comb begin
+    corr = 3'(ab_neg) + 3'(qn_neg);
+    w1   = {sa_i[Width-K-1:0], K'(corr)};
+    w2   = {sc_i[Width-K-1:0], {K{1'b0}}};
+  end
+
+  pka_victor_fa_row #(.Width(Width)) u_row1 (.x_i(w1), .y_i(w2), .z_i(ab_s), .s_o(x1), .c_o(y1));
+  pka_victor_fa_row #(.Width(Width)) u_row2 (.x_i(x1), .y_i(y1), .z_i(ab_c), .s_o(x2), .c_o(y2));
+  pka_victor_fa_row #(.Width(Width)) u_row3 (.x_i(x2), .y_i(y2), .z_i(qn_s), .s_o(x3), .c_o(y3));
+  pka_victor_fa_row #(.Width(Width)) u_row4 (.x_i(x3), .y_i(y3), .z_i(qn_c), .s_o(sa_o), .c_o(sc_o));
+
+  logic unused_top;
+  assign unused_top = ^{sa_i[Width-1 -: K], sc_i[Width-1 -: K]};
+endmodule

@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: Apache-2.0
+// pka_victor_core: VICTOR modular multiplication and exponentiation (paper 003, Orup et al.).
+//
+// Algorithm 4 (radix 2^K, quotient estimation, carry-save accumulation) computes
+//   R = A*B - Q*N in [0, 2N), R = A*B mod N  (no Montgomery factor, no domain conversion)
+// in n' + 2 loop iterations, n' = ceil((n+1)/K): S := 2^K S + a_i B - 2^(2K) q N. One iteration is
+// two pipeline stages (stage 1: the estimator pka_victor_qest; stage 2: the generators and the
+// four rows of full adders, pka_victor_acc). Two independent products share the pipeline, one in
+// each stage (section 3.1: one B register, two A registers, two accumulators in a ring):
+//   cycle t of a step: stage 2 runs context t[0] (0: M := M*M, 1: X := X*M), stage 1 the other.
+// Algorithm 1 (right to left): per exponent bit one step of 2(n'+2) cycles, the square and the
+// multiply interleaved; the multiply context is idle when e_i = 0, and X := 1*M is a copy.
+//
+// Operations (cmd_len_i = n = bit length of N, 2 <= n <= MaxLen):
+//   OP_MODEXP  R = A^E mod N, canonical. Reads N, A (< N), E (cmd_elen_i bits, <= MaxLen).
+//   OP_MODMUL  R = A*B mod N, canonical. Reads N, A (< N), B (< N).
+// Slots: SLOT_N, SLOT_A, SLOT_B, SLOT_E in, SLOT_R out (ceil(n/32) words). No host constants:
+// the eps+1 bits of 1/N the estimator needs, Y = floor(2^(n+Eps)/N), are computed here by Eps+1
+// restoring-division steps. Errors: ST_ERR_OPCODE, ST_ERR_LENGTH (n < 2, n > MaxLen,
+// elen > MaxLen, or N's top bit not at n-1), ST_ERR_EVEN_MODULUS, ST_ERR_OPERAND_RANGE (A or B >= N).
+//
+// Datapath frame: N and B are left-aligned, N' = 2^s N with s = MaxLen - n, so the estimator reads
+// fixed bit positions; all arithmetic scales by 2^s (the model's `shift`). Widths: S words
+// MaxLen+2K+1, A registers MaxLen+K (digit window at MaxLen+pad, pad = K n' - n - 1).
+//
+// cycles_o (compute; loads/stores are io_cycles_o):
+//   MODEXP: 1 + (Eps+1) + h*2(n'+2) + 2        (base check, Y, h steps, convert X, final -N)
+//   MODMUL: 2 + (Eps+1) + 2(n'+2) + 1
+// The carry-propagate conversion of a result (one MaxLen+2K+1 bit adder, shared with the checks,
+// the division and the final subtraction) takes the cycle a new product saves on its first
+// estimate (S = 0 gives q = 0), so a step costs exactly the paper's 2(n'+2) cycles.
+`default_nettype none
+
+module pka_victor_core
+  import pka_pkg::*;
+#(
+  parameter int unsigned MaxLen = 128,  // maximum modulus and exponent bits, multiple of 32, 32..4096
+  parameter int unsigned MemAw  = 8,    // word address width: 16 slots of 2^(MemAw-4) words
+  parameter int unsigned K      = 5,    // scan factor (radix 2^K), 3..5
+  parameter int unsigned Delta  = 10,   // top bits of S for the estimate, K+4..24
+  parameter int unsigned Eps    = 11    // bits of 1/N after its leading one, K+1..24
+) (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  input  logic               cmd_valid_i,
+  output logic               cmd_ready_o,
+  input  logic [7:0]         cmd_op_i,
+  input  logic [15:0]        cmd_len_i,
+  input  logic [15:0]        cmd_elen_i,
+  input  logic [31:0]        cmd_arg_i,
+  output logic               mem_req_o,
+  input  logic               mem_gnt_i,
+  output logic               mem_we_o,
+  output logic [MemAw-1:0]   mem_addr_o,
+  output logic [31:0]        mem_wdata_o,
+  input  logic               mem_rvalid_i,
+  input  logic [31:0]        mem_rdata_i,
+  output logic               done_o,
+  output logic [7:0]         status_o,
+  output logic [31:0]        cycles_o,
+  output logic [31:0]        io_cycles_o
+);
+  localparam int unsigned Words     = MaxLen / 32;
+  localparam int unsigned SlotWords = 1 << (MemAw - 4);
+  localparam int unsigned WiW       = $clog2(Words + 1);
+  localparam int unsigned W         = MaxLen + 2 * K + 1;  // accumulator words
+  localparam int unsigned BW        = MaxLen + 1;          // B, results: < 2N'
+  localparam int unsigned AW        = MaxLen + K;          // A registers (digit window at the top)
+  localparam int unsigned QW        = K + 2;               // quotient estimate
+
+  // q_max < limit <=> 2^K (2^(K+3-Delta) + 1 + 2^(1-K)) < limit (1 - 2^(K-Eps)), times 2^(Delta+Eps)
+  function automatic bit qmax_below(int unsigned limit);
+    logic [127:0] lhs, rhs;
+    lhs = (128'(1) << (2 * K + 3 + Eps)) + (128'(1) << (K + Delta + Eps)) + (128'(1) << (1 + Delta + Eps));
+    rhs = 128'(limit) * ((128'(1) << (Delta + Eps)) - (128'(1) << (K + Delta)));
+    return lhs < rhs;
+  endfunction
+  // result bound <= 2: 2^K (2^(K+3) + 2^Delta + 2^(1-K+Delta)) <= (2^Delta - 2^(K+3)) (2^Eps - 2^K)
+  function automatic bit result_below_2n();
+    logic [127:0] lhs, rhs;
+    lhs = (128'(1) << (2 * K + 3)) + (128'(1) << (K + Delta)) + (128'(1) << (1 + Delta));
+    rhs = ((128'(1) << Delta) - (128'(1) << (K + 3))) * ((128'(1) << Eps) - (128'(1) << K));
+    return lhs <= rhs;
+  endfunction
+
+  initial begin
+    if (MaxLen % 32 != 0 || MaxLen < 32 || MaxLen > 4096) $fatal(1, "MaxLen: multiple of 32 in 32..4096");
+    if (Words > SlotWords) $fatal(1, "MemAw too small for MaxLen");
+    if (K < 3 || K > 5) $fatal(1, "K must be 3, 4 or 5");
+    if (Delta <= K + 3 || Delta > 24 || Eps <= K || Eps > 24) $fatal(1, "need K+3 < Delta <= 24, K < Eps <= 24");
+    if (!qmax_below(43)) $fatal(1, "q_max exceeds Table 2's 42 for this K, Delta, Eps");
+    if (!qmax_below((1 << (K + 1)) - 1)) $fatal(1, "q_max too large for the n+2K+1 bit accumulator");
+    if (!result_below_2n()) $fatal(1, "Delta, Eps do not keep the result below 2N");
+  end
+
+  typedef enum logic [3:0] {Idle, Load, Check, Recip, Loop, Drain, Reduce, Store, Done} state_e;
+  state_e state_q, state_d;
+
+  // ---- registers ----------------------------------------------------------------------------
+  // control (reset)
+  logic [7:0]  status_q, status_d;
+  logic [31:0] cyc_q, cyc_d, io_q, io_d;
+  logic        is_exp_q, is_exp_d;        // OP_MODEXP (else OP_MODMUL)
+  logic [1:0]  opnd_q, opnd_d;            // operand being loaded: 0 N, 1 A, 2 B or E
+  logic [WiW-1:0] req_q, req_d, rsp_q, rsp_d;
+  logic        n_odd_q, n_odd_d;
+  logic        wide_q, wide_d;            // A or B has bits at or above n (so >= N)
+  logic [15:0] t_q, t_d;                  // cycle within a step, 0 .. 2n'+3
+  logic [15:0] steps_q, steps_d;          // steps left (exponent bits)
+  logic [4:0]  cnt_q, cnt_d;              // Check / Recip counter
+  logic        first_q, first_d;          // first step: no multiply to drain
+  logic        mul_act_q, mul_act_d;      // context 1 (X := X*M) runs in this step
+  logic        x_one_q, x_one_d;          // X is still 1
+  // command geometry (set when the command is accepted)
+  logic [15:0] elen_q, elen_d, tmax_q, tmax_d;
+  logic [WiW-1:0] nw_q, nw_d, nwe_q, nwe_d;
+  logic [4:0]  f_q, f_d;                  // 32*nw - n: bit part of the alignment shift s
+  logic [2:0]  pad_q, pad_d;              // K*n' - n - 1: digit window offset
+  // datapath (no reset)
+  logic [MaxLen-1:0] n_q, n_d;            // N' = 2^s N
+  logic [BW-1:0]     b_q, b_d;            // B' (shared operand: M)
+  logic [AW-1:0]     a0_q, a0_d, a1_q, a1_d;  // A registers: context 0 (M), context 1 (X)
+  logic [MaxLen-1:0] e_q, e_d;            // exponent, LSB first
+  logic [MaxLen-1:0] ld_q, ld_d;          // load / store buffer
+  logic [MaxLen+1:0] rem_q, rem_d;        // restoring-division remainder
+  logic [Eps:0]      y_q, y_d;            // Y = floor(2^(n+Eps) / N)
+  logic [W-1:0]      sa1_q, sa1_d, sc1_q, sc1_d;  // ring: input of stage 1
+  logic [W-1:0]      sa2_q, sa2_d, sc2_q, sc2_d;  // ring: input of stage 2 ...
+  logic [QW-1:0]     q2_q, q2_d;                  // ... with its quotient estimate
+
+  // ---- helpers ------------------------------------------------------------------------------
+  function automatic logic [MemAw-1:0] addr(int unsigned slot, logic [WiW-1:0] w);
+    return MemAw'(slot * SlotWords) + MemAw'(w);
+  endfunction
+
+  // the current digit: the K bits at MaxLen+pad down (pad = K n' - n - 1 < K)
+  function automatic logic [K-1:0] top_digit(logic [AW-1:0] a, logic [2:0] pad);
+    logic [K-1:0] d;
+    d = '0;
+    for (int unsigned p = 0; p < K; p++) begin
+      if (32'(pad) == p) d = a[MaxLen + p -: K];
+    end
+    return d;
+  endfunction
+
+  // ---- the shared wide adder: x + y + cin, carry out at bit W ---------------------------------
+  logic [W-1:0] add_x, add_y;
+  logic         add_cin;
+  logic [W:0]   add_sum;
+  assign add_sum = {1'b0, add_x} + {1'b0, add_y} + {{W{1'b0}}, add_cin};
+
+  // x - N' (x < 2^W): difference in add_sum[W-1:0], add_sum[W] = (x >= N')
+  function automatic logic [W-1:0] minus_n(logic [MaxLen-1:0] n);
+    return ~W'(n);
+  endfunction
+
+  // operands: x - N' in Check (A', B'), Recip (remainder), Reduce (X'); S_a + S_c otherwise
+  always_comb begin
+    add_x = sa1_q; add_y = sc1_q; add_cin = 1'b0;
+    unique case (state_q)
+      Check:   begin add_x = (cnt_q == '0) ? W'(a0_q) : W'(b_q); add_y = minus_n(n_q); add_cin = 1'b1; end
+      Recip:   begin add_x = W'(rem_q);         add_y = minus_n(n_q); add_cin = 1'b1; end
+      Reduce:  begin add_x = W'(a1_q[BW-1:0]);  add_y = minus_n(n_q); add_cin = 1'b1; end
+      default: ;
+    endcase
+  end
+
+  // ---- datapath instances -----------------------------------------------------------------------
+  logic [K-1:0]  digit;
+  logic [W-1:0]  acc_sa, acc_sc;
+  logic [QW-1:0] q_est;
+
+  pka_victor_qest #(.K(K), .Delta(Delta), .Eps(Eps)) u_qest (
+    .sa_top_i(sa1_q[W-1 -: Delta]), .sc_top_i(sc1_q[W-1 -: Delta]), .y_i(y_q), .q_o(q_est)
+  );
+
+  pka_victor_acc #(.K(K), .NW(MaxLen), .Width(W)) u_acc (
+    .sa_i(sa2_q), .sc_i(sc2_q), .a_i(digit), .q_i(q2_q), .b_i(b_q), .n_i(n_q),
+    .sa_o(acc_sa), .sc_o(acc_sc)
+  );
+
+  // ---- load bookkeeping ------------------------------------------------------------------------
+  logic [WiW-1:0]  opnd_words;
+  logic [3:0]      opnd_slot;
+  logic [WiW-1:0]  ld_index;
+  logic [MaxLen-1:0] ld_new, ld_aligned;
+  logic            ld_lost;    // the alignment shifts out set bits: the operand has > n bits
+  logic            is_e;
+  logic [BW-1:0]   conv;       // the carry-propagated result (S_a + S_c) / 2^(2K)
+
+  always_comb begin
+    is_e       = is_exp_q && opnd_q == 2'd2;
+    opnd_words = is_e ? nwe_q : nw_q;
+    unique case (opnd_q)
+      2'd0:    opnd_slot = 4'(SLOT_N);
+      2'd1:    opnd_slot = 4'(SLOT_A);
+      default: opnd_slot = is_exp_q ? 4'(SLOT_E) : 4'(SLOT_B);
+    endcase
+    // N, A, B go to the top words (word-aligned left alignment), E stays right-aligned
+    ld_index = is_e ? rsp_q : WiW'(Words) - nw_q + rsp_q;
+    ld_new = ld_q;
+    ld_new[32 * ld_index +: 32] = mem_rdata_i;
+    ld_aligned = ld_new << f_q;
+    ld_lost = |(ld_new & ~({MaxLen{1'b1}} >> f_q));
+    conv = add_sum[W-1:2*K];
+    digit = t_q[0] ? (mul_act_q ? top_digit(a1_q, pad_q) : '0) : top_digit(a0_q, pad_q);
+  end
+
+  // ---- the controller --------------------------------------------------------------------------
+  logic [16:0] nd_tmp;   // n' = ceil((n+1)/K)
+
+  always_comb begin
+    state_d = state_q;
+    status_d = status_q; cyc_d = cyc_q; io_d = io_q;
+    is_exp_d = is_exp_q; opnd_d = opnd_q; req_d = req_q; rsp_d = rsp_q; n_odd_d = n_odd_q;
+    wide_d = wide_q;
+    t_d = t_q; steps_d = steps_q; cnt_d = cnt_q; first_d = first_q;
+    mul_act_d = mul_act_q; x_one_d = x_one_q;
+    elen_d = elen_q; tmax_d = tmax_q; nw_d = nw_q; nwe_d = nwe_q; f_d = f_q; pad_d = pad_q;
+    n_d = n_q; b_d = b_q; a0_d = a0_q; a1_d = a1_q; e_d = e_q; ld_d = ld_q; rem_d = rem_q; y_d = y_q;
+    sa1_d = sa1_q; sc1_d = sc1_q; sa2_d = sa2_q; sc2_d = sc2_q; q2_d = q2_q;
+    mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
+    done_o = 1'b0;
+    nd_tmp = (17'(cmd_len_i) + 17'(K)) / 17'(K);
+
+    unique case (state_q)
+      Idle: if (cmd_valid_i) begin
+        cyc_d = '0; io_d = '0; opnd_d = '0; req_d = '0; rsp_d = '0; ld_d = '0;
+        is_exp_d = op_e'(cmd_op_i) == OP_MODEXP;
+        elen_d = is_exp_d ? cmd_elen_i : 16'd0;
+        nw_d = WiW'((32'(cmd_len_i) + 31) / 32);
+        nwe_d = WiW'((32'(cmd_elen_i) + 31) / 32);
+        f_d = 5'(32 * 32'(nw_d) - 32'(cmd_len_i));
+        pad_d = 3'(17'(K) * nd_tmp - 17'(cmd_len_i) - 17'd1);
+        tmax_d = 16'(2 * nd_tmp + 3);
+        x_one_d = 1'b1; mul_act_d = 1'b0; first_d = 1'b1; wide_d = 1'b0;
+        if (op_e'(cmd_op_i) != OP_MODEXP && op_e'(cmd_op_i) != OP_MODMUL) begin
+          status_d = ST_ERR_OPCODE; state_d = Done;
+        end else if (cmd_len_i < 16'd2 || 32'(cmd_len_i) > MaxLen ||
+                     (is_exp_d && 32'(cmd_elen_i) > MaxLen)) begin
+          status_d = ST_ERR_LENGTH; state_d = Done;
+        end else begin
+          status_d = ST_OK; state_d = Load;
+        end
+      end
+
+      Load: begin
+        io_d = io_q + 1;
+        begin
+          if (req_q != opnd_words) begin
+            mem_req_o  = 1'b1;
+            mem_addr_o = addr(32'(opnd_slot), req_q);
+            if (mem_gnt_i) req_d = req_q + 1;
+          end
+          if (mem_rvalid_i) begin
+            ld_d  = ld_new;
+            rsp_d = rsp_q + 1;
+            if (opnd_q == 2'd0 && rsp_q == '0) n_odd_d = mem_rdata_i[0];
+            if (rsp_q + 1 == opnd_words) begin  // operand complete
+              req_d = '0; rsp_d = '0; ld_d = '0; opnd_d = opnd_q + 1;
+              unique case (opnd_q)
+                2'd0: begin
+                  n_d = ld_aligned;
+                  if (!n_odd_d) begin
+                    status_d = ST_ERR_EVEN_MODULUS; state_d = Done;
+                  end else if (!ld_aligned[MaxLen-1] || ld_lost) begin
+                    status_d = ST_ERR_LENGTH; state_d = Done;   // N is not cmd_len bits long
+                  end
+                end
+                2'd1: begin
+                  a0_d = AW'(ld_aligned);
+                  b_d  = BW'(ld_aligned);
+                  wide_d = ld_lost;
+                  if (is_exp_q && nwe_q == '0) begin  // a zero-length exponent: no E to load
+                    e_d = '0; state_d = Check; cnt_d = '0;
+                  end
+                end
+                default: begin
+                  if (is_exp_q) e_d = ld_new;
+                  else begin
+                    b_d = BW'(ld_aligned);
+                    wide_d = wide_q || ld_lost;
+                  end
+                  state_d = Check; cnt_d = '0;
+                end
+              endcase
+            end
+          end
+        end
+      end
+
+      // A' < N' (and B' < N' for MODMUL), one cycle each on the wide adder
+      Check: begin
+        cyc_d = cyc_q + 1;
+        if (add_sum[W] || wide_q) begin
+          status_d = ST_ERR_OPERAND_RANGE; state_d = Done;
+        end else if (is_exp_q || cnt_q == 5'd1) begin
+          state_d = Recip; cnt_d = '0;
+          rem_d = (MaxLen + 2)'(1) << MaxLen;
+          y_d = '0;
+        end else begin
+          cnt_d = cnt_q + 1;
+        end
+      end
+
+      // Y = floor(2^(MaxLen+Eps) / N') = floor(2^(n+Eps) / N): Eps+1 restoring-division steps
+      Recip: begin
+        cyc_d = cyc_q + 1;
+        rem_d = (add_sum[W] ? (MaxLen + 2)'(add_sum) : rem_q) << 1;
+        y_d = {y_q[Eps-1:0], add_sum[W]};
+        cnt_d = cnt_q + 1;
+        if (32'(cnt_q) == Eps) begin
+          t_d = '0;
+          sa2_d = '0; sc2_d = '0; q2_d = '0;
+          steps_d = is_exp_q ? elen_q : 16'd1;
+          state_d = (steps_d == '0) ? Drain : Loop;
+        end
+      end
+
+      // one step: stage 2 on context t[0], stage 1 on the other; conversions at t = 0 and tmax
+      Loop: begin
+        cyc_d = cyc_q + 1;
+        // stage 2: the accumulator, its output to the ring's stage-1 input
+        sa1_d = acc_sa;
+        sc1_d = acc_sc;
+        if (!t_q[0]) a0_d = a0_q << K;
+        else if (mul_act_q) a1_d = a1_q << K;
+        // stage 1: the estimate of the other context; a fresh S = 0 for a context about to start
+        if (t_q == '0 || t_q == tmax_q) begin
+          sa2_d = '0; sc2_d = '0; q2_d = '0;
+        end else begin
+          sa2_d = sa1_q; sc2_d = sc1_q; q2_d = q_est;
+        end
+        // the wide adder converts the context that just finished (add_x/y = S_a, S_c of stage 1)
+        if (t_q == '0) begin
+          if (!first_q && mul_act_q) a1_d = AW'(conv);     // X of the previous step
+          mul_act_d = is_exp_q && e_q[0] && !x_one_q;
+          if (is_exp_q && e_q[0] && x_one_q) begin         // X := 1 * M is M
+            a1_d = a0_q; x_one_d = 1'b0;
+          end
+        end
+        if (t_q == tmax_q) begin
+          if (is_exp_q) begin                              // M := M*M
+            b_d = conv; a0_d = AW'(conv);
+          end else begin                                   // the MODMUL product
+            a1_d = AW'(conv); x_one_d = 1'b0;
+          end
+          if (steps_q > 16'd1) begin
+            t_d = '0; steps_d = steps_q - 1; e_d = e_q >> 1; first_d = 1'b0;
+          end else begin
+            state_d = is_exp_q ? Drain : Reduce;
+          end
+        end else begin
+          t_d = t_q + 1;
+        end
+      end
+
+      // convert the last step's multiply
+      Drain: begin
+        cyc_d = cyc_q + 1;
+        if (mul_act_q) a1_d = AW'(conv);
+        state_d = Reduce;
+      end
+
+      // X < 2N': subtract N' if X >= N', undo the alignment for the store
+      Reduce: begin
+        cyc_d = cyc_q + 1;
+        if (x_one_q) ld_d = MaxLen'(1) << (32 * (32'(Words) - 32'(nw_q)));
+        else ld_d = (add_sum[W] ? MaxLen'(add_sum) : MaxLen'(a1_q)) >> f_q;
+        req_d = '0;
+        state_d = Store;
+      end
+
+      Store: begin
+        io_d = io_q + 1;
+        mem_req_o = 1'b1; mem_we_o = 1'b1;
+        mem_addr_o  = addr(SLOT_R, req_q);
+        mem_wdata_o = ld_q[32 * (32'(Words) - 32'(nw_q) + 32'(req_q)) +: 32];
+        if (mem_gnt_i) begin
+          req_d = req_q + 1;
+          if (req_q + 1 == nw_q) state_d = Done;
+        end
+      end
+
+      Done: begin
+        done_o = 1'b1;
+        state_d = Idle;
+      end
+
+      default: state_d = Idle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= Idle; status_q <= ST_OK; cyc_q <= '0; io_q <= '0;
+      is_exp_q <= 1'b0; opnd_q <= '0; req_q <= '0; rsp_q <= '0; n_odd_q <= 1'b0; wide_q <= 1'b0;
+      t_q <= '0; steps_q <= '0; cnt_q <= '0; first_q <= 1'b0; mul_act_q <= 1'b0; x_one_q <= 1'b0;
+      elen_q <= '0; tmax_q <= '0; nw_q <= '0; nwe_q <= '0; f_q <= '0; pad_q <= '0;
+    end else begin
+      state_q <= state_d; status_q <= status_d; cyc_q <= cyc_d; io_q <= io_d;
+      is_exp_q <= is_exp_d; opnd_q <= opnd_d; req_q <= req_d; rsp_q <= rsp_d; n_odd_q <= n_odd_d;
+      wide_q <= wide_d;
+      t_q <= t_d; steps_q <= steps_d; cnt_q <= cnt_d; first_q <= first_d; mul_act_q <= mul_act_d;
+      x_one_q <= x_one_d;
+      elen_q <= elen_d; tmax_q <= tmax_d; nw_q <= nw_d; nwe_q <= nwe_d; f_q <= f_d;
+      pad_q <= pad_d;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    n_q <= n_d; b_q <= b_d; a0_q <= a0_d; a1_q <= a1_d; e_q <= e_d; ld_q <= ld_d;
+    rem_q <= rem_d; y_q <= y_d;
+    sa1_q <= sa1_d; sc1_q <= sc1_d; sa2_q <= sa2_d; sc2_q <= sc2_d; q2_q <= q2_d;
+  end
+
+  assign cmd_ready_o = (state_q == Idle);
+  assign status_o    = status_q;
+  assign cycles_o    = cyc_q;
+  assign io_cycles_o = io_q;
+
+  logic unused;
+  assign unused = ^{cmd_arg_i, add_sum[2*K-1:0]};
+endmodule

