@@ -1,0 +1,158 @@
+"""`pka synth` and `pka explore`: the open FPGA flow and the design-space sweep (doc/synth.md).
+
+pka.cli registers every click command in COMMANDS.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import click
+
+from pka.errors import PkaError, Status
+from pka.synth import TARGETS, FlowOptions, design_for, parse_param_items, summary_lines, synth_design
+
+TARGET_OPT = click.option("--target", type=click.Choice(sorted(TARGETS)), default="ecp5-85k", show_default=True,
+                          help="ECP5-85 (speed 6, CABGA381) or iCE40 UP5K (SG48) with place and route; "
+                               "xc7-cells: Xilinx 7 cell counts only")
+FREQ_OPT = click.option("--freq", type=float, default=None,
+                        help="clock constraint for nextpnr in MHz (default: 100 ECP5, 24 iCE40); fmax is measured either way")
+SEED_OPT = click.option("--seed", type=int, default=1, show_default=True, help="nextpnr placer seed")
+TMDRIV_OPT = click.option("--no-tmdriv", is_flag=True,
+                          help="nextpnr without timing-driven placement: about half the time, usually a lower fmax")
+TIMEOUT_OPT = click.option("--timeout", type=float, default=None, help="seconds per tool run")
+
+
+@contextmanager
+def _status(enabled: bool, label: str) -> Iterator[None]:
+    """A rich spinner with the current flow step on a terminal; log lines otherwise."""
+    logger = logging.getLogger("pka")
+    if enabled and sys.stderr.isatty():
+        from rich.console import Console
+        console = Console(stderr=True)
+        with console.status(label) as status:
+            class _H(logging.Handler):
+                def emit(self, record: logging.LogRecord) -> None:
+                    status.update(f"{label}: {record.getMessage()}")
+            h: logging.Handler = _H()
+            logger.addHandler(h)
+            logger.setLevel(logging.INFO)
+            try:
+                yield
+            finally:
+                logger.removeHandler(h)
+        return
+    h = logging.StreamHandler(sys.stderr)
+    h.setFormatter(logging.Formatter("pka: %(message)s"))
+    logger.addHandler(h)
+    logger.setLevel(logging.INFO if enabled else logging.WARNING)
+    try:
+        yield
+    finally:
+        logger.removeHandler(h)
+
+
+@click.command()
+@click.option("--engine", "engine_name", required=True, help="csa2, mwr4, rns, victor, hscm (or example)")
+@click.option("--param", "param_items", multiple=True, metavar="NAME=VALUE", help="engine parameter (repeatable)")
+@click.option("--bits", type=int, default=1024, show_default=True, help="operand (modulus) size the build supports")
+@TARGET_OPT
+@FREQ_OPT
+@SEED_OPT
+@TMDRIV_OPT
+@TIMEOUT_OPT
+@click.option("--force", is_flag=True, help="run the tools even if the result is cached")
+@click.option("--keep", is_flag=True, help="keep the working directory (netlist, logs, reports)")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="also write the JSON record to this file")
+@click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+def synth(engine_name: str, param_items: tuple[str, ...], bits: int, target: str, freq: float | None, seed: int,
+          no_tmdriv: bool, timeout: float | None, force: bool, keep: bool, out_path: Path | None,
+          as_json: bool) -> None:
+    """Synthesise and place-and-route one engine in its narrow-I/O shell: area, routed fmax, tool time."""
+    params = parse_param_items(engine_name, param_items)
+    design = design_for(engine_name, params, bits)
+    opts = FlowOptions(freq=freq, seed=seed, no_tmdriv=no_tmdriv, timeout=timeout)
+    with _status(not as_json, f"{engine_name} on {target}"):
+        res = synth_design(design, target, opts, force=force, keep=keep)
+    if out_path is not None:
+        out_path.parent.mkdir(parents=True, exist_ok=True)
+        out_path.write_text(json.dumps(res, indent=1))
+    if as_json:
+        click.echo(json.dumps(res, indent=2))
+    else:
+        for line in summary_lines(res):
+            click.echo(line)
+
+
+@click.command()
+@click.option("--engine", "engine_name", required=True, help="csa2, mwr4, rns, victor, hscm (or example)")
+@click.option("--grid", default="", help="parameter grid, e.g. 'pes=4,8,16;w=16,32' (axes ';', values ',')")
+@click.option("--bits", type=int, default=1024, show_default=True, help="operand size")
+@click.option("--op", type=click.Choice(["modexp", "modmul"]), default="modexp", show_default=True,
+              help="modexp with a 1/2-weight full-length exponent, or one Montgomery product")
+@click.option("--cycles", "cycles_from", type=click.Choice(["model", "rtl"]), default="model", show_default=True,
+              help="cycle counts from the golden model (exact, fast) or from RTL simulation")
+@TARGET_OPT
+@FREQ_OPT
+@SEED_OPT
+@TMDRIV_OPT
+@TIMEOUT_OPT
+@click.option("--area", "area_key", default=None, help="area metric for the plot (default lut4; xc7: lut)")
+@click.option("--jobs", type=int, default=1, show_default=True, help="local worker processes")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="run the points on a Dask cluster")
+@click.option("--out", "out_prefix", type=click.Path(path_type=Path), default=None,
+              help="output prefix: writes PREFIX.json, PREFIX.png, PREFIX.html (default build/explore/E-BITS-TARGET)")
+@click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+def explore(engine_name: str, grid: str, bits: int, op: str, cycles_from: str, target: str, freq: float | None,
+            seed: int, no_tmdriv: bool, timeout: float | None, area_key: str | None, jobs: int,
+            scheduler: str | None, out_prefix: Path | None, as_json: bool) -> None:
+    """Sweep an engine's parameters: cycles x fmax = time against area, Pareto plot and HTML report."""
+    from pka import explore as ex
+    if jobs < 1:
+        raise PkaError(Status.ERR_PARAM, "--jobs must be at least 1")
+    points = ex.parse_grid(grid, engine_name)
+    opts = FlowOptions(freq=freq, seed=seed, no_tmdriv=no_tmdriv, timeout=timeout)
+    show = not as_json and sys.stderr.isatty()
+    if show:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        prog = Progress(TextColumn("[bold]explore[/] {task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=Console(stderr=True))
+        task = prog.add_task(f"{engine_name} {bits}-bit on {target}", total=len(points))
+
+        def tick(n: int, total: int, r: dict[str, Any]) -> None:
+            label = ",".join(f"{k}={v}" for k, v in r["params"].items())
+            prog.update(task, completed=n, description=f"{engine_name}: done {label}")
+        with prog:
+            report = ex.explore(engine_name, grid, bits, target, op, cycles_from, jobs, scheduler, opts,
+                                area_key, out_prefix, progress=tick)
+    else:
+        def note(n: int, total: int, r: dict[str, Any]) -> None:
+            if not as_json:
+                click.echo(f"pka: explore {n}/{total} {r['params']}" + (f" error: {r['error']}" if "error" in r else ""),
+                           err=True)
+        report = ex.explore(engine_name, grid, bits, target, op, cycles_from, jobs, scheduler, opts,
+                            area_key, out_prefix, progress=note)
+    if as_json:
+        click.echo(json.dumps(report, indent=2, default=str))
+        return
+    head = [h for _, h in ex.COLUMNS]
+    head[4] = f"area ({report['area_metric']})"
+    rows = ex.table_rows(report["results"])
+    widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+    click.echo(f"{engine_name} {bits}-bit {op} on {report['device']}; cycles: {report['cycles_from']}")
+    click.echo("  ".join(h.ljust(w) for h, w in zip(head, widths)))
+    for row in rows:
+        click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths)))
+    for kind, path in report["files"].items():
+        if path:
+            click.echo(f"{kind:5s} {path}")
+
+
+COMMANDS = [synth, explore]

