@@ -1,0 +1,170 @@
+"""RTL driver of the rns engine (rtl/engines/rns/, classical RNS Montgomery on a Cox-Rower array).
+
+The host step of the engine (doc/rns.md): the binary <-> RNS conversions (residues; the B' half
+scaled by mu_j) and the constants that depend only on P and the bases (per-rower table, W = M^2 mod
+P, curve constants in Montgomery form) are computed here with pka.model.rns and written to the
+slots; the engine runs the microprogram and writes residue vectors back, which are converted
+(CRT) and reduced mod P here.
+
+Builds: MaxLen is the smallest of BUILDS[w] >= the modulus bits (so builds are shared); one
+Harness per design is cached in the module dict `_HARNESS`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from pka.errors import PkaError, Status
+from pka.model import rns as model
+from pka.model.common import OpResult
+from pka.sim import Design, Harness, Op, Slot, fileset
+
+BUILDS = {16: (64, 192, 256), 32: (64, 256, 512)}
+MEM_AW = 14
+_HARNESS: dict[tuple[int, int], Harness] = {}
+
+
+def design(w: int, max_len: int) -> Design:
+    return Design("pka_rns_core", fileset("rns"), {"MaxLen": max_len, "W": w, "MemAw": MEM_AW}, mem_aw=MEM_AW)
+
+
+def build_for(bits: int, w: int) -> int:
+    for size in BUILDS[w]:
+        if bits <= size:
+            return size
+    raise PkaError(Status.ERR_LENGTH, f"rns: no RTL build for {bits} bits at w={w} (largest {BUILDS[w][-1]})")
+
+
+def harness(w: int, max_len: int) -> Harness:
+    h = _HARNESS.get((w, max_len))
+    if h is None or h.proc.poll() is not None:
+        h = Harness(design(w, max_len))
+        _HARNESS[(w, max_len)] = h
+    return h
+
+
+def close_all() -> None:
+    for h in _HARNESS.values():
+        h.close()
+    _HARNESS.clear()
+
+
+def _vec(ctx: model.MmCtx, x: int) -> list[int]:
+    b, bp = ctx.to_rns(x)
+    return list(b) + list(bp)
+
+
+def write_context(h: Harness, ctx: model.MmCtx, regs: Mapping[int, int], scalar: int = 0, expo: int = 0) -> None:
+    """Everything the engine loads: N's low word, the constant table, register images, exponents."""
+    sw = h.design.slot_words
+    h.write(h.design.slot_addr(Slot.N), [ctx.p & 0xFFFFFFFF])
+    h.write(h.design.slot_addr(Slot.X0), [v for row in ctx.table for v in row])
+    full = {model.IN_A: 0, model.IN_B: 0, model.RW: (ctx.m * ctx.m) % ctx.p, model.ONE: 1,
+            model.CA: 0, model.CB2: 0, model.CM4B: 0}
+    full.update(regs)
+    h.write(h.design.slot_addr(Slot.A), _vec(ctx, full[model.IN_A]))
+    h.write(h.design.slot_addr(Slot.B), _vec(ctx, full[model.IN_B]))
+    h.write(h.design.slot_addr(Slot.W), _vec(ctx, full[model.RW]))
+    x1: list[int] = []
+    for r in (model.ONE, model.CA, model.CB2, model.CM4B):
+        x1 += _vec(ctx, full[r])
+    h.write(h.design.slot_addr(Slot.X1), x1)
+    h.write_int(h.design.slot_addr(Slot.E), scalar, sw)
+    h.write_int(h.design.slot_addr(Slot.X2), expo, sw)
+
+
+def read_reg(h: Harness, ctx: model.MmCtx, slot: int) -> int:
+    words = h.read(h.design.slot_addr(slot), 2 * ctx.n)
+    return ctx.from_rns((tuple(words[:ctx.n]), tuple(words[ctx.n:])))
+
+
+def run(op: int, ctx: model.MmCtx, regs: Mapping[int, int], scalar: int = 0, elen: int = 0, expo: int = 0,
+        progress: Callable[[int], None] | None = None, h: Harness | None = None) -> tuple[Harness, Any]:
+    """Write, run one command, check its status (PkaError with the hardware's status)."""
+    if h is None:
+        h = harness(ctx.w, build_for(ctx.p.bit_length(), ctx.w))
+    write_context(h, ctx, regs, scalar, expo)
+    res = h.command(op, ctx.p.bit_length(), elen, 0, progress=progress)
+    if res.status != 0:
+        raise PkaError(Status(res.status), f"rns RTL: status {Status(res.status).name}")
+    return h, res
+
+
+def _params(params: Mapping[str, Any]) -> tuple[int, str]:
+    return model._w(params), model._alg(params)
+
+
+def _no_sbmm(alg: str) -> None:
+    if alg == "sbmm":
+        raise PkaError(Status.ERR_UNSUPPORTED, "rns RTL: the SBMM datapath is not implemented (use alg=mm)")
+
+
+def modmul(a: int, b: int, mod: int, params: Mapping[str, Any], progress: Callable[[int], None] | None = None) -> OpResult:
+    w, alg = _params(params)
+    model.check_modulus(mod, w)
+    model._check_operand(a, mod, "a")
+    model._check_operand(b, mod, "b")
+    if alg == "sbmm":
+        model.sbmm_context(mod, w)   # ERR_UNSUPPORTED for a P that is not Ma^2 - 2
+    _no_sbmm(alg)
+    ctx = model.mm_context(mod, w)
+    h, res = run(Op.MODMUL, ctx, {model.IN_A: a, model.IN_B: b})
+    out = read_reg(h, ctx, Slot.R) % mod
+    return OpResult(out, 2 * ctx.n + 1 + model.MR_FIXED, res.io_cycles,
+                    {"total_cycles": res.cycles, "n": ctx.n, "w": w, "alg": "mm"})
+
+
+def montmul(a: int, b: int, mod: int, w: int) -> tuple[int, OpResult]:
+    """One MR of a*b (the raw engine output in [0, 2P), before the host's mod P)."""
+    ctx = model.mm_context(mod, w)
+    h, res = run(Op.MONTMUL, ctx, {model.IN_A: a, model.IN_B: b})
+    raw = read_reg(h, ctx, Slot.R)
+    return raw, OpResult(raw % mod, res.cycles, res.io_cycles, {"n": ctx.n})
+
+
+def linop(op: str, a: int, b: int, mod: int, w: int) -> OpResult:
+    ctx = model.mm_context(mod, w)
+    h, res = run(Op.MODADD if op == "modadd" else Op.MODSUB, ctx, {model.IN_A: a, model.IN_B: b})
+    return OpResult(read_reg(h, ctx, Slot.R) % mod, res.cycles, res.io_cycles, {"n": ctx.n})
+
+
+def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any],
+           progress: Callable[[int], None] | None = None) -> OpResult:
+    w, alg = _params(params)
+    model.check_modulus(mod, w)
+    if exp < 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be >= 0")
+    model._check_operand(base, mod, "base")
+    if alg == "sbmm":
+        model.sbmm_context(mod, w)
+    _no_sbmm(alg)
+    size = build_for(mod.bit_length(), w)
+    if exp.bit_length() > size:
+        raise PkaError(Status.ERR_LENGTH, f"rns RTL: exponent of {exp.bit_length()} bits exceeds the build ({size})")
+    ctx = model.mm_context(mod, w)
+    h, res = run(Op.MODEXP, ctx, {model.IN_A: base}, scalar=exp, elen=exp.bit_length(), progress=progress)
+    out = read_reg(h, ctx, Slot.R) % mod
+    return OpResult(out, res.cycles, res.io_cycles, {"total_cycles": res.cycles, "n": ctx.n, "w": w, "alg": "mm"})
+
+
+def ecc_mul(curve: str, k: int, params: Mapping[str, Any], point: tuple[int, int] | None = None,
+            progress: Callable[[int], None] | None = None) -> OpResult:
+    """x(k * point) by the (X,Z) ladder on the engine; elen = bits of the curve's order bound."""
+    c = model._curve(curve)
+    w, alg = _params(params)
+    model.check_scalar(c, k)
+    px, py = point if point is not None else (c.gx, c.gy)
+    model.check_point(curve, px, py)
+    _no_sbmm(alg)
+    if c.p.bit_length() > model.MAX_BITS[w]:
+        raise PkaError(Status.ERR_LENGTH, f"rns: {curve} needs a wider channel than w={w}")
+    ctx = model.mm_context(c.p, w)
+    elen = c.order.bit_length()
+    h, res = run(Op.ECC_MUL, ctx, model.ecc_inputs(c, px, ctx.m), scalar=k, elen=elen, expo=c.p - 2,
+                 progress=progress)
+    z = read_reg(h, ctx, Slot.R_HI) % c.p
+    if z == 0:
+        raise PkaError(Status.ERR_NO_INVERSE, "result is the point at infinity")
+    x = read_reg(h, ctx, Slot.R) % c.p
+    return OpResult(x, res.cycles, res.io_cycles, {"curve": curve, "n": ctx.n, "w": w, "alg": "mm", "elen": elen,
+                                                   "total_cycles": res.cycles})
