@@ -422,13 +422,27 @@ def modexp_products(exp: int) -> int:
 
 # ---- the Python surface -----------------------------------------------------------------------------
 
-def _check_modulus(mod: int) -> int:
-    check_odd_modulus(mod)
-    if mod == 1:
-        raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be at least 3")
+def _check_inputs(mod: int, operands: tuple[tuple[int, str], ...], exp: int | None = None) -> int:
+    """The engine's checks in the hardware's order; returns the modulus length n.
+
+    Host-side first (what cannot be sent to the engine: signs), then what the engine checks when it
+    takes the command (lengths), then after loading (even modulus, then the ranges)."""
+    if mod <= 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be positive")
+    if exp is not None and exp < 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be non-negative")
+    if any(v < 0 for v, _ in operands):
+        raise PkaError(Status.ERR_OPERAND_RANGE, "operands must be non-negative")
     n = mod.bit_length()
     if n > MAX_BITS:
         raise PkaError(Status.ERR_LENGTH, f"modulus of {n} bits above the engine maximum {MAX_BITS}")
+    if exp is not None and exp.bit_length() > MAX_BITS:
+        raise PkaError(Status.ERR_LENGTH, f"exponent of {exp.bit_length()} bits above the engine maximum {MAX_BITS}")
+    check_odd_modulus(mod)
+    if mod == 1:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be at least 3")
+    for v, name in operands:
+        check_range(v, mod, name)
     return n
 
 
@@ -442,9 +456,7 @@ def _detail(n: int, cfg: Config, products: int) -> dict[str, object]:
 def montmul(a: int, b: int, mod: int, params: Mapping[str, int | str]) -> OpResult:
     """One Montgomery product A*B*R^-1 mod N (R = 2^(k D)), canonical; the RTL's OP_MONTMUL."""
     cfg = config(params)
-    n = _check_modulus(mod)
-    check_range(a, mod, "a")
-    check_range(b, mod, "b")
+    n = _check_inputs(mod, ((a, "a"), (b, "b")))
     p = mont_product(a, b, mod, cfg, n)
     det = _detail(n, cfg, 1)
     return OpResult(p.value, product_cycles(n, cfg), None, det)
@@ -453,9 +465,7 @@ def montmul(a: int, b: int, mod: int, params: Mapping[str, int | str]) -> OpResu
 def modmul(a: int, b: int, mod: int, params: Mapping[str, int | str]) -> OpResult:
     """a*b mod N = Mont(Mont(a, b), R^2 mod N); cycles of one product, the op in detail."""
     cfg = config(params)
-    n = _check_modulus(mod)
-    check_range(a, mod, "a")
-    check_range(b, mod, "b")
+    n = _check_inputs(mod, ((a, "a"), (b, "b")))
     g = geometry(n, cfg)
     w2 = r2_mod(mod, g.r_bits)
     t = mont_product(a, b, mod, cfg, n).value
@@ -467,12 +477,7 @@ def modmul(a: int, b: int, mod: int, params: Mapping[str, int | str]) -> OpResul
 def modexp(base: int, exp: int, mod: int, params: Mapping[str, int | str]) -> OpResult:
     """base^exp mod N by left-to-right binary exponentiation on Montgomery products."""
     cfg = config(params)
-    n = _check_modulus(mod)
-    check_range(base, mod, "base")
-    if exp < 0:
-        raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be non-negative")
-    if exp.bit_length() > MAX_BITS:
-        raise PkaError(Status.ERR_LENGTH, f"exponent of {exp.bit_length()} bits above the engine maximum {MAX_BITS}")
+    n = _check_inputs(mod, ((base, "base"),), exp)
     g = geometry(n, cfg)
     w2 = r2_mod(mod, g.r_bits)
     count = 0
