@@ -1,0 +1,821 @@
+"""Golden model of engine hscm: paper 004, Wu, Li, Liu, "Fast RSA decryption through high-radix
+scalable Montgomery modular multipliers" (Sci China Inf Sci 58, 2015).
+
+What the paper specifies and how it is reconstructed here
+---------------------------------------------------------
+Word size w = digit size k (16 by default; 32 and 64 legal), modulus M odd with n bits
+(2^(n-1) <= M < 2^n, n >= 2k+4 because of Appendix B), quotient pipeline depth d = 1.
+Sizes: f = ceil((n+2k+2)/k) digits (= floor(n/k) + 3 when k does not divide n + 1), e = f + 1 words.
+
+* Algorithm 3 (optimized HSCM).  mu = -M^-1 mod 2^(2k), M~ = mu*M, N = (M~ + 1)/2^(2k) (called
+  `nt` here to keep it apart from the RSA modulus), f = floor(n/k) + 3, e = floor(n/w) + 4 = f + 1
+  (for k | n; see below for the general f).
+  For i = 0 .. f+1 (f+2 iterations, "rounds", one per PE pass):
+      q_i = (S'_i)_0 + (S''_i)_0 mod 2^k
+      S_(i+1) = floor(S_i / 2^k) + q_(i-1) N + b_i A        (Algorithm 1, d = 1)
+  computed word-serially on e words in carry-save form (S', S'') by a PE with two w x w
+  multipliers, three w-bit full adders and one 3:2 CSA (Figure 2/3, reconstructed, see `pe_word`):
+      FA1 = S'_(j+1) + S''_(j+1) + c1      FA2 = lo(q N_j) + hi(q N_(j-1)) + c2
+      FA3 = lo(b A_j) + hi(b A_(j-1)) + c3
+      CSA(FA1, FA2, FA3) -> S'_j (sum), S''_j = (majority << 1) | c4
+  The four carry bits (C_i)_j = (c1..c4) of weight 2^k are buffered one cycle and used by word
+  j+1 of the same PE; (C_i)_(-1) is the carry out of S'_0 + S''_0 (the word dropped by the shift,
+  whose low k bits are q_i): it enters FA1 of word 0 ("non-ignorable").  The result is
+  S = 2^k (S'_(f+2) + S''_(f+2)) + q_(f+1).
+  Reconstruction: telescoping step 4 gives 2^(k(f+1)) S = 2^k A B + M~ Q with Q = sum q_i 2^(ki),
+  so S = A B R^-1 mod M with R = 2^(k f).  The paper writes R = 2^(n+3k) (eq. 5); that is the
+  same number only when k divides n.  Checked in `hscm` and the tests.
+  The paper assumes k | n.  From the identity, S < mu M + A B / R < 2^(n+2k) + A B / R, which
+  stays below 2^(n+2k+1) for all A, B < 2^(n+2k+1) iff R >= 2^(n+2k+2).  With f = floor(n/k) + 3
+  and n = -1 mod k, R = 2^(n+2k+1) only, and a squaring of a large in-range value leaves the
+  range (n = 255, k = 16: a 289-bit result, shown in the tests).  So f = ceil((n+2k+2)/k), which
+  is floor(n/k) + 3 except for n = -1 mod k (one more digit), and e = f + 1 words always hold S_i
+  (S_i < 2^(n+3k+1) + 2^(n+k), eq. 1).
+  Eq. (2) is garbled in the text ("< 2^(n+3k) + 2^(n+k)"); its own right-hand side sums to
+  2^(n+3k+1) + 2^(n+k) - 2^(k+1) + 2, i.e. the same bound as eq. (1), which is what is asserted.
+  Eq. (3) (S < 2^(n+2k+1)) is asserted on every product; the exact bound used is
+  S < mu M + A B / R (from the telescoped identity).
+* MRDC (section 3.2.1, eq. 5): x = floor(w/R) + HSCM(1, w mod R) (= w R^-1 mod M, x < 2^(n+2k+1)),
+  then HSCM(x, R^3 mod M) = w R mod M (w in the Montgomery domain).  R^3 mod M is a host constant.
+* MULT (Algorithm 4) in the same PEs with N = 0: the product is
+  A B = sum_(i=1..f+1) q_i 2^(k(i-1)) + 2^(k(f+1)) S_(f+2): the "quotients" q_1..q_f are the low
+  words collected from the PEs in sequence (Figure 6), the rest is piped out of the last PE.
+  `mult_alg4` is Algorithm 4 literally (the reference both are checked against).
+* Final reduction by approximation (section 4, Appendix B): t = 2k + 4, h = 3, n0 = n - t,
+  x1 = floor(X / 2^n0), y1 = floor(M / 2^n0), q1 = floor((x1 - 1)/(y1 + 1)) by Algorithm B1
+  (restoring division, t-h+1 quotient bits; garbled "P := x1-1, U := y1+1, Q = U/P" read as
+  U := x1 - 1 the dividend, P := y1 + 1 the divisor).  q - 1 <= q1 <= q (B7), so
+  R1 = X - q1 M is in [0, 2M).  The paper then keeps R1 when R1 <= M (range (0, M]); we subtract M
+  when R1 >= M, which makes the result canonical in [0, M) (R1 = M gives 0, not M).
+  x1 = 0 (X < 2^n0) would make x1 - 1 negative: the dividend is clamped to 0 (q1 = 0).
+* Exponentiation: Algorithm A1 of Appendix A (k-bit digits E_i from the top, odd powers
+  C_1, C_3, ..., C_(2^k - 1) precomputed as C^2 and C_(2j+1) = C_(2j-1) C^2; a digit
+  E_i = 2^t * odd costs k - t squarings, one multiplication by C_odd, t squarings).  The text's
+  lines 1/4 (S := C; S := S^(2^(h-t))) would square C itself; the top digit is read as
+  S := C_(odd), then t squarings.  window 0 (and 1) is left-to-right binary = A1 with k = 1.
+  Montgomery ladder (Figure 4, Joye-Yen): two HSCMs in parallel, shared multiplier digits
+  alpha = R_bit, multiplicands R0 and R1: every step is one product on each HSCM, n+2 products.
+* CRT-RSA (section 3.2, Figure 5): MRDC, MEXP, MULT.  Eq. (4) as printed,
+  S = S_p v q + S_q u p - t N with u = q^-1 mod p, v = p^-1 mod q, has u and v swapped (S_p v q is
+  not = S_p mod p).  Used: y_p = S_p u mod p (the last Montgomery product of the p-exponentiation
+  multiplies by u instead of 1, then the final reduction), y_q = S_q v mod q, and
+  S = y_p q + y_q p - t N with canonical y's, so t in {0, 1} (the paper's t <= 3 is asserted).
+  t is found by the same final-reduction unit with modulus N.
+
+Hardware schedule (the cycle model, see doc/hscm.md): a ring of L PEs (two rings of L/2 for the
+ladder and CRT).  Iteration g of a chain of chained products starts at
+s_g = s_0 + (g // L) P + 2 (g % L) with P = max(e, 2L); the next product enters the PE after the
+one that runs the previous product's last iteration, two cycles later, so there is no bubble
+between products.  Every figure of the cycle model below is what the RTL's cycles_o reports.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import gcd
+from typing import Any, Mapping, Sequence
+
+from pka.errors import PkaError, Status, check_odd_modulus
+from pka.model.common import CrtKey, OpResult, powmod
+
+# ---- engine limits ---------------------------------------------------------------------------
+
+MAX_BITS = 4096          # largest modulus of any build (cmd_len of the biggest MaxLen)
+WIDTHS = (16, 32, 64)    # legal w = k
+MAX_WINDOW = 8           # largest A1 digit size (the RTL build needs MaxWindow >= window)
+#: above this many modulus bits the public functions run Algorithm 3 on whole integers (same
+#: q digits and values; the word-level carry-save PE model is checked against it in the tests)
+WORD_LEVEL_MAX_BITS = 520
+
+
+def min_bits(k: int) -> int:
+    """Smallest modulus: Appendix B needs n >= t = 2k + 4."""
+    return 2 * k + 4
+
+
+# ---- geometry and constants ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Sizes of Algorithm 3 for an n-bit modulus and k = w."""
+
+    n: int
+    k: int
+
+    @property
+    def f(self) -> int:
+        """ceil((n + 2k + 2) / k): the paper's floor(n/k) + 3 unless n = -1 mod k (see module doc)."""
+        return (self.n + 3 * self.k + 1) // self.k
+
+    @property
+    def e(self) -> int:
+        """f + 1 words of S (the paper's floor(n/w) + 4 when k divides n)."""
+        return self.f + 1
+
+    @property
+    def iterations(self) -> int:
+        return self.f + 2
+
+    @property
+    def r_bits(self) -> int:
+        """R = 2^(k f) (the paper's 2^(n+3k) when k divides n)."""
+        return self.k * self.f
+
+    @property
+    def mask(self) -> int:
+        return (1 << self.k) - 1
+
+
+@dataclass(frozen=True)
+class Modulus:
+    """M with its Algorithm 3 constants: mu = -M^-1 mod 2^2k and N = (mu M + 1) / 2^2k."""
+
+    m: int
+    g: Geometry
+    mu: int
+    nt: int
+
+
+def mu_bitserial(m: int, k: int) -> int:
+    """mu = -m^-1 mod 2^(2k), one bit per step as the hardware computes it.
+
+    Keep t = m mu mod 2^(2k); bit i of t is made 1 by adding m << i (m is odd), so at the end
+    t = 2^(2k) - 1, i.e. m mu = -1 mod 2^(2k).  2k - 1 steps (bit 0 of mu is 1).
+    """
+    w2 = 2 * k
+    full = (1 << w2) - 1
+    mu, t = 1, m & full
+    for i in range(1, w2):
+        if not (t >> i) & 1:
+            mu |= 1 << i
+            t = (t + (m << i)) & full
+    assert t == full and (m * mu) & full == full
+    return mu
+
+
+def modulus(m: int, k: int, n: int | None = None) -> Modulus:
+    check_odd_modulus(m)
+    n = m.bit_length() if n is None else n
+    if n < min_bits(k) or m.bit_length() != n:
+        raise PkaError(Status.ERR_LENGTH, f"modulus must have {n} >= {min_bits(k)} bits for w = {k}")
+    g = Geometry(n, k)
+    mu = mu_bitserial(m, k)
+    t = mu * m + 1
+    assert t % (1 << (2 * k)) == 0
+    nt = t >> (2 * k)
+    assert nt < m and nt < 1 << n  # N fits f-2 digits: sum_(j<=f-2) N_j 2^(kj)
+    return Modulus(m, g, mu, nt)
+
+
+def to_words(x: int, k: int, count: int) -> list[int]:
+    assert 0 <= x < 1 << (k * count), "value does not fit the word count"
+    mask = (1 << k) - 1
+    return [(x >> (k * j)) & mask for j in range(count)]
+
+
+def from_words(ws: Sequence[int], k: int) -> int:
+    return sum(v << (k * j) for j, v in enumerate(ws))
+
+
+# ---- the PE (Figure 2) and Algorithm 3 ---------------------------------------------------------
+
+Carries = tuple[int, int, int, int]
+NO_CARRY: Carries = (0, 0, 0, 0)
+
+
+def pe_word(k: int, s1: int, s2: int, pn_lo: int, pn_hi: int, pa_lo: int, pa_hi: int,
+            cin: Carries) -> tuple[int, int, Carries]:
+    """One word of the PE: three w-bit full adders and a 3:2 CSA.
+
+    Inputs are S'_(j+1), S''_(j+1) (the shifted S_i), the low half of q N_j and the high half of
+    q N_(j-1), the same for b A, and the four carry bits (C_i)_(j-1).  Returns S'_j, S''_j of
+    S_(i+1) and the carry bits (C_i)_j, each of weight 2^k:
+        S'_j + S''_j + 2^k sum(C_j) = s1 + s2 + pn_lo + pn_hi + pa_lo + pa_hi + sum(C_(j-1)).
+    """
+    mask = (1 << k) - 1
+    a1 = s1 + s2 + cin[0]
+    a2 = pn_lo + pn_hi + cin[1]
+    a3 = pa_lo + pa_hi + cin[2]
+    x1, x2, x3 = a1 & mask, a2 & mask, a3 & mask
+    maj = (x1 & x2) | (x1 & x3) | (x2 & x3)
+    o1 = x1 ^ x2 ^ x3
+    o2 = ((maj << 1) & mask) | cin[3]
+    cout: Carries = (a1 >> k, a2 >> k, a3 >> k, maj >> (k - 1))
+    assert all(c in (0, 1) for c in cout)
+    assert o1 + o2 + (sum(cout) << k) == s1 + s2 + pn_lo + pn_hi + pa_lo + pa_hi + sum(cin)
+    return o1, o2, cout
+
+
+def hscm_iteration(g: Geometry, s1: Sequence[int], s2: Sequence[int], q_prev: int, b: int,
+                   a: Sequence[int], nt: Sequence[int]) -> tuple[list[int], list[int], int]:
+    """One iteration i (one PE pass, Algorithm 3 lines 3-7) on e words in carry-save form.
+
+    (s1, s2) = S_i; returns (S'_(i+1), S''_(i+1), q_i).  q_prev = q_(i-1), b = b_i.
+    """
+    k, e = g.k, g.e
+    mask = g.mask
+    w0 = s1[0] + s2[0]
+    q, c = w0 & mask, w0 >> k
+    cin: Carries = (c, 0, 0, 0)
+    pn_hi = pa_hi = 0
+    o1, o2 = [0] * e, [0] * e
+    for j in range(e):
+        pn = q_prev * nt[j]
+        pa = b * a[j]
+        n1 = s1[j + 1] if j + 1 < e else 0
+        n2 = s2[j + 1] if j + 1 < e else 0
+        o1[j], o2[j], cin = pe_word(k, n1, n2, pn & mask, pn_hi, pa & mask, pa_hi, cin)
+        pn_hi, pa_hi = pn >> k, pa >> k
+    assert cin == NO_CARRY and pn_hi == 0 and pa_hi == 0, "carry out of the top word"
+    return o1, o2, q
+
+
+@dataclass(frozen=True)
+class HscmOut:
+    """Result of one HSCM run: S = 2^k S_(f+2) + q_(f+1), the quotient digits, S_(f+2)."""
+
+    s: int
+    qs: tuple[int, ...]     # q_0 .. q_(f+1)
+    s_last: int             # S_(f+2) (the words piped out of the last PE)
+
+
+def _bound1(g: Geometry) -> int:
+    return (1 << (g.n + 3 * g.k + 1)) + (1 << (g.n + g.k))
+
+
+def hscm(a: int, b: int, mod: Modulus, *, mult: bool = False, word_level: bool | None = None) -> HscmOut:
+    """Algorithm 3: S = A B R^-1 mod M, 0 <= S < 2^(n+2k+1) (or, mult=True, N = 0: MULT mode).
+
+    A < 2^(kf) and B < 2^(kf) (f digits, b_f = b_(f+1) = 0).  The paper's input range is
+    A, B < 2^(n+2k+1); MRDC uses A = 1 with B up to 2^(kf), which keeps every bound.
+    """
+    g = mod.g
+    k, f, e = g.k, g.f, g.e
+    assert 0 <= a < 1 << g.r_bits and 0 <= b < 1 << g.r_bits, "operand beyond f digits"
+    nt = 0 if mult else mod.nt
+    if word_level is None:
+        word_level = g.n <= WORD_LEVEL_MAX_BITS
+    digits = [(b >> (k * i)) & g.mask for i in range(f + 2)]
+    bound = _bound1(g)
+    qs: list[int] = []
+    if word_level:
+        aw, nw = to_words(a, k, e), to_words(nt, k, e)
+        s1, s2 = [0] * e, [0] * e
+        q_prev = 0
+        for i in range(f + 2):
+            s_i = from_words(s1, k) + from_words(s2, k)
+            if not mult:
+                assert s_i <= bound, "eq. (1) violated"
+            n1, n2, q = hscm_iteration(g, s1, s2, q_prev, digits[i], aw, nw)
+            s_next = from_words(n1, k) + from_words(n2, k)
+            assert s_next == (s_i >> k) + q_prev * nt + digits[i] * a, "Algorithm 1 step 4"
+            assert s_next < 1 << (k * e), "S does not fit e words"
+            s1, s2, q_prev = n1, n2, q
+            qs.append(q)
+        s_last = from_words(s1, k) + from_words(s2, k)
+    else:
+        s_i, q_prev = 0, 0
+        for i in range(f + 2):
+            if not mult:
+                assert s_i <= bound, "eq. (1) violated"
+            q = s_i & g.mask
+            s_i = (s_i >> k) + q_prev * nt + digits[i] * a
+            assert s_i < 1 << (k * e), "S does not fit e words"
+            q_prev = q
+            qs.append(q)
+        s_last = s_i
+    s = (s_last << k) + q_prev
+    assert qs[0] == 0  # S_0 = 0
+    if not mult:
+        q_all = sum(q << (k * i) for i, q in enumerate(qs[:-1]))
+        m_til = mod.mu * mod.m
+        # telescoped Algorithm 1: 2^(k(f+1)) S = 2^k A B + M~ Q
+        assert (s << (k * (f + 1))) == (a * b << k) + m_til * q_all
+        assert (s - a * b * pow(2, -g.r_bits, mod.m)) % mod.m == 0, "S != A B R^-1 mod M"
+        assert s < 1 << (g.n + 2 * k + 1), "eq. (3) violated"
+        assert s < 1 << (k * f)
+    return HscmOut(s, tuple(qs), s_last)
+
+
+def montmul(a: int, b: int, mod: Modulus) -> int:
+    """One Montgomery product in the engine's output range [0, 2^(n+2k+1))."""
+    return hscm(a, b, mod).s
+
+
+# ---- MULT: Algorithm 4 and its HSCM form (Figure 6) -----------------------------------------
+
+
+def mult(a: int, b: int, g: Geometry) -> tuple[int, list[int]]:
+    """A * B in MULT mode (N = 0) of the HSCM: returns the product and its 2f words.
+
+    Low words 0..f-1 are the digits q_1..q_f taken from the PEs in sequence (Figure 6), words
+    f..2f-1 are 2^k S_(f+2) + q_(f+1) piped out of the last PE.
+    """
+    dummy = Modulus(1, g, 0, 0)
+    out = hscm(a, b, dummy, mult=True)
+    low = list(out.qs[1:g.f + 1])
+    high = to_words(out.s, g.k, g.f)
+    words = low + high
+    prod = from_words(words, g.k)
+    assert prod == a * b == sum(q << (g.k * (i - 1)) for i, q in enumerate(out.qs) if i) \
+        + (out.s_last << (g.k * (g.f + 1)))
+    return prod, words
+
+
+def mult_alg4(a: int, b: int, k: int, m: int) -> int:
+    """Algorithm 4 literally: m digits b_i times the m-word A; S_i has m+1 words (carry C_j of
+    weight 2^w into word j+1); the result is ((S_(m-1))_m .. (S_(m-1))_0, (S_(m-2))_0 .. (S_0)_0)."""
+    mask = (1 << k) - 1
+    aw = to_words(a, k, m)
+    bd = to_words(b, k, m)
+    low: list[int] = []
+    prev = [0] * (m + 1)
+    for i in range(m):
+        s = [0] * (m + 1)
+        c = 0
+        for j in range(m):
+            t = prev[j + 1] + bd[i] * aw[j] + c
+            s[j], c = t & mask, t >> k
+        s[m] = c
+        if i < m - 1:
+            low.append(s[0])
+        prev = s
+    return from_words(low + prev, k)
+
+
+# ---- MRDC (eq. 5) ---------------------------------------------------------------------------
+
+
+def mrdc(omega: int, mod: Modulus, r3: int | None = None) -> tuple[int, int]:
+    """Scalable modular reduction: returns (x, w_bar) with x = w R^-1 mod M (< 2^(n+2k+1)) and
+    w_bar = HSCM(x, R^3 mod M) = w R mod M (the Montgomery form of w mod M).
+
+    omega < 2^(kf + n) (any 2n-bit message).  x = floor(w/R) + HSCM(1, w mod R): the high part
+    is added to the result words of the first product (the CPA at the last PE).
+    """
+    g = mod.g
+    assert 0 <= omega < 1 << (g.r_bits + g.n), "message too long for MRDC"
+    lo, hi = omega & ((1 << g.r_bits) - 1), omega >> g.r_bits
+    x = hscm(1, lo, mod).s + hi
+    assert x < 1 << (g.n + 2 * g.k + 1)
+    assert (x - omega * pow(2, -g.r_bits, mod.m)) % mod.m == 0
+    r3 = powmod(2, 3 * g.r_bits, mod.m) if r3 is None else r3
+    wb = hscm(x, r3, mod).s
+    assert (wb - omega * pow(2, g.r_bits, mod.m)) % mod.m == 0
+    return x, wb
+
+
+# ---- final reduction by approximation (section 4, Appendix B) --------------------------------
+
+
+def simple_division(u: int, p: int, t: int, h: int) -> int:
+    """Algorithm B1: Q = floor(U / P) bit by bit, U < 2^(2t-h), 2^(t-1) < P <= 2^t."""
+    assert 0 <= u < 1 << (2 * t - h) and (1 << (t - 1)) < p <= 1 << t
+    tt = u >> (t - h + 1)            # u_(2t-h-1 .. t-h+1): t-1 bits, < P
+    q = 0
+    for i in range(t - h, -1, -1):
+        c = 2 * tt + ((u >> i) & 1)
+        c2 = c - p
+        if c2 < 0:
+            tt = c
+        else:
+            q |= 1 << i
+            tt = c2
+        assert 0 <= tt < p
+    assert q == u // p
+    return q
+
+
+@dataclass(frozen=True)
+class Reduction:
+    r: int        # canonical X mod M
+    q1: int       # approximated quotient (B2)
+    r1: int       # X - q1 M, in [0, 2M)
+
+
+def final_reduce(x: int, m: int, n: int, k: int, *, eq10: bool = False) -> Reduction:
+    """X mod M for X < 2^(n+2k+1) by the approximation of Appendix B, canonical result.
+
+    eq10: X is the output of the last product HSCM(1, B) of an exponentiation, so the paper's
+    eqs. (8)-(10) apply: X < (2^2k - 2^-k) M - 2^(n-2) and q < 2^(2k).
+    """
+    t, h = 2 * k + 4, 3
+    n0 = n - t
+    assert n0 >= 0 and (1 << (n - 1)) <= m < 1 << n and 0 <= x < 1 << (n + 2 * k + 1)
+    x1, y1 = x >> n0, m >> n0
+    assert x1 < 1 << (2 * t - h) and (1 << (t - 1)) <= y1 < 1 << t
+    assert y1 * y1 > 2 * x1  # (B4)
+    q1 = simple_division(max(x1 - 1, 0), y1 + 1, t, h)
+    q = x // m
+    assert q - 1 <= q1 <= q, "(B7) violated"
+    assert q < 1 << (2 * k + 2)
+    if eq10:
+        assert x * (1 << k) < ((1 << (3 * k)) - 1) * m - (1 << (n - 2 + k)), "eq. (8) violated"
+        assert q < 1 << (2 * k), "eq. (10) violated"
+    r1 = x - q1 * m
+    assert 0 <= r1 < 2 * m
+    r = r1 - m if r1 >= m else r1
+    assert r == x % m
+    return Reduction(r, q1, r1)
+
+
+# ---- product programs (what the exponentiation controller feeds the HSCM) --------------------
+
+
+@dataclass(frozen=True)
+class Prod:
+    """One product of a chain, as the RTL's descriptor: operand sources and where S goes.
+
+    a, b: "cpa" (the previous product's result, chained through the PE ring), "one", "other"
+    (b only: the other HSCM's previous result, ladder) or an entry name of the operand RAM.
+    dst: entry written with the result (None: only chained).  mult: MULT mode (N = 0).
+    addend: entry whose words from f on are added to the result (MRDC's floor(w/R)).
+    """
+
+    a: str
+    b: str
+    dst: str | None = None
+    mult: bool = False
+    addend: str | None = None
+
+
+def a1_digits(e: int, k: int) -> list[int]:
+    """E = sum E_i 2^(ki), digits from the top, E_(m-1) != 0 (Algorithm A1)."""
+    assert e > 0
+    m = -(-e.bit_length() // k)
+    return [(e >> (k * i)) & ((1 << k) - 1) for i in range(m - 1, -1, -1)]
+
+
+def _ctz(x: int) -> int:
+    return (x & -x).bit_length() - 1
+
+
+def a1_ops(e: int, k: int) -> tuple[int, list[int]]:
+    """Algorithm A1 as (first odd power, ops): op 0 = squaring, op o (odd) = multiply by C_o.
+
+    Top digit E_(m-1) = 2^t o: S := C_o, then t squarings.  Other digits: 0 -> k squarings,
+    2^t o -> k - t squarings, multiply by C_o, t squarings.
+    """
+    digits = a1_digits(e, k)
+    top = digits[0]
+    t = _ctz(top)
+    ops = [0] * t
+    for d in digits[1:]:
+        if d == 0:
+            ops += [0] * k
+        else:
+            t = _ctz(d)
+            ops += [0] * (k - t) + [d >> t] + [0] * t
+    return top >> _ctz(top), ops
+
+
+def table_name(odd: int) -> str:
+    return f"T{odd // 2}"
+
+
+def window_k(window: int) -> int:
+    """A1 digit size: window 0 (binary) and 1 are k = 1."""
+    return max(1, window)
+
+
+def exp_program(e: int, window: int, first: Sequence[Prod], last_b: str) -> list[Prod]:
+    """Products of an A1 exponentiation: `first` brings C into the Montgomery domain (into T0),
+    then C^2 and the odd powers (k >= 2), the digit loop, and the last product by `last_b`
+    ("one": back to the normal domain; "U": times u for CRT)."""
+    k = window_k(window)
+    prog = list(first)
+    if e == 0:
+        return [Prod("one", "W"), Prod("cpa", last_b, "RES")]
+    if k >= 2:
+        prog.append(Prod("cpa", "cpa", "SQ"))
+        for j in range(1, 1 << (k - 1)):
+            prog.append(Prod("cpa", "T0" if j == 1 else "SQ", f"T{j}"))
+    first_odd, ops = a1_ops(e, k)
+    src = table_name(first_odd)
+    for op in ops:
+        if op == 0:
+            prog.append(Prod(src, src))
+        else:
+            assert src == "cpa"
+            prog.append(Prod("cpa", table_name(op)))
+        src = "cpa"
+    prog.append(Prod(src, last_b, "RES"))
+    return prog
+
+
+def _source(name: str, prev: int | None, other: int | None, ram: Mapping[str, int], g: Geometry) -> int:
+    """Operand source of a descriptor; RAM entries are read as f words (x < f), like the RTL."""
+    if name == "cpa":
+        assert prev is not None
+        return prev
+    if name == "one":
+        return 1
+    if name == "other":
+        assert other is not None
+        return other
+    return ram[name] & ((1 << g.r_bits) - 1)
+
+
+def run_chain(prog: Sequence[Prod], mod: Modulus, ram: dict[str, int]) -> list[int]:
+    """Execute a chain bit-faithfully; returns every product's result (entries updated in ram)."""
+    results: list[int] = []
+    prev: int | None = None
+    g = mod.g
+    for p in prog:
+        a, b = _source(p.a, prev, None, ram, g), _source(p.b, prev, None, ram, g)
+        if p.mult:
+            s, _ = mult(a, b, g)
+        else:
+            s = hscm(a, b, mod).s
+        if p.addend is not None:
+            s += ram[p.addend] >> g.r_bits
+            assert s < 1 << (g.n + 2 * g.k + 1)
+        if p.dst is not None:
+            ram[p.dst] = s
+        results.append(s)
+        prev = s
+    return results
+
+
+# ---- cycle model of the RTL (rtl/engines/hscm) -----------------------------------------------
+# Every constant below is a latency of the RTL, documented where the RTL implements it.
+
+#: chain start: descriptor fetch, first RAM read, inject register (pka_hscm_seq)
+CHAIN_HEAD = 3
+#: cycles of the per-ring unit that computes mu and N (pka_hscm_redc, PREP)
+PREP_HEAD = 4
+
+
+def ring_size(pes: int, split: bool) -> int:
+    return pes // 2 if split else pes
+
+
+def iteration_start(g_index: int, geo: Geometry, ring: int) -> int:
+    """s_g - s_0: (g // L) P + 2 (g % L), P = max(e, 2L)."""
+    period = max(geo.e, 2 * ring)
+    return (g_index // ring) * period + 2 * (g_index % ring)
+
+
+def chain_cycles(products: int, geo: Geometry, ring: int) -> int:
+    """Cycles from a chain's start to its last result word written (inclusive).
+
+    The first iteration starts CHAIN_HEAD - 1 cycles after the start; the last product's last
+    iteration starts at s_G, G = K (f+2) - 1; its f result words are written at s_G + 1 .. s_G + f.
+    """
+    assert products >= 1
+    last = products * geo.iterations - 1
+    return CHAIN_HEAD + iteration_start(last, geo, ring) + geo.f
+
+
+def montmul_cycles(geo: Geometry, ring: int) -> int:
+    """One Montgomery product (OP_MONTMUL: N from the host), the paper's Table 2 figure."""
+    return chain_cycles(1, geo, ring)
+
+
+def prep_cycles(geo: Geometry) -> int:
+    """mu (2k - 1 bit steps) and N = (mu M + 1) / 2^2k (e + 2 words) in pka_hscm_redc."""
+    return PREP_HEAD + (2 * geo.k - 1) + (geo.e + 2) + 1
+
+
+def reduce_cycles(geo: Geometry) -> int:
+    """Final reduction (pka_hscm_redc, REDUCE): 6 top words of X and M, Algorithm B1
+    (t - h + 1 = 2k + 2 steps), R1 = X - q1 M (f words), conditional - M (f words)."""
+    return 8 + (2 * geo.k + 2) + (geo.f + 2) + (geo.f + 2)
+
+
+def alu_cycles(words: int) -> int:
+    """Word-serial add/compare of two rings' products (pka_hscm_core)."""
+    return words + 2
+
+
+@dataclass
+class Timeline:
+    """Compute cycles of one operation, phase by phase (the RTL's cycles_o is the sum)."""
+
+    phases: list[tuple[str, int]] = field(default_factory=list)
+
+    def add(self, name: str, cycles: int) -> None:
+        self.phases.append((name, cycles))
+
+    @property
+    def total(self) -> int:
+        return sum(c for _, c in self.phases)
+
+
+# ---- parameters and checks -------------------------------------------------------------------
+
+
+def _params(params: Mapping[str, Any]) -> tuple[int, int, int, int]:
+    pes = int(params.get("pes", 16))
+    w = int(params.get("w", 16))
+    window = int(params.get("window", 0))
+    ladder = int(params.get("ladder", 0))
+    if w not in WIDTHS:
+        raise PkaError(Status.ERR_PARAM, f"w = {w} not supported (16, 32, 64)")
+    if not 1 <= pes <= 128:
+        raise PkaError(Status.ERR_PARAM, f"pes = {pes} out of range 1..128")
+    if not 0 <= window <= MAX_WINDOW:
+        raise PkaError(Status.ERR_PARAM, f"window = {window} out of range 0..{MAX_WINDOW}")
+    if ladder not in (0, 1):
+        raise PkaError(Status.ERR_PARAM, "ladder must be 0 or 1")
+    return pes, w, window, ladder
+
+
+def _check_split(pes: int) -> None:
+    if pes < 2 or pes % 2:
+        raise PkaError(Status.ERR_UNSUPPORTED, f"two HSCMs need an even number of PEs (pes = {pes})")
+
+
+def _check_len(n: int, k: int, max_bits: int = MAX_BITS) -> None:
+    if n < min_bits(k) or n > max_bits:
+        raise PkaError(Status.ERR_LENGTH, f"modulus of {n} bits outside {min_bits(k)}..{max_bits} for w = {k}")
+
+
+def check_modulus(mod: int, k: int) -> Modulus:
+    check_odd_modulus(mod)
+    _check_len(mod.bit_length(), k)
+    return modulus(mod, k)
+
+
+# ---- public operations -----------------------------------------------------------------------
+
+
+def r2(mod: int, k: int) -> int:
+    """Host constant R^2 mod M (SLOT_W) for R = 2^(k f)."""
+    return powmod(2, 2 * Geometry(mod.bit_length(), k).r_bits, mod)
+
+
+def r3(mod: int, k: int) -> int:
+    """Host constant R^3 mod M (CRT: SLOT_X0 for p, SLOT_X1 for q)."""
+    return powmod(2, 3 * Geometry(mod.bit_length(), k).r_bits, mod)
+
+
+def montmul_op(a: int, b: int, mod: int, params: Mapping[str, Any]) -> OpResult:
+    """OP_MONTMUL: A B R^-1 mod M in [0, 2^(n+2k+1)), N precomputed by the host (Table 2)."""
+    pes, w, _, _ = _params(params)
+    m = check_modulus(mod, w)
+    _check_operands(mod, a, b)
+    s = montmul(a, b, m)
+    cyc = montmul_cycles(m.g, pes)
+    return OpResult(s, cyc, detail={"products": 1, "r_bits": m.g.r_bits})
+
+
+def _check_operands(mod: int, *ops: int) -> None:
+    for x in ops:
+        if x < 0 or x >= mod:
+            raise PkaError(Status.ERR_OPERAND_RANGE, f"operand out of range [0, {hex(mod)})")
+
+
+def modmul(a: int, b: int, mod: int, params: Mapping[str, Any]) -> OpResult:
+    """a b mod M: HSCM(a, R^2), HSCM(., b), final reduction.  cycles = one Montgomery product
+    (OP_MONTMUL), detail["total_cycles"] = the whole OP_MODMUL."""
+    pes, w, _, _ = _params(params)
+    m = check_modulus(mod, w)
+    _check_operands(mod, a, b)
+    ram = {"A": a, "B": b, "W": r2(mod, w)}
+    prog = [Prod("A", "W"), Prod("cpa", "B", "RES")]
+    s = run_chain(prog, m, ram)[-1]
+    red = final_reduce(s, mod, m.g.n, w)
+    tl = Timeline()
+    tl.add("prep", prep_cycles(m.g))
+    tl.add("chain", chain_cycles(len(prog), m.g, pes))
+    tl.add("reduce", reduce_cycles(m.g))
+    return OpResult(red.r, montmul_cycles(m.g, pes),
+                    detail={"total_cycles": tl.total, "products": len(prog), "phases": tl.phases})
+
+
+def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any]) -> OpResult:
+    """base^exp mod M: A1 window/binary on one ring of `pes` PEs, or the ladder on two of pes/2."""
+    pes, w, window, ladder = _params(params)
+    m = check_modulus(mod, w)
+    if exp < 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be >= 0")
+    _check_operands(mod, base)
+    if exp.bit_length() > MAX_BITS:
+        raise PkaError(Status.ERR_LENGTH, f"exponent longer than {MAX_BITS} bits")
+    tl = Timeline()
+    tl.add("prep", prep_cycles(m.g))
+    if ladder:
+        _check_split(pes)
+        res, products = ladder_exp(base, exp, exp.bit_length(), m)
+        tl.add("chain", chain_cycles(products, m.g, pes // 2))
+    else:
+        ram = {"A": base, "W": r2(mod, w)}
+        prog = exp_program(exp, window, [Prod("A", "W", "T0")], "one")
+        res = run_chain(prog, m, ram)[-1]
+        products = len(prog)
+        tl.add("chain", chain_cycles(products, m.g, pes))
+    red = final_reduce(res, mod, m.g.n, w, eq10=True)
+    assert red.r == powmod(base, exp, mod)
+    tl.add("reduce", reduce_cycles(m.g))
+    return OpResult(red.r, tl.total, detail={"products": products, "phases": tl.phases,
+                                             "ring": pes // 2 if ladder else pes})
+
+
+def ladder_exp(base: int, exp: int, elen: int, mod: Modulus) -> tuple[int, int]:
+    """Montgomery ladder on two HSCMs (Figure 4): returns (HSCM result of R0 * 1, products per
+    HSCM = elen + 2).  Step: alpha = R_bit (shared digits), R0 := R0 alpha, R1 := R1 alpha."""
+    w2 = r2(mod.m, mod.g.k)
+    r0 = hscm(1, w2, mod).s          # R mod M (Montgomery 1)
+    r1 = hscm(base, w2, mod).s       # C R mod M
+    for i in range(elen - 1, -1, -1):
+        alpha = r1 if (exp >> i) & 1 else r0
+        r0, r1 = hscm(r0, alpha, mod).s, hscm(r1, alpha, mod).s
+    out = hscm(r0, 1, mod).s
+    return out, elen + 2
+
+
+def crt_program(dexp: int, window: int) -> list[Prod]:
+    """One half of CRT-RSA on its HSCM: MRDC (2 products), A1 exponentiation, last product by
+    u (or v) instead of 1."""
+    first = [Prod("one", "MSG", None, addend="MSG"), Prod("cpa", "W", "T0")]
+    return exp_program(dexp, window, first, "U")
+
+
+def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any]) -> OpResult:
+    """m^d mod n by CRT on two HSCMs of pes/2 PEs: MRDC, MEXP, MULT (eq. 4), canonical.
+
+    Host constants: R^3 mod p, R^3 mod q, v = p^-1 mod q (and u = qinv from the key), N.
+    The engine first checks u q + v p = N + 1 (two MULTs), which holds iff p and q are coprime,
+    u and v are the inverses and N = p q.
+    """
+    pes, w, window, _ = _params(params)
+    _check_split(pes)
+    p, q, n = key.p, key.q, key.n
+    check_odd_modulus(p, "p")
+    check_odd_modulus(q, "q")
+    _check_len(n.bit_length(), w)
+    _check_len(p.bit_length(), w, MAX_BITS // 2)
+    _check_len(q.bit_length(), w, MAX_BITS // 2)
+    if abs(p.bit_length() - q.bit_length()) > 2 * w:
+        raise PkaError(Status.ERR_LENGTH, "p and q lengths differ by more than 2w bits")
+    if gcd(p, q) != 1 or p * q != n or (key.qinv * q) % p != 1 or (key.pinv * p) % q != 1 \
+            or not 0 <= key.qinv < p or not 0 <= key.pinv < q:
+        raise PkaError(Status.ERR_NO_INVERSE, "p and q not coprime, or the key's inverses are wrong")
+    if not 0 <= m < n:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "message out of range [0, n)")
+    mp, mq = modulus(p, w), modulus(q, w)
+    ring = pes // 2
+    tl = Timeline()
+    tl.add("prep", max(prep_cycles(mp.g), prep_cycles(mq.g)))
+    # check u q + v p = N + 1 (MULT mode on both HSCMs, then one compare pass)
+    uq, _ = mult(key.qinv, q, mp.g)
+    vp, _ = mult(key.pinv, p, mq.g)
+    assert uq + vp == n + 1
+    words = 2 * max(mp.g.f, mq.g.f)
+    tl.add("check", max(chain_cycles(1, mp.g, ring), chain_cycles(1, mq.g, ring)) + alu_cycles(words))
+    # MRDC + MEXP on each HSCM
+    halves = []
+    for mod, dexp, u in ((mp, key.dp, key.qinv), (mq, key.dq, key.pinv)):
+        ram = {"MSG": m, "W": r3(mod.m, w), "U": u}
+        prog = crt_program(dexp, window)
+        s = run_chain(prog, mod, ram)[-1]
+        red = final_reduce(s, mod.m, mod.g.n, w)
+        halves.append((red.r, chain_cycles(len(prog), mod.g, ring) + reduce_cycles(mod.g), len(prog)))
+    (yp, cyc_p, np_), (yq, cyc_q, nq_) = halves
+    assert yp == powmod(m, key.dp, p) * key.qinv % p and yq == powmod(m, key.dq, q) * key.pinv % q
+    tl.add("mexp", max(cyc_p, cyc_q))
+    # MULT: y_p q and y_q p in parallel, add, final reduction mod N (eq. 4)
+    a, _ = mult(yp, q, mp.g)
+    b, _ = mult(yq, p, mq.g)
+    x = a + b
+    t = x // n
+    assert t <= 3 and x < 2 * n
+    gn = Geometry(n.bit_length(), w)
+    red = final_reduce(x, n, gn.n, w)
+    s = red.r
+    assert s == powmod(m, key.d, n)
+    tl.add("mult", max(chain_cycles(1, mp.g, ring), chain_cycles(1, mq.g, ring)))
+    tl.add("add", alu_cycles(words))
+    tl.add("reduce", reduce_cycles(gn))
+    return OpResult(s, tl.total, detail={"phases": tl.phases, "products_p": np_, "products_q": nq_,
+                                         "t": t, "ring": ring})
+
+
+def modred(omega: int, mod: int, params: Mapping[str, Any]) -> OpResult:
+    """OP_MODRED: w mod M for w < 2^(2n) by MRDC (x = w R^-1), HSCM(x, R^2), final reduction."""
+    pes, w, _, _ = _params(params)
+    m = check_modulus(mod, w)
+    if not 0 <= omega < 1 << (2 * m.g.n):
+        raise PkaError(Status.ERR_OPERAND_RANGE, "value out of range [0, 2^(2n))")
+    ram = {"MSG": omega, "W": r2(mod, w)}
+    prog = [Prod("one", "MSG", None, addend="MSG"), Prod("cpa", "W", "RES")]
+    s = run_chain(prog, m, ram)[-1]
+    red = final_reduce(s, mod, m.g.n, w)
+    tl = Timeline()
+    tl.add("prep", prep_cycles(m.g))
+    tl.add("chain", chain_cycles(len(prog), m.g, pes))
+    tl.add("reduce", reduce_cycles(m.g))
+    return OpResult(red.r, tl.total, detail={"phases": tl.phases})
+
+
+def mul(a: int, b: int, n: int, params: Mapping[str, Any]) -> OpResult:
+    """OP_MUL: the 2n-bit product of two n-bit numbers in MULT mode (Algorithm 4, Figure 6)."""
+    pes, w, _, _ = _params(params)
+    _check_len(n, w)
+    if not (0 <= a < 1 << n and 0 <= b < 1 << n):
+        raise PkaError(Status.ERR_OPERAND_RANGE, f"operands must be < 2^{n}")
+    g = Geometry(n, w)
+    prod, _ = mult(a, b, g)
+    return OpResult(prod, chain_cycles(1, g, pes), detail={})

@@ -1,0 +1,373 @@
+"""Golden model of hscm (paper 004): Algorithm 3 word-level vs integer form vs pow, the PE identity,
+bounds (eq. 1-3, 8-10, B7), MRDC (eq. 5), MULT (Algorithm 4, Figure 6), final reduction
+(Appendix B), A1 / binary / ladder exponentiation, CRT-RSA (eq. 4), errors, the cycle model."""
+
+from __future__ import annotations
+
+import random
+
+import gmpy2
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import SEED, vectors
+from pka.errors import PkaError, Status
+from pka.model import hscm as H
+from pka.model.common import CrtKey
+
+K = 16
+
+
+def rand_mod(rng: random.Random, n: int) -> int:
+    return rng.getrandbits(n) | 1 | (1 << (n - 1))
+
+
+def edge_moduli(n: int) -> list[int]:
+    """Smallest and largest odd moduli of n bits."""
+    return [(1 << (n - 1)) + 1, (1 << n) - 1]
+
+
+def prime(rng: random.Random, bits: int) -> int:
+    while True:
+        x = rng.getrandbits(bits) | (3 << (bits - 2)) | 1
+        if gmpy2.is_prime(x):
+            return x
+
+
+# ---- constants ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("k", [16, 32, 64])
+def test_mu_bitserial(k: int) -> None:
+    rng = random.Random(SEED)
+    for _ in range(vectors(50)):
+        m = rng.getrandbits(300) | 1
+        mu = H.mu_bitserial(m, k)
+        assert (m * mu + 1) % (1 << (2 * k)) == 0 and 0 < mu < 1 << (2 * k)
+
+
+def test_r_is_2_to_the_kf() -> None:
+    """R = 2^(k f), f = floor(n/k) + 3: equals the paper's 2^(n+3k) only when k | n."""
+    rng = random.Random(SEED)
+    for n in (64, 100, 1024, 1023):
+        m = H.modulus(rand_mod(rng, n), K)
+        a, b = rng.randrange(m.m), rng.randrange(m.m)
+        s = H.montmul(a, b, m)
+        assert s % m.m == a * b * pow(2, -K * m.g.f, m.m) % m.m
+        assert (m.g.r_bits == n + 3 * K) == (n % K == 0)
+
+
+def test_geometry() -> None:
+    g = H.Geometry(1024, 16)
+    assert (g.f, g.e, g.iterations, g.r_bits) == (67, 68, 69, 1072)
+    g = H.Geometry(1000, 16)
+    assert (g.f, g.e) == (65, 66)
+
+
+# ---- the PE and Algorithm 3 --------------------------------------------------------------------
+
+@given(st.integers(0, 2**16 - 1), st.integers(0, 2**16 - 1), st.integers(0, 2**32 - 1),
+       st.integers(0, 2**16 - 1), st.integers(0, 2**32 - 1), st.integers(0, 2**16 - 1),
+       st.tuples(*[st.integers(0, 1)] * 4))
+@settings(max_examples=300, deadline=None)
+def test_pe_word_identity(s1: int, s2: int, pn: int, pnh: int, pa: int, pah: int,
+                          cin: tuple[int, int, int, int]) -> None:
+    o1, o2, cout = H.pe_word(16, s1, s2, pn & 0xFFFF, pnh, pa & 0xFFFF, pah, cin)
+    assert o1 < 1 << 16 and o2 < 1 << 16 and all(c in (0, 1) for c in cout)
+    assert o1 + o2 + (sum(cout) << 16) == s1 + s2 + (pn & 0xFFFF) + pnh + (pa & 0xFFFF) + pah + sum(cin)
+
+
+@pytest.mark.parametrize("n", [36, 37, 64, 100, 128, 255, 256])
+@pytest.mark.parametrize("k", [16, 32])
+def test_hscm_word_level_vs_integer_vs_pow(n: int, k: int) -> None:
+    if n < H.min_bits(k):
+        pytest.skip("below the minimum length")
+    rng = random.Random(SEED + n)
+    mods = edge_moduli(n) + [rand_mod(rng, n) for _ in range(vectors(6))]
+    for m in mods:
+        mod = H.modulus(m, k)
+        top = 1 << (n + 2 * k + 1)
+        ops = [(0, 0), (1, 1), (m - 1, m - 1), (top - 1, top - 1), (top - 1, 1)]
+        ops += [(rng.randrange(top), rng.randrange(top)) for _ in range(4)]
+        for a, b in ops:
+            w = H.hscm(a, b, mod, word_level=True)
+            i = H.hscm(a, b, mod, word_level=False)
+            assert w == i
+            assert w.s % m == a * b * pow(2, -mod.g.r_bits, m) % m
+            assert w.s < 1 << (n + 2 * k + 1)          # eq. (3)
+            assert len(w.qs) == mod.g.f + 2
+
+
+def paper_f_product(x: int, m: int, n: int, k: int) -> int:
+    """Algorithm 3 (integer form) with the paper's f = floor(n/k) + 3, squaring x."""
+    mu = H.mu_bitserial(m, k)
+    nt = (mu * m + 1) >> (2 * k)
+    s = qp = 0
+    for i in range(n // k + 5):
+        q = s & ((1 << k) - 1)
+        s = (s >> k) + qp * nt + ((x >> (k * i)) & ((1 << k) - 1)) * x
+        qp = q
+    return (s << k) + qp
+
+
+def test_paper_f_too_short_for_n_minus_1_mod_k() -> None:
+    """n = 255, k = 16: the paper's f lets a squaring of an in-range value leave [0, 2^(n+2k+1));
+    our f = ceil((n+2k+2)/k) is one digit longer there and the same elsewhere."""
+    rng = random.Random(SEED)
+    n = 255
+    top = (1 << (n + 2 * K + 1)) - 1
+    assert any(paper_f_product(top, rand_mod(rng, n), n, K) > top for _ in range(20))
+    assert H.Geometry(255, K).f == 255 // K + 4
+    assert all(H.Geometry(n, K).f == n // K + 3 for n in range(36, 600) if n % K != K - 1)
+
+
+def test_bound_eq1_is_tight_enough() -> None:
+    """The largest inputs stay within eq. (1)/(2) and inside e words (asserted inside hscm)."""
+    for n in (64, 65, 79, 255):
+        m = (1 << n) - 1
+        mod = H.modulus(m, K)
+        big = (1 << (n + 2 * K + 1)) - 1
+        H.hscm(big, big, mod, word_level=True)
+
+
+def test_eq10_last_product() -> None:
+    """HSCM(S, 1) output: X < (2^2k - 2^-k) M - 2^(n-2) and q < 2^2k (eq. 8-10)."""
+    rng = random.Random(SEED)
+    for n in (40, 64, 100, 256):
+        for m in edge_moduli(n) + [rand_mod(rng, n) for _ in range(vectors(10))]:
+            mod = H.modulus(m, K)
+            for s in (0, 1, (1 << (n + 2 * K + 1)) - 1, rng.randrange(1 << (n + 2 * K + 1))):
+                x = H.hscm(s, 1, mod).s
+                H.final_reduce(x, m, n, K, eq10=True)
+
+
+# ---- MULT --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [36, 64, 77, 128, 256])
+def test_mult_modes(n: int) -> None:
+    rng = random.Random(SEED + n)
+    g = H.Geometry(n, K)
+    vals = [0, 1, (1 << n) - 1] + [rng.getrandbits(n) for _ in range(vectors(10))]
+    for a in vals:
+        b = rng.choice(vals)
+        prod, words = H.mult(a, b, g)
+        assert prod == a * b and len(words) == 2 * g.f
+        assert H.mult_alg4(a, b, K, -(-n // K)) == a * b
+
+
+# ---- MRDC --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [40, 64, 100, 256])
+def test_mrdc(n: int) -> None:
+    rng = random.Random(SEED + n)
+    for m in edge_moduli(n) + [rand_mod(rng, n) for _ in range(vectors(5))]:
+        mod = H.modulus(m, K)
+        for w in (0, 1, m - 1, (1 << (2 * n)) - 1, rng.getrandbits(2 * n)):
+            x, wb = H.mrdc(w, mod)
+            assert x % m == w * pow(2, -mod.g.r_bits, m) % m
+            assert wb % m == w * pow(2, mod.g.r_bits, m) % m
+
+
+# ---- final reduction (Appendix B) ---------------------------------------------------------------
+
+def test_simple_division_exhaustive_small() -> None:
+    t, h = 6, 3
+    for p in range((1 << (t - 1)) + 1, (1 << t) + 1):
+        for u in range(1 << (2 * t - h)):
+            assert H.simple_division(u, p, t, h) == u // p
+
+
+@pytest.mark.parametrize("k", [16, 32, 64])
+def test_final_reduce(k: int) -> None:
+    rng = random.Random(SEED + k)
+    for n in (H.min_bits(k), H.min_bits(k) + 1, 200, 512):
+        for m in edge_moduli(n) + [rand_mod(rng, n) for _ in range(vectors(10))]:
+            xs = [0, 1, m - 1, m, m + 1, 2 * m - 1, 2 * m, (1 << (n + 2 * k + 1)) - 1]
+            xs += [rng.randrange(1 << (n + 2 * k + 1)) for _ in range(10)]
+            for x in xs:
+                red = H.final_reduce(x, m, n, k)
+                assert red.r == x % m and 0 <= red.r < m
+                assert x // m - 1 <= red.q1 <= x // m          # (B7)
+
+
+def test_final_reduce_canonical_at_m() -> None:
+    """R1 = M: the paper keeps M (range (0, M]), ours subtracts it (canonical 0)."""
+    m = (1 << 63) + 5
+    found = False
+    for x in range(m, 200 * m, m):  # multiples of M: R1 is 0 or M
+        red = H.final_reduce(x, m, 64, K)
+        assert red.r == 0
+        found |= red.r1 == m
+    assert found
+
+
+# ---- exponentiation ----------------------------------------------------------------------------
+
+def test_a1_ops_reconstruct_exponent() -> None:
+    rng = random.Random(SEED)
+    for k in range(1, 9):
+        for e in [1, 2, 3, (1 << 40) - 1, 1 << 40] + [rng.getrandbits(100) | 1 for _ in range(20)]:
+            first, ops = H.a1_ops(e, k)
+            # replay on the exponent: squaring doubles it, multiplying by C_o adds o
+            x = first
+            for op in ops:
+                x = 2 * x if op == 0 else x + op
+            assert x == e and all(op == 0 or (op % 2 == 1 and op < 1 << k) for op in ops)
+
+
+def test_a1_counts_binary() -> None:
+    """window 0 = left-to-right binary: bitlen - 1 squarings, popcount - 1 multiplications."""
+    rng = random.Random(SEED)
+    for _ in range(20):
+        e = rng.getrandbits(200) | (1 << 199)
+        _, ops = H.a1_ops(e, 1)
+        assert ops.count(0) == 199 and len(ops) - ops.count(0) == bin(e).count("1") - 1
+
+
+@pytest.mark.parametrize("window", [0, 2, 3, 5])
+@pytest.mark.parametrize("n", [64, 100, 256])
+def test_modexp_window(window: int, n: int) -> None:
+    rng = random.Random(SEED + n + window)
+    params = {"pes": 4, "w": K, "window": window, "ladder": 0}
+    for m in edge_moduli(n)[:1] + [rand_mod(rng, n) for _ in range(max(1, vectors(4)))]:
+        for base, e in [(0, 0), (1, 0), (m - 1, 1), (m - 1, (1 << n) - 1), (2, 3),
+                        (rng.randrange(m), rng.getrandbits(n))]:
+            r = H.modexp(base, e, m, params)
+            assert r.result == pow(base, e, m)
+
+
+def test_modexp_ladder_constant_time() -> None:
+    rng = random.Random(SEED)
+    n = 96
+    m = rand_mod(rng, n)
+    cycles = set()
+    for _ in range(vectors(8)):
+        e = rng.getrandbits(n) | (1 << (n - 1))
+        base = rng.randrange(m)
+        r = H.modexp(base, e, m, {"pes": 4, "w": K, "window": 0, "ladder": 1})
+        assert r.result == pow(base, e, m)
+        cycles.add(r.cycles)
+        assert r.detail["products"] == n + 2   # the paper's (n + 2) T_HSCM
+    assert len(cycles) == 1
+
+
+@pytest.mark.parametrize("n", [64, 128])
+def test_modmul_modred_mul(n: int) -> None:
+    rng = random.Random(SEED + n)
+    params = {"pes": 2, "w": K, "window": 0, "ladder": 0}
+    for m in edge_moduli(n) + [rand_mod(rng, n) for _ in range(vectors(5))]:
+        for a, b in [(0, 0), (1, m - 1), (m - 1, m - 1), (rng.randrange(m), rng.randrange(m))]:
+            r = H.modmul(a, b, m, params)
+            assert r.result == a * b % m
+            assert r.cycles == H.montmul_cycles(H.Geometry(n, K), 2)
+            assert r.detail["total_cycles"] > r.cycles
+            assert H.mul(a, b, n, params).result == a * b
+        w = rng.getrandbits(2 * n)
+        assert H.modred(w, m, params).result == w % m
+
+
+# ---- CRT-RSA -----------------------------------------------------------------------------------
+
+def crt_key(rng: random.Random, bits: int) -> CrtKey:
+    while True:
+        p, q = prime(rng, bits // 2), prime(rng, bits // 2)
+        if p != q and gmpy2.gcd(65537, (p - 1) * (q - 1)) == 1:
+            return CrtKey.from_pq(p, q)
+
+
+@pytest.mark.parametrize("window", [0, 4])
+def test_rsa_crt(window: int) -> None:
+    rng = random.Random(SEED + window)
+    key = crt_key(rng, 256)
+    for msg in (0, 1, key.n - 1, rng.randrange(key.n)):
+        r = H.rsa_crt(msg, key, {"pes": 4, "w": K, "window": window, "ladder": 0})
+        assert r.result == pow(msg, key.d, key.n)
+        assert r.detail["t"] in (0, 1)
+
+
+def test_rsa_crt_real_key_cryptography() -> None:
+    """A 512-bit key built by `cryptography` (which no longer generates keys below 1024 bits),
+    signed through the CRT path and verified by `cryptography`."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import padding, rsa
+
+    rng = random.Random(SEED)
+    key = crt_key(rng, 512)
+    priv = rsa.RSAPrivateNumbers(key.p, key.q, key.d, key.dp, key.dq, key.qinv,
+                                 rsa.RSAPublicNumbers(key.e, key.n)).private_key()
+    digest_info = bytes.fromhex("3031300d060960864801650304020105000420")
+    import hashlib
+    msg = b"pka hscm"
+    t = digest_info + hashlib.sha256(msg).digest()
+    em = b"\x00\x01" + b"\xff" * (64 - len(t) - 3) + b"\x00" + t
+    sig = H.rsa_crt(int.from_bytes(em, "big"), key, {"pes": 4, "w": K, "window": 3, "ladder": 0}).result
+    priv.public_key().verify(sig.to_bytes(64, "big"), msg, padding.PKCS1v15(), hashes.SHA256())
+
+
+# ---- errors ------------------------------------------------------------------------------------
+
+def test_errors() -> None:
+    p = {"pes": 4, "w": K, "window": 0, "ladder": 0}
+    with pytest.raises(PkaError) as e:
+        H.modexp(2, 3, (1 << 64), p)
+    assert e.value.status == Status.ERR_EVEN_MODULUS
+    with pytest.raises(PkaError) as e:
+        H.modexp(2, 3, (1 << 30) + 1, p)
+    assert e.value.status == Status.ERR_LENGTH
+    m = (1 << 63) + 1
+    with pytest.raises(PkaError) as e:
+        H.modexp(m, 3, m, p)
+    assert e.value.status == Status.ERR_OPERAND_RANGE
+    with pytest.raises(PkaError) as e:
+        H.modexp(2, -1, m, p)
+    assert e.value.status == Status.ERR_OPERAND_RANGE
+    with pytest.raises(PkaError) as e:
+        H.modmul(2, m, m, p)
+    assert e.value.status == Status.ERR_OPERAND_RANGE
+    with pytest.raises(PkaError) as e:
+        H.modexp(2, 3, m, {**p, "pes": 3, "ladder": 1})
+    assert e.value.status == Status.ERR_UNSUPPORTED
+    with pytest.raises(PkaError) as e:
+        H.modexp(2, 3, m, {**p, "w": 8})
+    assert e.value.status == Status.ERR_PARAM
+    rng = random.Random(SEED)
+    key = crt_key(rng, 256)
+    bad = CrtKey(key.n, key.e, key.d, key.p, key.q, key.dp, key.dq, key.qinv, key.pinv + 1)
+    with pytest.raises(PkaError) as e:
+        H.rsa_crt(5, bad, p)
+    assert e.value.status == Status.ERR_NO_INVERSE
+    q2 = key.p * 3
+    with pytest.raises(PkaError) as e:
+        H.rsa_crt(5, CrtKey(key.p * q2, 3, 1, key.p, q2, 1, 1, 1, 1), p)
+    assert e.value.status == Status.ERR_NO_INVERSE
+    even = CrtKey(key.n, key.e, key.d, key.p + 1, key.q, key.dp, key.dq, key.qinv, key.pinv)
+    with pytest.raises(PkaError) as e:
+        H.rsa_crt(5, even, p)
+    assert e.value.status == Status.ERR_EVEN_MODULUS
+    with pytest.raises(PkaError) as e:
+        H.rsa_crt(key.n, key, p)
+    assert e.value.status == Status.ERR_OPERAND_RANGE
+
+
+# ---- cycle model -------------------------------------------------------------------------------
+
+def test_iteration_schedule_closed_form() -> None:
+    """s_g = (g // L) max(e, 2L) + 2 (g % L) is the greedy schedule s_g = max(s_(g-1) + 2,
+    s_(g-L) + e) of a ring of L PEs in which a PE is busy for e cycles per iteration."""
+    for n in (64, 256, 1024):
+        g = H.Geometry(n, K)
+        for ring in (1, 2, 4, 8, 16, 32):
+            s: list[int] = []
+            for i in range(4 * g.iterations):
+                t = 0 if i == 0 else s[i - 1] + 2
+                if i >= ring:
+                    t = max(t, s[i - ring] + g.e)
+                s.append(t)
+                assert t == H.iteration_start(i, g, ring)
+
+
+def test_paper_product_cycles() -> None:
+    """One Montgomery product: at most the paper's 354 (1024, 16 PEs), 218 (1024, 32), 674 (2048, 32)."""
+    assert H.montmul_cycles(H.Geometry(1024, 16), 16) <= 354
+    assert H.montmul_cycles(H.Geometry(1024, 16), 32) <= 218
+    assert H.montmul_cycles(H.Geometry(2048, 16), 32) <= 674
