@@ -45,7 +45,8 @@ SBMM for P = Ma^2 - 2 (slides, reconstructed; Karatsuba products)
     Compress (slides): for Y in {K, R}: R_Y = BE(Y_a, a -> gamma) (alpha = 0), Q_Y = |(Y - R_Y)
     Ma^-1|_64 (if Q_Y = 63, i.e. -1, then Q_Y = 0), R_Y on b = Y_b - Q_Y*Ma_b; then
     Kc = R_K + Q_R, Rc = R_R + 2 Q_K with Kc, Rc < 3Ma (Y < 63 Ma asserted in).
-    EMMs: SBMM = n^2 + 6n (slides: n^2 + 5n, see doc/rns.md), Compress = 2n EMM + (n+2) GMM.
+    EMMs: SBMM = 3n + 2(n_a + 2 n_b) + 4 n_a n_b (= n^2 + 6n for n_a = n_b = n/2; the slides give
+    n^2 + 5n, see doc/rns.md), Compress = 2n EMM + (2 n_a + 2) GMM (the slides' n + 2).
 
 ECC: (X,Z) Montgomery ladder on y^2 = x^3 + ax + b (slides' table, [BDE13], [JY02])
     ADD (difference G = (x_G:1)): A = Z1X2 + Z2X1, B = 2X1X2, C = 2Z1Z2, D = aA + bC,
@@ -834,9 +835,18 @@ def compress(ctx: SbmmCtx, x: Kr, cnt: SbmmCount) -> Kr:
     return kc, rc
 
 
-def emm_sbmm(n: int) -> int:
-    """EMMs of our SBMM (Karatsuba products, n = n_a + n_b); the slides give n^2 + 5n."""
-    return -1 if n % 2 else n * n // 2 + 6 * n
+def emm_sbmm(na: int, nb: int, products: int = 1) -> int:
+    """EMMs of one SBMM: 3n per product (Karatsuba) + two Splits of n_a + 2 n_b + 2 n_a n_b each.
+
+    With n_a = n_b = n/2 this is n^2 + 6n, one EMM per channel more than the slides' n^2 + 5n
+    (our Split multiplies on b both by Ma^-1 for K and by Mb_j^-1 for the second BE's xi).
+    """
+    return 3 * (na + nb) * products + 2 * (na + 2 * nb) + 4 * na * nb
+
+
+def emm_compress(na: int, nb: int) -> tuple[int, int]:
+    """(EMM, GMM) of Compress: 2n EMM and 2 n_a + 2 GMM (the slides' n + 2 with n_a = n/2)."""
+    return 2 * (na + nb), 2 * na + 2
 
 
 def sbmm_to(ctx: SbmmCtx, x: int) -> Kr:
