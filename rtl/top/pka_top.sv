@@ -25,6 +25,8 @@ module pka_top
 #(
   parameter int unsigned MaxLen    = 4096,  // maximum modulus bits, multiple of 32, 32..4096
   parameter bit          EnExample = 1'b1,  // tb/common/pka_example_engine (MODADD), for tests
+  parameter bit          EnCsa2    = 1'b0,  // csa2: carry-save radix-2 Montgomery (MODEXP, MODMUL)
+  parameter int unsigned Csa2ChunkW = 32,   // csa2 carry-propagate chunk: 1 (paper) or 2..64
   parameter int unsigned BusAw     = 14     // AXI address width, 14 (the register map is 12 KiB)
 ) (
   input  logic             clk_i,
@@ -54,7 +56,7 @@ module pka_top
 );
   localparam int unsigned SlotAw = $clog2(MaxLen / 32);
   localparam int unsigned MemAw  = SlotAw + 4;
-  localparam logic [NumEng-1:0] EngMask = NumEng'({EnExample, 7'b0});
+  localparam logic [NumEng-1:0] EngMask = NumEng'({EnExample, 5'b0, EnCsa2, 1'b0});
   localparam logic [15:0] SecretSlots = 16'((1 << SLOT_E) | (1 << SLOT_P) | (1 << SLOT_Q)
                                           | (1 << SLOT_DP) | (1 << SLOT_DQ) | (1 << SLOT_QINV));
 
@@ -305,6 +307,32 @@ module pka_top
       pka_example_engine #(
         .MaxLen (MaxLen),
         .MemAw  (MemAw)
+      ) u_core (
+        .clk_i        (clk_i),
+        .rst_ni       (rst_ni),
+        .cmd_valid_i  (ecmd_valid[e]),
+        .cmd_ready_o  (ecmd_ready[e]),
+        .cmd_op_i     (ecmd_op),
+        .cmd_len_i    (ecmd_len),
+        .cmd_elen_i   (ecmd_elen),
+        .cmd_arg_i    (ecmd_arg),
+        .mem_req_o    (emem_req[e]),
+        .mem_gnt_i    (emem_gnt[e]),
+        .mem_we_o     (emem_we[e]),
+        .mem_addr_o   (emem_addr[e]),
+        .mem_wdata_o  (emem_wdata[e]),
+        .mem_rvalid_i (rvalid),
+        .mem_rdata_i  (ram_rdata),
+        .done_o       (edone[e]),
+        .status_o     (estatus[e]),
+        .cycles_o     (ecycles[e]),
+        .io_cycles_o  (eio[e])
+      );
+    end else if (e == int'(EngCsa2) && EnCsa2) begin : gen_csa2
+      pka_csa2_core #(
+        .MaxLen (MaxLen),
+        .MemAw  (MemAw),
+        .ChunkW (Csa2ChunkW)
       ) u_core (
         .clk_i        (clk_i),
         .rst_ni       (rst_ni),

@@ -41,6 +41,8 @@ package pka_top_pkg;
   function automatic opmask_t engine_ops(int unsigned eng);
     unique case (eng)
       EngExample: return opmask_t'(1) << OP_MODADD;
+      // doc/csa2.md: W = (2^(K+2))^2 mod N in SLOT_W (MONT_PARAMS with ELEN = LEN + 2)
+      EngCsa2:    return (opmask_t'(1) << OP_MODEXP) | (opmask_t'(1) << OP_MODMUL);
       default:    return '0;
     endcase
   endfunction

@@ -116,6 +116,7 @@ class Pka:
     max_cycles: int = 200_000_000
     cfg: Hwcfg = field(init=False)
     last: Completion | None = field(init=False, default=None)
+    _w_key: tuple[int, int, int] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         ident = self.bus.read32(Reg.ID)
@@ -189,6 +190,7 @@ class Pka:
 
     # -- operations the sequencer runs itself ----------------------------------------------------
     def zeroize(self) -> Completion:
+        self._w_key = None
         return self.run(OP_ZEROIZE, 0)
 
     def mont_params(self, n: int, length: int | None = None, r: int = 0) -> OpResult:
@@ -200,6 +202,7 @@ class Pka:
         b0 = self.bus.bus_cycles
         self.write_slot(Slot.N, n, nw)
         res = self.run(Op.MONT_PARAMS, length, r)
+        self._w_key = (n, length, r)
         w = self.read_slot(Slot.W, nw)
         mu = self.bus.read32(Reg.MU_LO) | self.bus.read32(Reg.MU_HI) << 32
         return self.result(res, w, b0, mu=mu)
@@ -219,3 +222,169 @@ class Pka:
 
     def modsub(self, a: int, b: int, n: int, length: int | None = None, engine: int = 0) -> OpResult:
         return self._binary(Op.MODSUB, a, b, n, length, engine)
+
+    # -- operations on an engine -------------------------------------------------------------------
+    def engine_id(self, name: str | None) -> int:
+        if name is None:
+            return 0
+        if not self.cfg.has_engine(name):
+            raise PkaError(Status.ERR_UNSUPPORTED, f"engine {name} is not in this pka_top build")
+        return ENGINE_IDS[name]
+
+    def ensure_w(self, n: int, length: int, r: int) -> int:
+        """SLOT_W = 2^(2r) mod N by MONT_PARAMS in hardware, unless this N and r are already there.
+
+        Returns the COMPUTE cycles spent (0 when reused)."""
+        key = (n, length, r)
+        if getattr(self, "_w_key", None) == key:
+            return 0
+        self.write_slot(Slot.N, n, words_for(length))
+        res = self.run(Op.MONT_PARAMS, length, r)
+        self._w_key = key
+        return res.compute
+
+    def modexp(self, base: int, exp: int, n: int, engine: str | None = None, ct: bool = False,
+               progress: Callable[[int], None] | None = None) -> OpResult:
+        """base^exp mod N (MODEXP, or MODEXP_CT with ct) on an engine; SLOT_W prepared in hardware."""
+        if exp < 0:
+            raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be >= 0")
+        prof = profile(engine or self.default_engine(Op.MODEXP_CT if ct else Op.MODEXP))
+        length = max(1, n.bit_length())
+        nw = words_for(length)
+        b0 = self.bus.bus_cycles
+        mont = self.ensure_w(n, length, prof.r(length)) if prof.r is not None else 0
+        self.write_slot(Slot.N, n, nw)
+        self.write_slot(Slot.A, base, nw)
+        self.write_slot(Slot.E, exp, words_for(exp.bit_length()))
+        res = self.run(Op.MODEXP_CT if ct else Op.MODEXP, length, exp.bit_length(), engine=self.engine_id(engine),
+                       progress=progress)
+        return self.result(res, self.read_slot(Slot.R, nw), b0, mont_params_cycles=mont, total_cycles=res.compute)
+
+    def modmul(self, a: int, b: int, n: int, engine: str | None = None,
+               progress: Callable[[int], None] | None = None) -> OpResult:
+        prof = profile(engine or self.default_engine(Op.MODMUL))
+        length = max(1, n.bit_length())
+        nw = words_for(length)
+        b0 = self.bus.bus_cycles
+        mont = self.ensure_w(n, length, prof.r(length)) if prof.r is not None else 0
+        self.write_slot(Slot.N, n, nw)
+        self.write_slot(Slot.A, a, nw)
+        self.write_slot(Slot.B, b, nw)
+        res = self.run(Op.MODMUL, length, engine=self.engine_id(engine), progress=progress)
+        return self.result(res, self.read_slot(Slot.R, nw), b0, mont_params_cycles=mont, total_cycles=res.compute)
+
+    def modinv(self, a: int, n: int, engine: str | None = None,
+               progress: Callable[[int], None] | None = None) -> OpResult:
+        """a^-1 mod N for a prime N (MODINV: Fermat on the engine's MODEXP, checked by MODMUL).
+        SLOT_E and SLOT_B are used as scratch."""
+        prof = profile(engine or self.default_engine(Op.MODEXP))
+        length = max(1, n.bit_length())
+        nw = words_for(length)
+        b0 = self.bus.bus_cycles
+        mont = self.ensure_w(n, length, prof.r(length)) if prof.r is not None else 0
+        self.write_slot(Slot.N, n, nw)
+        self.write_slot(Slot.A, a, nw)
+        res = self.run(Op.MODINV, length, engine=self.engine_id(engine), progress=progress)
+        return self.result(res, self.read_slot(Slot.R, nw), b0, mont_params_cycles=mont)
+
+    def default_engine(self, op: int) -> str:
+        """The engine automatic dispatch picks for `op` (pka_top_pkg::EnginePrio)."""
+        for name in ENGINE_PRIO:
+            if self.cfg.has_engine(name) and int(op) in profile(name).ops:
+                return name
+        raise PkaError(Status.ERR_UNSUPPORTED, f"no engine of this build executes {Op(op).name}")
+
+
+# ---- what the driver knows about each engine (from doc/<engine>.md) -------------------------------
+
+@dataclass(frozen=True)
+class EngineProfile:
+    name: str
+    ops: frozenset[int]
+    r: Callable[[int], int] | None     # Montgomery exponent r of SLOT_W = 2^(2r) mod N, from the length
+    top_params: Callable[[dict[str, Any], int], dict[str, int]]   # engine params -> pka_top parameters
+    max_len: Callable[[dict[str, Any], int], int]                 # the build's MaxLen for an operand size
+
+
+def _pow2_len(bits: int) -> int:
+    size = 256
+    while size < bits:
+        size *= 2
+    if size > 4096:
+        raise PkaError(Status.ERR_LENGTH, f"{bits} bits exceed pka_top's largest build (4096)")
+    return size
+
+
+PROFILES: dict[str, EngineProfile] = {
+    "example": EngineProfile("example", frozenset({Op.MODADD}), None, lambda p, b: {}, lambda p, b: _pow2_len(b)),
+    "csa2": EngineProfile(
+        "csa2", frozenset({Op.MODEXP, Op.MODMUL}), lambda k: k + 2,
+        lambda p, b: {"Csa2ChunkW": 1 if p.get("variant", "paper") == "paper" else 32},
+        lambda p, b: int(p.get("l", 0)) or _pow2_len(b)),
+}
+ENGINE_PRIO = ("hscm", "rns", "victor", "mwr4", "csa2", "example")
+
+
+def profile(name: str) -> EngineProfile:
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise PkaError(Status.ERR_UNSUPPORTED, f"pka_top does not hold engine {name!r} (yet)") from None
+
+
+# ---- the model backend's API through the bus ------------------------------------------------------
+
+_SESSIONS: dict[Any, tuple[Any, Pka]] = {}
+
+
+def session(engine: str, params: dict[str, Any], bits: int) -> Pka:
+    """A Pka on a cached pka_top build holding `engine` (one simulator process per build)."""
+    from pka.rtl.top import TopConfig, TopSim
+
+    prof = profile(engine)
+    cfg = TopConfig(max_len=prof.max_len(params, bits), engines=(engine,),
+                    params=tuple(sorted(prof.top_params(params, bits).items())))
+    entry = _SESSIONS.get(cfg)
+    if entry is None or entry[0].proc.poll() is not None:
+        sim = TopSim(cfg)
+        entry = (sim, Pka(sim))
+        _SESSIONS[cfg] = entry
+    return entry[1]
+
+
+def close_all() -> None:
+    for sim, _ in _SESSIONS.values():
+        sim.close()
+    _SESSIONS.clear()
+
+
+import atexit  # noqa: E402
+
+atexit.register(close_all)
+
+
+class Backend:
+    """modexp / modmul / modinv / rsa_crt / ecc_mul of one engine, through pka_top and its bus,
+    with the signatures of the model backend (pka.model.<engine>)."""
+
+    def __init__(self, engine: str) -> None:
+        self.engine = engine
+        self.profile = profile(engine)
+
+    def modexp(self, base: int, exp: int, mod: int, params: dict[str, Any],
+               progress: Callable[[int], None] | None = None) -> OpResult:
+        p = session(self.engine, params, max(mod.bit_length(), exp.bit_length()))
+        return p.modexp(base, exp, mod, self.engine, ct=bool(params.get("ladder", 0)), progress=progress)
+
+    def modmul(self, a: int, b: int, mod: int, params: dict[str, Any],
+               progress: Callable[[int], None] | None = None) -> OpResult:
+        return session(self.engine, params, mod.bit_length()).modmul(a, b, mod, self.engine, progress)
+
+    def modinv(self, a: int, mod: int, params: dict[str, Any],
+               progress: Callable[[int], None] | None = None) -> OpResult:
+        return session(self.engine, params, mod.bit_length()).modinv(a, mod, self.engine, progress)
+
+
+def backend(engine: str) -> Backend:
+    """The bus backend of `engine` (what `pka ... --backend rtl` can call to go through pka_top)."""
+    return Backend(engine)

