@@ -25,8 +25,9 @@ module pka_victor_acc #(
   output logic [Width-1:0] sa_o,
   output logic [Width-1:0] sc_o
 );
-  initial begin
-    if (Width != NW + 2 * K + 1) $fatal(1, "pka_victor_acc: Width must be NW + 2K + 1");
+  // parameter legality, checked at elaboration
+  if (Width != NW + 2 * K + 1) begin : g_bad_param0
+    $fatal(1, "pka_victor_acc: Width must be NW + 2K + 1");
   end
 
   logic [Width-1:0] ab_s, ab_c, qn_s, qn_c, w1, w2, x1, y1, x2, y2, x3, y3;

@@ -37,8 +37,8 @@ module pka_victor_core
   parameter int unsigned MaxLen = 128,  // maximum modulus and exponent bits, multiple of 32, 32..4096
   parameter int unsigned MemAw  = 8,    // word address width: 16 slots of 2^(MemAw-4) words
   parameter int unsigned K      = 5,    // scan factor (radix 2^K), 3..5
-  parameter int unsigned Delta  = 10,   // top bits of S for the estimate, K+4..24
-  parameter int unsigned Eps    = 11    // bits of 1/N after its leading one, K+1..24
+  parameter int unsigned Delta  = 10,   // top bits of S for the estimate, K+4..32
+  parameter int unsigned Eps    = 11    // bits of 1/N after its leading one, K+1..32
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -83,14 +83,27 @@ module pka_victor_core
     return lhs <= rhs;
   endfunction
 
-  initial begin
-    if (MaxLen % 32 != 0 || MaxLen < 32 || MaxLen > 4096) $fatal(1, "MaxLen: multiple of 32 in 32..4096");
-    if (Words > SlotWords) $fatal(1, "MemAw too small for MaxLen");
-    if (K < 3 || K > 5) $fatal(1, "K must be 3, 4 or 5");
-    if (Delta <= K + 3 || Delta > 24 || Eps <= K || Eps > 24) $fatal(1, "need K+3 < Delta <= 24, K < Eps <= 24");
-    if (!qmax_below(43)) $fatal(1, "q_max exceeds Table 2's 42 for this K, Delta, Eps");
-    if (!qmax_below((1 << (K + 1)) - 1)) $fatal(1, "q_max too large for the n+2K+1 bit accumulator");
-    if (!result_below_2n()) $fatal(1, "Delta, Eps do not keep the result below 2N");
+  // parameter legality, checked at elaboration
+  if (MaxLen % 32 != 0 || MaxLen < 32 || MaxLen > 4096) begin : g_bad_maxlen
+    $fatal(1, "MaxLen: multiple of 32 in 32..4096");
+  end
+  if (Words > SlotWords) begin : g_bad_memaw
+    $fatal(1, "MemAw too small for MaxLen");
+  end
+  if (K < 3 || K > 5) begin : g_bad_k
+    $fatal(1, "K must be 3, 4 or 5");
+  end
+  if (Delta <= K + 3 || Delta > 32 || Eps <= K || Eps > 32) begin : g_bad_delta_eps
+    $fatal(1, "need K+3 < Delta <= 32 and K < Eps <= 32");
+  end
+  if (!qmax_below(43)) begin : g_bad_qmax_table2
+    $fatal(1, "q_max exceeds Table 2's 42 for this K, Delta, Eps");
+  end
+  if (!qmax_below((1 << (K + 1)) - 1)) begin : g_bad_qmax_width
+    $fatal(1, "q_max too large for the n+2K+1 bit accumulator");
+  end
+  if (!result_below_2n()) begin : g_bad_result
+    $fatal(1, "Delta, Eps do not keep the result below 2N");
   end
 
   typedef enum logic [3:0] {Idle, Load, Check, Recip, Loop, Drain, Reduce, Store, Done} state_e;

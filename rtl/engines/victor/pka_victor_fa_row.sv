@@ -15,8 +15,9 @@ module pka_victor_fa_row #(
   output logic [Width-1:0] s_o,
   output logic [Width-1:0] c_o
 );
-  initial begin
-    if (Width < 2) $fatal(1, "pka_victor_fa_row: Width must be >= 2");
+  // parameter legality, checked at elaboration
+  if (Width < 2) begin : g_bad_param0
+    $fatal(1, "pka_victor_fa_row: Width must be >= 2");
   end
 
   logic [Width-1:0] maj;

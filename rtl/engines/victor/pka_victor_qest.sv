@@ -22,9 +22,12 @@ module pka_victor_qest #(
 );
   localparam int unsigned PW = Delta + Eps + 1;  // product width
 
-  initial begin
-    if (K < 3 || K > 5) $fatal(1, "pka_victor_qest: K must be 3..5");
-    if (Delta <= K + 3 || Eps <= K) $fatal(1, "pka_victor_qest: need Delta > K+3, Eps > K");
+  // parameter legality, checked at elaboration
+  if (K < 3 || K > 5) begin : g_bad_param0
+    $fatal(1, "pka_victor_qest: K must be 3..5");
+  end
+  if (Delta <= K + 3 || Eps <= K) begin : g_bad_param1
+    $fatal(1, "pka_victor_qest: need Delta > K+3, Eps > K");
   end
 
   logic [Delta-1:0] t_sum, t;

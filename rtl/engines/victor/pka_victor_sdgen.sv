@@ -24,10 +24,15 @@ module pka_victor_sdgen #(
   output logic [Width-1:0] c_o,
   output logic [1:0]       neg_o
 );
-  initial begin
-    if (XW < 1 || XW > Width) $fatal(1, "pka_victor_sdgen: need 1 <= XW <= Width");
-    if (Negate > 1) $fatal(1, "pka_victor_sdgen: Negate must be 0 or 1");
-    if (DW < 1 || DW > 7) $fatal(1, "pka_victor_sdgen: DW must be 1..7");
+  // parameter legality, checked at elaboration
+  if (XW < 1 || XW > Width) begin : g_bad_param0
+    $fatal(1, "pka_victor_sdgen: need 1 <= XW <= Width");
+  end
+  if (Negate > 1) begin : g_bad_param1
+    $fatal(1, "pka_victor_sdgen: Negate must be 0 or 1");
+  end
+  if (DW < 1 || DW > 7) begin : g_bad_param2
+    $fatal(1, "pka_victor_sdgen: DW must be 1..7");
   end
 
   // Table 2 entry of d: magnitudes as shift amounts (0 = no term) and signs of beta, gamma.
