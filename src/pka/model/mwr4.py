@@ -420,6 +420,59 @@ def modexp_products(exp: int) -> int:
     return exp.bit_length() + bin(exp).count("1")
 
 
+# ---- the low-power select registers (section 5) -----------------------------------------------------
+
+def sel_pp_code(qa: int, k: int, coding: bool) -> int:
+    """SEL_PP as pka_mwr4_booth encodes the multiplier digit qa.
+
+    Radix 4 natural {neg, x2}: +B 00, +2B 01, -B 10, -2B 11; the paper's coding (SEL(+B) = ~SEL(+2B),
+    SEL(-B) = ~SEL(-2B)): +B 00, +2B 11, -B 01, -2B 10; 0 -> 00. Radix 8: {neg, |qa|-1} (0 -> 011).
+    Radix 2: 0.
+    """
+    if k == 1:
+        return 0
+    neg = 1 if qa < 0 else 0
+    if k == 2:
+        x2 = 1 if abs(qa) == 2 else 0
+        return (x2 << 1) | (x2 ^ neg) if coding else (neg << 1) | x2
+    return (neg << 2) | ((abs(qa) - 1) & 3)
+
+
+def sel_pm_code(qm: int, k: int) -> int:
+    """SEL_PM as pka_mwr4_mrec encodes the quotient digit qm: radix 4 {neg, x2} (0 -> 00),
+    radix 8 {neg, |qm|-1} (0 -> 011), radix 2: 0."""
+    if k == 1:
+        return 0
+    neg = 1 if qm < 0 else 0
+    if k == 2:
+        return (neg << 1) | (1 if abs(qm) == 2 else 0)
+    return (neg << 2) | ((abs(qm) - 1) & 3)
+
+
+def select_toggles(qa: tuple[int, ...], qm: tuple[int, ...], cfg: Config, freeze: bool,
+                   coding: bool) -> dict[str, int]:
+    """Bit toggles of the SEL_PP/SEL_PM and EN_PP/EN_PM registers of all stages over one product,
+    from reset (all zero). Stage s takes digits s, s+NS, ...; with `freeze` a SEL register keeps its
+    value while its digit is 0 (section 5). The RTL's toggle counters must give exactly these."""
+    k = cfg.k
+    sel = en = 0
+    for s in range(cfg.ns):
+        spp = spm = epp = epm = 0
+        for j in range(s, len(qa), cfg.ns):
+            a, q = qa[j], qm[j]
+            if a != 0 or not freeze:
+                new = sel_pp_code(a, k, coding)
+                sel += bin(spp ^ new).count("1")
+                spp = new
+            if q != 0 or not freeze:
+                new = sel_pm_code(q, k)
+                sel += bin(spm ^ new).count("1")
+                spm = new
+            en += (epp ^ int(a != 0)) + (epm ^ int(q != 0))
+            epp, epm = int(a != 0), int(q != 0)
+    return {"sel": sel, "en": en}
+
+
 # ---- the Python surface -----------------------------------------------------------------------------
 
 def _check_inputs(mod: int, operands: tuple[tuple[int, str], ...], exp: int | None = None) -> int:

@@ -1,0 +1,167 @@
+"""mwr4 RTL vs the golden model: results AND cycles, random stalls, recirculation, errors, toggles.
+
+Three small builds (MaxLen = 64) cover radix 4 (the paper), radix 2 (Tenca-Koc) and radix 8, with
+NS and w chosen so that both S paths of the kernel are used (e > 2 NS: words wait in the S memory;
+e <= 2 NS: stage 0 reads the last stage directly) and operands need many passes (n > NS digits).
+A fourth build has the toggle counters; its SEL/EN counts must equal the model's prediction.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from pka.errors import PkaError, Status
+from pka.model import mwr4 as model
+from pka.rtl import mwr4 as rtl
+from pka.sim import Op, Slot
+
+pytestmark = pytest.mark.rtl
+
+VECTORS = int(os.environ.get("PKA_VECTORS", "20"))
+CONFIGS = [{"radix": 4, "ns": 2, "w": 8}, {"radix": 2, "ns": 3, "w": 4}, {"radix": 8, "ns": 4, "w": 16}]
+IDS = ["r4-ns2-w8", "r2-ns3-w4", "r8-ns4-w16"]
+STALLS = (0, 300, 700)
+
+
+def _modulus(rng: random.Random, n: int) -> int:
+    return rng.getrandbits(n) | 1 | (1 << (n - 1))
+
+
+def test_sizes_exercise_both_s_paths_and_recirculation() -> None:
+    """The sizes used below: many passes, words through the S memory and the direct path."""
+    g = model.geometry(64, model.config(CONFIGS[0]))
+    assert g.passes == 16 and g.e > 2 * 2           # radix 4: S memory ("FIFO") path
+    g = model.geometry(8, model.config(CONFIGS[0]))
+    assert g.passes == 2 and g.e <= 2 * 2           # radix 4: direct path
+    g = model.geometry(64, model.config(CONFIGS[1]))
+    assert g.passes == 22 and g.e > 2 * 3           # radix 2
+    g = model.geometry(64, model.config(CONFIGS[2]))
+    assert g.passes == 6 and g.e <= 2 * 4           # radix 8: direct
+
+
+@pytest.mark.parametrize("params", CONFIGS, ids=IDS)
+def test_montmul_modmul_random_with_stalls(params: dict[str, int]) -> None:
+    rng = random.Random(sum(params.values()))
+    for i in range(VECTORS):
+        n = rng.choice([2, 3, 8, 17, 31, 32, 33, rng.randrange(2, 65), 64])
+        m = _modulus(rng, n)
+        a, b = rng.randrange(m), rng.randrange(m)
+        stall = STALLS[i % 3]
+        r, ref = rtl.montmul(a, b, m, params, stall=stall), model.montmul(a, b, m, params)
+        assert (r.result, r.cycles) == (ref.result, ref.cycles), (n, m, a, b)
+        r, ref = rtl.modmul(a, b, m, params, stall=stall), model.modmul(a, b, m, params)
+        assert (r.result, r.cycles) == (a * b % m, ref.cycles), (n, m, a, b)
+        assert r.detail["total_cycles"] == ref.detail["total_cycles"] == 2 * ref.cycles
+        assert r.io_cycles and r.io_cycles > 0
+
+
+@pytest.mark.parametrize("params", CONFIGS, ids=IDS)
+def test_modexp_random_with_stalls(params: dict[str, int]) -> None:
+    rng = random.Random(7 + sum(params.values()))
+    for i in range(max(4, VECTORS // 2)):
+        n = rng.choice([3, 16, 33, rng.randrange(2, 65), 64])
+        m = _modulus(rng, n)
+        x = rng.randrange(m)
+        e = rng.choice([0, 1, 2, rng.getrandbits(8), rng.getrandbits(n), (1 << n) - 1])
+        r, ref = rtl.modexp(x, e, m, params, stall=STALLS[i % 3]), model.modexp(x, e, m, params)
+        assert (r.result, r.cycles) == (pow(x, e, m), ref.cycles), (n, m, x, e)
+
+
+@pytest.mark.parametrize("params", CONFIGS[:1], ids=IDS[:1])
+def test_edge_operands(params: dict[str, int]) -> None:
+    for n in (2, 33, 64):
+        for m in {(1 << (n - 1)) + 1, (1 << n) - 1}:
+            for x in {0, 1, m - 1}:
+                assert rtl.modmul(x, m - 1, m, params).result == x * (m - 1) % m
+                for e in (0, 1, (1 << n) - 1):
+                    r = rtl.modexp(x, e, m, params)
+                    assert (r.result, r.cycles) == (pow(x, e, m), model.modexp(x, e, m, params).cycles)
+
+
+def test_error_codes_and_return_to_idle() -> None:
+    """Every status the engine produces, each within a few cycles, then a good op again."""
+    cfg = model.config(CONFIGS[0])
+    d = rtl.design(cfg, 64)
+    h = rtl.harness(d)
+    h.stall(0)
+    m, a, b = 0xC5, 0x17, 0x42
+
+    def fill(n: int = m, x: int = a, y: int = b, w: int = 1, e: int = 5) -> None:
+        for slot, v in ((Slot.N, n), (Slot.A, x), (Slot.B, y), (Slot.W, w), (Slot.E, e)):
+            h.write_slot(slot, v, d.slot_words)
+
+    def status(op: int, n: int = 8, elen: int = 3) -> int:
+        return h.command(op, n, elen, 0, max_cycles=200).status
+
+    def good() -> None:
+        fill()
+        r = h.command(Op.MONTMUL, 8, 0, 0, max_cycles=10_000)
+        assert r.status == Status.OK
+        assert h.read_slot(Slot.R, 1) == model.montmul(a, b, m, CONFIGS[0]).result
+
+    cases = [
+        (dict(), Op.MODADD, 8, 3, Status.ERR_OPCODE),
+        (dict(), Op.NOP, 8, 3, Status.ERR_OPCODE),
+        (dict(), Op.MONTMUL, 0, 0, Status.ERR_LENGTH),
+        (dict(), Op.MODMUL, 65, 0, Status.ERR_LENGTH),
+        (dict(), Op.MODEXP, 8, 65, Status.ERR_LENGTH),
+        (dict(n=0xC4), Op.MONTMUL, 8, 0, Status.ERR_EVEN_MODULUS),
+        (dict(n=0xC4, x=0xFF), Op.MODEXP, 8, 3, Status.ERR_EVEN_MODULUS),
+        (dict(n=1), Op.MONTMUL, 8, 0, Status.ERR_OPERAND_RANGE),
+        (dict(n=0x1C5), Op.MONTMUL, 8, 0, Status.ERR_OPERAND_RANGE),   # N >= 2^len
+        (dict(x=m), Op.MONTMUL, 8, 0, Status.ERR_OPERAND_RANGE),
+        (dict(y=m + 2), Op.MODMUL, 8, 0, Status.ERR_OPERAND_RANGE),
+        (dict(w=m), Op.MODMUL, 8, 0, Status.ERR_OPERAND_RANGE),
+        (dict(w=m), Op.MODEXP, 8, 3, Status.ERR_OPERAND_RANGE),
+        (dict(e=9), Op.MODEXP, 8, 3, Status.ERR_OPERAND_RANGE),         # E >= 2^elen
+    ]
+    for fills, op, n, elen, st in cases:
+        fill(**fills)
+        assert status(op, n, elen) == st, (fills, op, n, elen)
+        good()
+
+
+def test_api_errors_match_model() -> None:
+    p = CONFIGS[0]
+    bad = [
+        ("modexp", (2, 3, 10)), ("modexp", (11, 3, 11)), ("modexp", (2, -1, 11)), ("modexp", (2, 3, 1)),
+        ("modexp", (2, 3, 0)), ("modexp", (-1, 3, 11)), ("modexp", (2, 1 << 5000, 11)),
+        ("modexp", (1 << 40, 3, 10)), ("modexp", (1 << 40, 3, 11)),
+        ("modmul", (11, 1, 11)), ("modmul", (1, 12, 11)), ("modmul", (1, 1, 12)), ("modmul", (1, -1, 9)),
+        ("montmul", (3, 1, 1)),
+    ]
+    for fn, args in bad:
+        with pytest.raises(PkaError) as want:
+            getattr(model, fn)(*args, p)
+        with pytest.raises(PkaError) as got:
+            getattr(rtl, fn)(*args, p)
+        assert got.value.status == want.value.status, (fn, args, got.value, want.value)
+    with pytest.raises(PkaError) as exc:
+        rtl.modexp(2, 3, 11, {"radix": 16})
+    assert exc.value.status == Status.ERR_PARAM
+
+
+def test_select_toggles_equal_model() -> None:
+    """Toggle-counter build: SEL/EN register toggles equal the model's, the freeze cuts SEL toggles."""
+    p = CONFIGS[0]
+    cfg = model.config(p)
+    h = rtl.harness(rtl.design(cfg, 64, toggle=True))
+    rng = random.Random(17)
+    sel = {True: 0, False: 0}
+    for _ in range(max(4, VECTORS // 4)):
+        m = _modulus(rng, 64)
+        a, b = rng.randrange(m), rng.randrange(m)
+        prod = model.mont_product(a, b, m, cfg)
+        for freeze in (True, False):
+            for coding in (True, False):
+                h.reset()
+                t = rtl.toggles(a, b, m, p, freeze=freeze, coding=coding)
+                want = model.select_toggles(prod.qa, prod.qm, cfg, freeze, coding)
+                assert (t["sel"], t["en"]) == (want["sel"], want["en"]), (freeze, coding)
+                assert t["kernel_cycles"] == model.kernel_cycles(64, cfg)
+                assert t["reg"] > 0 and t["net"] > 0
+                sel[freeze] += t["sel"]
+    assert sel[True] < sel[False]
