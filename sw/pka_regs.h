@@ -132,82 +132,82 @@ extern "C" {
 
 // mem - pka_regs::SLOT_N
 typedef struct __attribute__ ((__packed__)) {
-    uint32_t mem[128];
+    uint32_t mem[1024];
 } pka_regs__SLOT_N_t;
 
 // mem - pka_regs::SLOT_A
 typedef struct __attribute__ ((__packed__)) {
-    uint32_t mem[128];
+    uint32_t mem[1024];
 } pka_regs__SLOT_A_t;
 
 // mem - pka_regs::SLOT_A_HI
 typedef struct __attribute__ ((__packed__)) {
-    uint32_t mem[128];
+    uint32_t mem[1024];
 } pka_regs__SLOT_A_HI_t;
 
 // mem - pka_regs::SLOT_B
 typedef struct __attribute__ ((__packed__)) {
-    uint32_t mem[128];
+    uint32_t mem[1024];
 } pka_regs__SLOT_B_t;
 
 // mem - pka_regs::SLOT_E
 typedef struct __attribute__ ((__packed__)) {
-    uint32_t mem[128];
+    uint32_t mem[1024];
 } pka_regs__SLOT_E_t;
 
 // mem - pka_regs::SLOT_R
 typedef struct __attribute__ ((__packed__)) {
-    uint32_t mem[128];
+    uint32_t mem[1024];
 } pka_regs__SLOT_R_t;
 
 // mem - pka_regs::SLOT_R_HI
 typedef struct __attribute__ ((__packed__)) {
-    uint32_t mem[128];
+    uint32_t mem[1024];
 } pka_regs__SLOT_R_HI_t;
 
 // mem - pka_regs::SLOT_W
 typedef struct __attribute__ ((__packed__)) {
-    uint32_t mem[128];
+    uint32_t mem[1024];
 } pka_regs__SLOT_W_t;
 
 // mem - pka_regs::SLOT_P
 typedef struct __attribute__ ((__packed__)) {
-    uint32_t mem[128];
+    uint32_t mem[1024];
 } pka_regs__SLOT_P_t;
 
 // mem - pka_regs::SLOT_Q
 typedef struct __attribute__ ((__packed__)) {
-    uint32_t mem[128];
+    uint32_t mem[1024];
 } pka_regs__SLOT_Q_t;
 
 // mem - pka_regs::SLOT_DP
 typedef struct __attribute__ ((__packed__)) {
-    uint32_t mem[128];
+    uint32_t mem[1024];
 } pka_regs__SLOT_DP_t;
 
 // mem - pka_regs::SLOT_DQ
 typedef struct __attribute__ ((__packed__)) {
-    uint32_t mem[128];
+    uint32_t mem[1024];
 } pka_regs__SLOT_DQ_t;
 
 // mem - pka_regs::SLOT_QINV
 typedef struct __attribute__ ((__packed__)) {
-    uint32_t mem[128];
+    uint32_t mem[1024];
 } pka_regs__SLOT_QINV_t;
 
 // mem - pka_regs::SLOT_X0
 typedef struct __attribute__ ((__packed__)) {
-    uint32_t mem[128];
+    uint32_t mem[1024];
 } pka_regs__SLOT_X0_t;
 
 // mem - pka_regs::SLOT_X1
 typedef struct __attribute__ ((__packed__)) {
-    uint32_t mem[128];
+    uint32_t mem[1024];
 } pka_regs__SLOT_X1_t;
 
 // mem - pka_regs::SLOT_X2
 typedef struct __attribute__ ((__packed__)) {
-    uint32_t mem[128];
+    uint32_t mem[1024];
 } pka_regs__SLOT_X2_t;
 
 // addrmap - pka_regs
@@ -250,7 +250,7 @@ typedef struct __attribute__ ((__packed__)) {
 } pka_regs_t;
 
 
-static_assert(sizeof(pka_regs_t) == 0x3000, "Packing error");
+static_assert(sizeof(pka_regs_t) == 0x11000, "Packing error");
 
 #ifdef __cplusplus
 }

@@ -13,7 +13,7 @@
 // The RAM has one port. While the sequencer is idle the bus owns it (a read answers one cycle
 // later); while busy it belongs to the sequencer or to the engine it runs, and a bus access to a
 // slot is answered at once without touching the RAM (reads 0, writes dropped, INTR_STATE.REJECT).
-// Slot s, word i is RAM word s * 2^SlotAw + i; the bus windows are 128 words each, words at or
+// Slot s, word i is RAM word s * 2^SlotAw + i; the bus windows are 1024 words each, words at or
 // above 2^SlotAw are not backed (read 0, writes dropped). Secret slots (E, P, Q, DP, DQ, QINV) are
 // write-only (sw = w in the RDL; their read data is tied to 0 here as well). Reset clears the RAM
 // (busy for 2^MemAw cycles), so does OP_ZEROIZE.
@@ -27,7 +27,18 @@ module pka_top
   parameter bit          EnExample = 1'b1,  // tb/common/pka_example_engine (MODADD), for tests
   parameter bit          EnCsa2    = 1'b0,  // csa2: carry-save radix-2 Montgomery (MODEXP, MODMUL)
   parameter int unsigned Csa2ChunkW = 32,   // csa2 carry-propagate chunk: 1 (paper) or 2..64
-  parameter int unsigned BusAw     = 14     // AXI address width, 14 (the register map is 12 KiB)
+  parameter bit          EnMwr4    = 1'b0,  // mwr4: multiple-word radix-2^k Montgomery (MODEXP, MODMUL)
+  parameter int unsigned Mwr4Radix = 4,     // mwr4 radix: 2, 4, 8
+  parameter int unsigned Mwr4Ns    = 8,     // mwr4 pipeline stages: 1..64
+  parameter int unsigned Mwr4W     = 16,    // mwr4 word size: 4, 8, 16, 32
+  parameter bit          EnVictor  = 1'b0,  // victor: radix-2^K quotient estimation (MODEXP, MODMUL)
+  parameter int unsigned VictorK   = 5,     // victor scan factor: 3..5
+  parameter int unsigned VictorDelta = 10,  // victor estimator bits of S: K+4..32
+  parameter int unsigned VictorEps = 11,    // victor estimator bits of 1/N: K+1..32
+  parameter bit          EnRns     = 1'b0,  // rns: Cox-Rower RNS Montgomery (ECC_MUL, MODEXP, ...)
+  parameter int unsigned RnsW      = 32,    // rns channel width: 16, 32
+  parameter int unsigned MinSlotAw = 0,     // at least 2^MinSlotAw words per slot (rns tables), 0..10
+  parameter int unsigned BusAw     = 17     // AXI address width, 17 (the register map is 68 KiB)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -54,15 +65,16 @@ module pka_top
   // interrupt: |(INTR_STATE & INTR_ENABLE)
   output logic             irq_o
 );
-  localparam int unsigned SlotAw = $clog2(MaxLen / 32);
+  localparam int unsigned SlotAw = ($clog2(MaxLen / 32) > MinSlotAw) ? $clog2(MaxLen / 32) : MinSlotAw;
   localparam int unsigned MemAw  = SlotAw + 4;
-  localparam logic [NumEng-1:0] EngMask = NumEng'({EnExample, 5'b0, EnCsa2, 1'b0});
+  localparam logic [NumEng-1:0] EngMask = NumEng'({EnExample, 2'b0, EnVictor, EnRns, EnMwr4, EnCsa2, 1'b0});
   localparam logic [15:0] SecretSlots = 16'((1 << SLOT_E) | (1 << SLOT_P) | (1 << SLOT_Q)
                                           | (1 << SLOT_DP) | (1 << SLOT_DQ) | (1 << SLOT_QINV));
 
   initial begin
     if (MaxLen < 32 || MaxLen > 4096 || MaxLen % 32 != 0) $fatal(1, "MaxLen must be 32..4096, a multiple of 32");
-    if (BusAw != 14) $fatal(1, "BusAw must be 14 (the map generated from data/pka.rdl)");
+    if (BusAw != 17) $fatal(1, "BusAw must be 17 (the map generated from data/pka.rdl)");
+    if (SlotAw > 10) $fatal(1, "at most 1024 words per slot (the slot windows of data/pka.rdl)");
     if (EngMask == '0) $fatal(1, "a build needs at least one engine");
   end
 
@@ -180,7 +192,7 @@ module pka_top
   // ---- bus side of the operand RAM --------------------------------------------------------------
   // The 16 slot windows of the register block as arrays indexed by slot.
   logic [15:0]       win_req, win_is_wr;
-  logic [15:0][8:0]  win_addr;
+  logic [15:0][11:0] win_addr;
   logic [15:0][31:0] win_wdata;
   logic [15:0][31:0] win_biten;
 
@@ -197,7 +209,7 @@ module pka_top
   logic        bus_req, bus_we, bus_backed, bus_wr_ack, bus_rd_ack_q, bus_rd_ack_d;
   logic        bus_ram_q, bus_ram_d;      // the pending read went to the RAM
   logic [3:0]  bus_slot;
-  logic [8:0]  bus_addr;
+  logic [11:0] bus_addr;
   logic [31:0] bus_wdata, bus_biten, bus_rd_data;
 
   `PKA_WIN(SLOT_N, SLOT_N)
@@ -227,8 +239,8 @@ module pka_top
       end
     end
     bus_req = |win_req;
-    // word bus_addr[8:2] of the slot is backed by RAM when below 2^SlotAw
-    bus_backed = (32'(bus_addr[8:2]) < (1 << SlotAw));
+    // word bus_addr[11:2] of the slot is backed by RAM when below 2^SlotAw
+    bus_backed = (32'(bus_addr[11:2]) < (1 << SlotAw));
     bus_wr_ack = bus_req && bus_we;
     bus_rd_ack_d = bus_req && !bus_we;
     bus_ram_d = bus_req && !bus_we && !busy && bus_backed;
@@ -333,6 +345,88 @@ module pka_top
         .MaxLen (MaxLen),
         .MemAw  (MemAw),
         .ChunkW (Csa2ChunkW)
+      ) u_core (
+        .clk_i        (clk_i),
+        .rst_ni       (rst_ni),
+        .cmd_valid_i  (ecmd_valid[e]),
+        .cmd_ready_o  (ecmd_ready[e]),
+        .cmd_op_i     (ecmd_op),
+        .cmd_len_i    (ecmd_len),
+        .cmd_elen_i   (ecmd_elen),
+        .cmd_arg_i    (ecmd_arg),
+        .mem_req_o    (emem_req[e]),
+        .mem_gnt_i    (emem_gnt[e]),
+        .mem_we_o     (emem_we[e]),
+        .mem_addr_o   (emem_addr[e]),
+        .mem_wdata_o  (emem_wdata[e]),
+        .mem_rvalid_i (rvalid),
+        .mem_rdata_i  (ram_rdata),
+        .done_o       (edone[e]),
+        .status_o     (estatus[e]),
+        .cycles_o     (ecycles[e]),
+        .io_cycles_o  (eio[e])
+      );
+    end else if (e == int'(EngMwr4) && EnMwr4) begin : gen_mwr4
+      pka_mwr4_core #(
+        .MaxLen (MaxLen),
+        .MemAw  (MemAw),
+        .Radix  (Mwr4Radix),
+        .NS     (Mwr4Ns),
+        .W      (Mwr4W)
+      ) u_core (
+        .clk_i        (clk_i),
+        .rst_ni       (rst_ni),
+        .cmd_valid_i  (ecmd_valid[e]),
+        .cmd_ready_o  (ecmd_ready[e]),
+        .cmd_op_i     (ecmd_op),
+        .cmd_len_i    (ecmd_len),
+        .cmd_elen_i   (ecmd_elen),
+        .cmd_arg_i    (ecmd_arg),
+        .mem_req_o    (emem_req[e]),
+        .mem_gnt_i    (emem_gnt[e]),
+        .mem_we_o     (emem_we[e]),
+        .mem_addr_o   (emem_addr[e]),
+        .mem_wdata_o  (emem_wdata[e]),
+        .mem_rvalid_i (rvalid),
+        .mem_rdata_i  (ram_rdata),
+        .done_o       (edone[e]),
+        .status_o     (estatus[e]),
+        .cycles_o     (ecycles[e]),
+        .io_cycles_o  (eio[e])
+      );
+    end else if (e == int'(EngVictor) && EnVictor) begin : gen_victor
+      pka_victor_core #(
+        .MaxLen (MaxLen),
+        .MemAw  (MemAw),
+        .K      (VictorK),
+        .Delta  (VictorDelta),
+        .Eps    (VictorEps)
+      ) u_core (
+        .clk_i        (clk_i),
+        .rst_ni       (rst_ni),
+        .cmd_valid_i  (ecmd_valid[e]),
+        .cmd_ready_o  (ecmd_ready[e]),
+        .cmd_op_i     (ecmd_op),
+        .cmd_len_i    (ecmd_len),
+        .cmd_elen_i   (ecmd_elen),
+        .cmd_arg_i    (ecmd_arg),
+        .mem_req_o    (emem_req[e]),
+        .mem_gnt_i    (emem_gnt[e]),
+        .mem_we_o     (emem_we[e]),
+        .mem_addr_o   (emem_addr[e]),
+        .mem_wdata_o  (emem_wdata[e]),
+        .mem_rvalid_i (rvalid),
+        .mem_rdata_i  (ram_rdata),
+        .done_o       (edone[e]),
+        .status_o     (estatus[e]),
+        .cycles_o     (ecycles[e]),
+        .io_cycles_o  (eio[e])
+      );
+    end else if (e == int'(EngRns) && EnRns) begin : gen_rns
+      pka_rns_core #(
+        .MaxLen (MaxLen),
+        .MemAw  (MemAw),
+        .W      (RnsW)
       ) u_core (
         .clk_i        (clk_i),
         .rst_ni       (rst_ni),

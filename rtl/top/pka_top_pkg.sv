@@ -43,6 +43,13 @@ package pka_top_pkg;
       EngExample: return opmask_t'(1) << OP_MODADD;
       // doc/csa2.md: W = (2^(K+2))^2 mod N in SLOT_W (MONT_PARAMS with ELEN = LEN + 2)
       EngCsa2:    return (opmask_t'(1) << OP_MODEXP) | (opmask_t'(1) << OP_MODMUL);
+      // doc/mwr4.md: W = 2^(2kD) mod N in SLOT_W (D digits, see pka.driver); MONTMUL too
+      EngMwr4:    return (opmask_t'(1) << OP_MODEXP) | (opmask_t'(1) << OP_MODMUL) | (opmask_t'(1) << OP_MONTMUL);
+      // doc/victor.md: no host constants
+      EngVictor:  return (opmask_t'(1) << OP_MODEXP) | (opmask_t'(1) << OP_MODMUL);
+      // doc/rns.md: operands are residue vectors and constant tables written by the host
+      EngRns:     return (opmask_t'(1) << OP_MODEXP) | (opmask_t'(1) << OP_MODMUL) | (opmask_t'(1) << OP_MONTMUL)
+                       | (opmask_t'(1) << OP_ECC_MUL);
       default:    return '0;
     endcase
   endfunction

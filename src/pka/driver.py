@@ -48,8 +48,8 @@ class Reg(IntEnum):
 
 ID_MAGIC = 0x504B4101
 SLOT_BASE = 0x1000
-SLOT_STRIDE = 0x200          # 128 words per slot window
-SLOT_WINDOW_WORDS = 128
+SLOT_STRIDE = 0x1000         # 1024 words per slot window (a build backs 2^HWCFG.SLOT_AW of them)
+SLOT_WINDOW_WORDS = 1024
 OP_ZEROIZE = 15              # pka_top_pkg::OP_ZEROIZE
 INTR_DONE = 1 << 0
 INTR_REJECT = 1 << 1

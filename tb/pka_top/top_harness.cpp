@@ -37,8 +37,9 @@ uint32_t fuzz_addr(std::mt19937& rng) {
                                   0x028, 0x02C, 0x030, 0x034, 0x038, 0x040, 0x044, 0x048};
   unsigned k = rng() % 100;
   if (k < 35) return regs[rng() % 16];
-  if (k < 85) return 0x1000 + (rng() % 0x2000);  // slot windows (any byte offset)
-  return rng() % 0x4000;
+  if (k < 70) return 0x1000 * (1 + rng() % 16) + (rng() % 0x400);  // backed part of slot windows
+  if (k < 85) return 0x1000 + (rng() % 0x10000);                    // anywhere in the windows
+  return rng() % 0x20000;
 }
 
 }  // namespace

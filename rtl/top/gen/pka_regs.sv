@@ -7,7 +7,7 @@ module pka_regs (
 
         output logic s_axil_awready,
         input wire s_axil_awvalid,
-        input wire [13:0] s_axil_awaddr,
+        input wire [16:0] s_axil_awaddr,
         input wire [2:0] s_axil_awprot,
         output logic s_axil_wready,
         input wire s_axil_wvalid,
@@ -18,7 +18,7 @@ module pka_regs (
         output logic [1:0] s_axil_bresp,
         output logic s_axil_arready,
         input wire s_axil_arvalid,
-        input wire [13:0] s_axil_araddr,
+        input wire [16:0] s_axil_araddr,
         input wire [2:0] s_axil_arprot,
         input wire s_axil_rready,
         output logic s_axil_rvalid,
@@ -34,7 +34,7 @@ module pka_regs (
     //--------------------------------------------------------------------------
     logic cpuif_req;
     logic cpuif_req_is_wr;
-    logic [13:0] cpuif_addr;
+    logic [16:0] cpuif_addr;
     logic [31:0] cpuif_wr_data;
     logic [31:0] cpuif_wr_biten;
     logic cpuif_req_stall_wr;
@@ -51,10 +51,10 @@ module pka_regs (
     logic [1:0] axil_n_in_flight;
     logic axil_prev_was_rd;
     logic axil_arvalid;
-    logic [13:0] axil_araddr;
+    logic [16:0] axil_araddr;
     logic axil_ar_accept;
     logic axil_awvalid;
-    logic [13:0] axil_awaddr;
+    logic [16:0] axil_awaddr;
     logic axil_wvalid;
     logic [31:0] axil_wdata;
     logic [3:0] axil_wstrb;
@@ -132,17 +132,17 @@ module pka_regs (
             if(axil_arvalid && !axil_prev_was_rd) begin
                 cpuif_req = '1;
                 cpuif_req_is_wr = '0;
-                cpuif_addr = {axil_araddr[13:2], 2'b0};
+                cpuif_addr = {axil_araddr[16:2], 2'b0};
                 if(!cpuif_req_stall_rd) axil_ar_accept = '1;
             end else if(axil_awvalid && axil_wvalid) begin
                 cpuif_req = '1;
                 cpuif_req_is_wr = '1;
-                cpuif_addr = {axil_awaddr[13:2], 2'b0};
+                cpuif_addr = {axil_awaddr[16:2], 2'b0};
                 if(!cpuif_req_stall_wr) axil_aw_accept = '1;
             end else if(axil_arvalid) begin
                 cpuif_req = '1;
                 cpuif_req_is_wr = '0;
-                cpuif_addr = {axil_araddr[13:2], 2'b0};
+                cpuif_addr = {axil_araddr[16:2], 2'b0};
                 if(!cpuif_req_stall_rd) axil_ar_accept = '1;
             end
         end
@@ -263,7 +263,7 @@ module pka_regs (
     logic decoded_err;
     logic decoded_req_is_external;
 
-    logic [13:0] decoded_addr;
+    logic [16:0] decoded_addr;
     logic decoded_req;
     logic decoded_req_is_wr;
     logic [31:0] decoded_wr_data;
@@ -276,84 +276,84 @@ module pka_regs (
         is_external = '0;
         is_valid_addr = '0;
         is_valid_rw = '1; // No valid RW check
-        decoded_reg_strb.ID = cpuif_req_masked & (cpuif_addr == 14'h0) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 14'h0);
-        decoded_reg_strb.HWCFG = cpuif_req_masked & (cpuif_addr == 14'h4) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 14'h4);
-        decoded_reg_strb.OPS = cpuif_req_masked & (cpuif_addr == 14'h8) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 14'h8);
-        decoded_reg_strb.CMD = cpuif_req_masked & (cpuif_addr == 14'h10);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 14'h10);
-        decoded_reg_strb.LEN = cpuif_req_masked & (cpuif_addr == 14'h14);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 14'h14);
-        decoded_reg_strb.ARG = cpuif_req_masked & (cpuif_addr == 14'h18);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 14'h18);
-        decoded_reg_strb.STATUS = cpuif_req_masked & (cpuif_addr == 14'h20) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 14'h20);
-        decoded_reg_strb.INTR_STATE = cpuif_req_masked & (cpuif_addr == 14'h24);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 14'h24);
-        decoded_reg_strb.INTR_ENABLE = cpuif_req_masked & (cpuif_addr == 14'h28);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 14'h28);
-        decoded_reg_strb.INTR_TEST = cpuif_req_masked & (cpuif_addr == 14'h2c) & cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 14'h2c);
-        decoded_reg_strb.CYCLES = cpuif_req_masked & (cpuif_addr == 14'h30) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 14'h30);
-        decoded_reg_strb.COMPUTE = cpuif_req_masked & (cpuif_addr == 14'h34) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 14'h34);
-        decoded_reg_strb.IO = cpuif_req_masked & (cpuif_addr == 14'h38) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 14'h38);
-        decoded_reg_strb.MU_LO = cpuif_req_masked & (cpuif_addr == 14'h40) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 14'h40);
-        decoded_reg_strb.MU_HI = cpuif_req_masked & (cpuif_addr == 14'h44) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 14'h44);
-        decoded_reg_strb.SLOT_N = cpuif_req_masked & (cpuif_addr >= 14'h1000) & (cpuif_addr <= 14'h1000 + 14'h1ff);
-        is_external |= cpuif_req_masked & (cpuif_addr >= 14'h1000) & (cpuif_addr <= 14'h1000 + 14'h1ff);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 14'h1000) & (cpuif_addr <= 14'h1000 + 14'h1ff);
-        decoded_reg_strb.SLOT_A = cpuif_req_masked & (cpuif_addr >= 14'h1200) & (cpuif_addr <= 14'h1200 + 14'h1ff);
-        is_external |= cpuif_req_masked & (cpuif_addr >= 14'h1200) & (cpuif_addr <= 14'h1200 + 14'h1ff);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 14'h1200) & (cpuif_addr <= 14'h1200 + 14'h1ff);
-        decoded_reg_strb.SLOT_A_HI = cpuif_req_masked & (cpuif_addr >= 14'h1400) & (cpuif_addr <= 14'h1400 + 14'h1ff);
-        is_external |= cpuif_req_masked & (cpuif_addr >= 14'h1400) & (cpuif_addr <= 14'h1400 + 14'h1ff);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 14'h1400) & (cpuif_addr <= 14'h1400 + 14'h1ff);
-        decoded_reg_strb.SLOT_B = cpuif_req_masked & (cpuif_addr >= 14'h1600) & (cpuif_addr <= 14'h1600 + 14'h1ff);
-        is_external |= cpuif_req_masked & (cpuif_addr >= 14'h1600) & (cpuif_addr <= 14'h1600 + 14'h1ff);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 14'h1600) & (cpuif_addr <= 14'h1600 + 14'h1ff);
-        decoded_reg_strb.SLOT_E = cpuif_req_masked & (cpuif_addr >= 14'h1800) & (cpuif_addr <= 14'h1800 + 14'h1ff) & cpuif_req_is_wr;
-        is_external |= cpuif_req_masked & (cpuif_addr >= 14'h1800) & (cpuif_addr <= 14'h1800 + 14'h1ff) & cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 14'h1800) & (cpuif_addr <= 14'h1800 + 14'h1ff);
-        decoded_reg_strb.SLOT_R = cpuif_req_masked & (cpuif_addr >= 14'h1a00) & (cpuif_addr <= 14'h1a00 + 14'h1ff);
-        is_external |= cpuif_req_masked & (cpuif_addr >= 14'h1a00) & (cpuif_addr <= 14'h1a00 + 14'h1ff);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 14'h1a00) & (cpuif_addr <= 14'h1a00 + 14'h1ff);
-        decoded_reg_strb.SLOT_R_HI = cpuif_req_masked & (cpuif_addr >= 14'h1c00) & (cpuif_addr <= 14'h1c00 + 14'h1ff);
-        is_external |= cpuif_req_masked & (cpuif_addr >= 14'h1c00) & (cpuif_addr <= 14'h1c00 + 14'h1ff);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 14'h1c00) & (cpuif_addr <= 14'h1c00 + 14'h1ff);
-        decoded_reg_strb.SLOT_W = cpuif_req_masked & (cpuif_addr >= 14'h1e00) & (cpuif_addr <= 14'h1e00 + 14'h1ff);
-        is_external |= cpuif_req_masked & (cpuif_addr >= 14'h1e00) & (cpuif_addr <= 14'h1e00 + 14'h1ff);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 14'h1e00) & (cpuif_addr <= 14'h1e00 + 14'h1ff);
-        decoded_reg_strb.SLOT_P = cpuif_req_masked & (cpuif_addr >= 14'h2000) & (cpuif_addr <= 14'h2000 + 14'h1ff) & cpuif_req_is_wr;
-        is_external |= cpuif_req_masked & (cpuif_addr >= 14'h2000) & (cpuif_addr <= 14'h2000 + 14'h1ff) & cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 14'h2000) & (cpuif_addr <= 14'h2000 + 14'h1ff);
-        decoded_reg_strb.SLOT_Q = cpuif_req_masked & (cpuif_addr >= 14'h2200) & (cpuif_addr <= 14'h2200 + 14'h1ff) & cpuif_req_is_wr;
-        is_external |= cpuif_req_masked & (cpuif_addr >= 14'h2200) & (cpuif_addr <= 14'h2200 + 14'h1ff) & cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 14'h2200) & (cpuif_addr <= 14'h2200 + 14'h1ff);
-        decoded_reg_strb.SLOT_DP = cpuif_req_masked & (cpuif_addr >= 14'h2400) & (cpuif_addr <= 14'h2400 + 14'h1ff) & cpuif_req_is_wr;
-        is_external |= cpuif_req_masked & (cpuif_addr >= 14'h2400) & (cpuif_addr <= 14'h2400 + 14'h1ff) & cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 14'h2400) & (cpuif_addr <= 14'h2400 + 14'h1ff);
-        decoded_reg_strb.SLOT_DQ = cpuif_req_masked & (cpuif_addr >= 14'h2600) & (cpuif_addr <= 14'h2600 + 14'h1ff) & cpuif_req_is_wr;
-        is_external |= cpuif_req_masked & (cpuif_addr >= 14'h2600) & (cpuif_addr <= 14'h2600 + 14'h1ff) & cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 14'h2600) & (cpuif_addr <= 14'h2600 + 14'h1ff);
-        decoded_reg_strb.SLOT_QINV = cpuif_req_masked & (cpuif_addr >= 14'h2800) & (cpuif_addr <= 14'h2800 + 14'h1ff) & cpuif_req_is_wr;
-        is_external |= cpuif_req_masked & (cpuif_addr >= 14'h2800) & (cpuif_addr <= 14'h2800 + 14'h1ff) & cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 14'h2800) & (cpuif_addr <= 14'h2800 + 14'h1ff);
-        decoded_reg_strb.SLOT_X0 = cpuif_req_masked & (cpuif_addr >= 14'h2a00) & (cpuif_addr <= 14'h2a00 + 14'h1ff);
-        is_external |= cpuif_req_masked & (cpuif_addr >= 14'h2a00) & (cpuif_addr <= 14'h2a00 + 14'h1ff);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 14'h2a00) & (cpuif_addr <= 14'h2a00 + 14'h1ff);
-        decoded_reg_strb.SLOT_X1 = cpuif_req_masked & (cpuif_addr >= 14'h2c00) & (cpuif_addr <= 14'h2c00 + 14'h1ff);
-        is_external |= cpuif_req_masked & (cpuif_addr >= 14'h2c00) & (cpuif_addr <= 14'h2c00 + 14'h1ff);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 14'h2c00) & (cpuif_addr <= 14'h2c00 + 14'h1ff);
-        decoded_reg_strb.SLOT_X2 = cpuif_req_masked & (cpuif_addr >= 14'h2e00) & (cpuif_addr <= 14'h2e00 + 14'h1ff);
-        is_external |= cpuif_req_masked & (cpuif_addr >= 14'h2e00) & (cpuif_addr <= 14'h2e00 + 14'h1ff);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 14'h2e00) & (cpuif_addr <= 14'h2e00 + 14'h1ff);
+        decoded_reg_strb.ID = cpuif_req_masked & (cpuif_addr == 17'h0) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h0);
+        decoded_reg_strb.HWCFG = cpuif_req_masked & (cpuif_addr == 17'h4) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h4);
+        decoded_reg_strb.OPS = cpuif_req_masked & (cpuif_addr == 17'h8) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h8);
+        decoded_reg_strb.CMD = cpuif_req_masked & (cpuif_addr == 17'h10);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h10);
+        decoded_reg_strb.LEN = cpuif_req_masked & (cpuif_addr == 17'h14);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h14);
+        decoded_reg_strb.ARG = cpuif_req_masked & (cpuif_addr == 17'h18);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h18);
+        decoded_reg_strb.STATUS = cpuif_req_masked & (cpuif_addr == 17'h20) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h20);
+        decoded_reg_strb.INTR_STATE = cpuif_req_masked & (cpuif_addr == 17'h24);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h24);
+        decoded_reg_strb.INTR_ENABLE = cpuif_req_masked & (cpuif_addr == 17'h28);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h28);
+        decoded_reg_strb.INTR_TEST = cpuif_req_masked & (cpuif_addr == 17'h2c) & cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h2c);
+        decoded_reg_strb.CYCLES = cpuif_req_masked & (cpuif_addr == 17'h30) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h30);
+        decoded_reg_strb.COMPUTE = cpuif_req_masked & (cpuif_addr == 17'h34) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h34);
+        decoded_reg_strb.IO = cpuif_req_masked & (cpuif_addr == 17'h38) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h38);
+        decoded_reg_strb.MU_LO = cpuif_req_masked & (cpuif_addr == 17'h40) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h40);
+        decoded_reg_strb.MU_HI = cpuif_req_masked & (cpuif_addr == 17'h44) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h44);
+        decoded_reg_strb.SLOT_N = cpuif_req_masked & (cpuif_addr >= 17'h1000) & (cpuif_addr <= 17'h1000 + 17'hfff);
+        is_external |= cpuif_req_masked & (cpuif_addr >= 17'h1000) & (cpuif_addr <= 17'h1000 + 17'hfff);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'h1000) & (cpuif_addr <= 17'h1000 + 17'hfff);
+        decoded_reg_strb.SLOT_A = cpuif_req_masked & (cpuif_addr >= 17'h2000) & (cpuif_addr <= 17'h2000 + 17'hfff);
+        is_external |= cpuif_req_masked & (cpuif_addr >= 17'h2000) & (cpuif_addr <= 17'h2000 + 17'hfff);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'h2000) & (cpuif_addr <= 17'h2000 + 17'hfff);
+        decoded_reg_strb.SLOT_A_HI = cpuif_req_masked & (cpuif_addr >= 17'h3000) & (cpuif_addr <= 17'h3000 + 17'hfff);
+        is_external |= cpuif_req_masked & (cpuif_addr >= 17'h3000) & (cpuif_addr <= 17'h3000 + 17'hfff);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'h3000) & (cpuif_addr <= 17'h3000 + 17'hfff);
+        decoded_reg_strb.SLOT_B = cpuif_req_masked & (cpuif_addr >= 17'h4000) & (cpuif_addr <= 17'h4000 + 17'hfff);
+        is_external |= cpuif_req_masked & (cpuif_addr >= 17'h4000) & (cpuif_addr <= 17'h4000 + 17'hfff);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'h4000) & (cpuif_addr <= 17'h4000 + 17'hfff);
+        decoded_reg_strb.SLOT_E = cpuif_req_masked & (cpuif_addr >= 17'h5000) & (cpuif_addr <= 17'h5000 + 17'hfff) & cpuif_req_is_wr;
+        is_external |= cpuif_req_masked & (cpuif_addr >= 17'h5000) & (cpuif_addr <= 17'h5000 + 17'hfff) & cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'h5000) & (cpuif_addr <= 17'h5000 + 17'hfff);
+        decoded_reg_strb.SLOT_R = cpuif_req_masked & (cpuif_addr >= 17'h6000) & (cpuif_addr <= 17'h6000 + 17'hfff);
+        is_external |= cpuif_req_masked & (cpuif_addr >= 17'h6000) & (cpuif_addr <= 17'h6000 + 17'hfff);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'h6000) & (cpuif_addr <= 17'h6000 + 17'hfff);
+        decoded_reg_strb.SLOT_R_HI = cpuif_req_masked & (cpuif_addr >= 17'h7000) & (cpuif_addr <= 17'h7000 + 17'hfff);
+        is_external |= cpuif_req_masked & (cpuif_addr >= 17'h7000) & (cpuif_addr <= 17'h7000 + 17'hfff);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'h7000) & (cpuif_addr <= 17'h7000 + 17'hfff);
+        decoded_reg_strb.SLOT_W = cpuif_req_masked & (cpuif_addr >= 17'h8000) & (cpuif_addr <= 17'h8000 + 17'hfff);
+        is_external |= cpuif_req_masked & (cpuif_addr >= 17'h8000) & (cpuif_addr <= 17'h8000 + 17'hfff);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'h8000) & (cpuif_addr <= 17'h8000 + 17'hfff);
+        decoded_reg_strb.SLOT_P = cpuif_req_masked & (cpuif_addr >= 17'h9000) & (cpuif_addr <= 17'h9000 + 17'hfff) & cpuif_req_is_wr;
+        is_external |= cpuif_req_masked & (cpuif_addr >= 17'h9000) & (cpuif_addr <= 17'h9000 + 17'hfff) & cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'h9000) & (cpuif_addr <= 17'h9000 + 17'hfff);
+        decoded_reg_strb.SLOT_Q = cpuif_req_masked & (cpuif_addr >= 17'ha000) & (cpuif_addr <= 17'ha000 + 17'hfff) & cpuif_req_is_wr;
+        is_external |= cpuif_req_masked & (cpuif_addr >= 17'ha000) & (cpuif_addr <= 17'ha000 + 17'hfff) & cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'ha000) & (cpuif_addr <= 17'ha000 + 17'hfff);
+        decoded_reg_strb.SLOT_DP = cpuif_req_masked & (cpuif_addr >= 17'hb000) & (cpuif_addr <= 17'hb000 + 17'hfff) & cpuif_req_is_wr;
+        is_external |= cpuif_req_masked & (cpuif_addr >= 17'hb000) & (cpuif_addr <= 17'hb000 + 17'hfff) & cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'hb000) & (cpuif_addr <= 17'hb000 + 17'hfff);
+        decoded_reg_strb.SLOT_DQ = cpuif_req_masked & (cpuif_addr >= 17'hc000) & (cpuif_addr <= 17'hc000 + 17'hfff) & cpuif_req_is_wr;
+        is_external |= cpuif_req_masked & (cpuif_addr >= 17'hc000) & (cpuif_addr <= 17'hc000 + 17'hfff) & cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'hc000) & (cpuif_addr <= 17'hc000 + 17'hfff);
+        decoded_reg_strb.SLOT_QINV = cpuif_req_masked & (cpuif_addr >= 17'hd000) & (cpuif_addr <= 17'hd000 + 17'hfff) & cpuif_req_is_wr;
+        is_external |= cpuif_req_masked & (cpuif_addr >= 17'hd000) & (cpuif_addr <= 17'hd000 + 17'hfff) & cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'hd000) & (cpuif_addr <= 17'hd000 + 17'hfff);
+        decoded_reg_strb.SLOT_X0 = cpuif_req_masked & (cpuif_addr >= 17'he000) & (cpuif_addr <= 17'he000 + 17'hfff);
+        is_external |= cpuif_req_masked & (cpuif_addr >= 17'he000) & (cpuif_addr <= 17'he000 + 17'hfff);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'he000) & (cpuif_addr <= 17'he000 + 17'hfff);
+        decoded_reg_strb.SLOT_X1 = cpuif_req_masked & (cpuif_addr >= 17'hf000) & (cpuif_addr <= 17'hf000 + 17'hfff);
+        is_external |= cpuif_req_masked & (cpuif_addr >= 17'hf000) & (cpuif_addr <= 17'hf000 + 17'hfff);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'hf000) & (cpuif_addr <= 17'hf000 + 17'hfff);
+        decoded_reg_strb.SLOT_X2 = cpuif_req_masked & (cpuif_addr >= 17'h10000) & (cpuif_addr <= 17'h10000 + 17'hfff);
+        is_external |= cpuif_req_masked & (cpuif_addr >= 17'h10000) & (cpuif_addr <= 17'h10000 + 17'hfff);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'h10000) & (cpuif_addr <= 17'h10000 + 17'hfff);
         decoded_err = ~is_valid_addr & decoded_req;
         decoded_req_is_external = is_external;
     end
@@ -761,97 +761,97 @@ module pka_regs (
     assign hwif_out.INTR_TEST.REJECT.value = field_storage.INTR_TEST.REJECT.value;
     // External region: pka_regs.SLOT_N
     assign hwif_out.SLOT_N.req = decoded_reg_strb.SLOT_N;
-    assign hwif_out.SLOT_N.addr = decoded_addr[8:0];
+    assign hwif_out.SLOT_N.addr = decoded_addr[11:0];
     assign hwif_out.SLOT_N.req_is_wr = decoded_req_is_wr;
     assign hwif_out.SLOT_N.wr_data = decoded_wr_data;
     assign hwif_out.SLOT_N.wr_biten = decoded_wr_biten;
     // External region: pka_regs.SLOT_A
     assign hwif_out.SLOT_A.req = decoded_reg_strb.SLOT_A;
-    assign hwif_out.SLOT_A.addr = decoded_addr[8:0];
+    assign hwif_out.SLOT_A.addr = decoded_addr[11:0];
     assign hwif_out.SLOT_A.req_is_wr = decoded_req_is_wr;
     assign hwif_out.SLOT_A.wr_data = decoded_wr_data;
     assign hwif_out.SLOT_A.wr_biten = decoded_wr_biten;
     // External region: pka_regs.SLOT_A_HI
     assign hwif_out.SLOT_A_HI.req = decoded_reg_strb.SLOT_A_HI;
-    assign hwif_out.SLOT_A_HI.addr = decoded_addr[8:0];
+    assign hwif_out.SLOT_A_HI.addr = decoded_addr[11:0];
     assign hwif_out.SLOT_A_HI.req_is_wr = decoded_req_is_wr;
     assign hwif_out.SLOT_A_HI.wr_data = decoded_wr_data;
     assign hwif_out.SLOT_A_HI.wr_biten = decoded_wr_biten;
     // External region: pka_regs.SLOT_B
     assign hwif_out.SLOT_B.req = decoded_reg_strb.SLOT_B;
-    assign hwif_out.SLOT_B.addr = decoded_addr[8:0];
+    assign hwif_out.SLOT_B.addr = decoded_addr[11:0];
     assign hwif_out.SLOT_B.req_is_wr = decoded_req_is_wr;
     assign hwif_out.SLOT_B.wr_data = decoded_wr_data;
     assign hwif_out.SLOT_B.wr_biten = decoded_wr_biten;
     // External region: pka_regs.SLOT_E
     assign hwif_out.SLOT_E.req = decoded_reg_strb.SLOT_E;
-    assign hwif_out.SLOT_E.addr = decoded_addr[8:0];
+    assign hwif_out.SLOT_E.addr = decoded_addr[11:0];
     assign hwif_out.SLOT_E.req_is_wr = decoded_req_is_wr;
     assign hwif_out.SLOT_E.wr_data = decoded_wr_data;
     assign hwif_out.SLOT_E.wr_biten = decoded_wr_biten;
     // External region: pka_regs.SLOT_R
     assign hwif_out.SLOT_R.req = decoded_reg_strb.SLOT_R;
-    assign hwif_out.SLOT_R.addr = decoded_addr[8:0];
+    assign hwif_out.SLOT_R.addr = decoded_addr[11:0];
     assign hwif_out.SLOT_R.req_is_wr = decoded_req_is_wr;
     assign hwif_out.SLOT_R.wr_data = decoded_wr_data;
     assign hwif_out.SLOT_R.wr_biten = decoded_wr_biten;
     // External region: pka_regs.SLOT_R_HI
     assign hwif_out.SLOT_R_HI.req = decoded_reg_strb.SLOT_R_HI;
-    assign hwif_out.SLOT_R_HI.addr = decoded_addr[8:0];
+    assign hwif_out.SLOT_R_HI.addr = decoded_addr[11:0];
     assign hwif_out.SLOT_R_HI.req_is_wr = decoded_req_is_wr;
     assign hwif_out.SLOT_R_HI.wr_data = decoded_wr_data;
     assign hwif_out.SLOT_R_HI.wr_biten = decoded_wr_biten;
     // External region: pka_regs.SLOT_W
     assign hwif_out.SLOT_W.req = decoded_reg_strb.SLOT_W;
-    assign hwif_out.SLOT_W.addr = decoded_addr[8:0];
+    assign hwif_out.SLOT_W.addr = decoded_addr[11:0];
     assign hwif_out.SLOT_W.req_is_wr = decoded_req_is_wr;
     assign hwif_out.SLOT_W.wr_data = decoded_wr_data;
     assign hwif_out.SLOT_W.wr_biten = decoded_wr_biten;
     // External region: pka_regs.SLOT_P
     assign hwif_out.SLOT_P.req = decoded_reg_strb.SLOT_P;
-    assign hwif_out.SLOT_P.addr = decoded_addr[8:0];
+    assign hwif_out.SLOT_P.addr = decoded_addr[11:0];
     assign hwif_out.SLOT_P.req_is_wr = decoded_req_is_wr;
     assign hwif_out.SLOT_P.wr_data = decoded_wr_data;
     assign hwif_out.SLOT_P.wr_biten = decoded_wr_biten;
     // External region: pka_regs.SLOT_Q
     assign hwif_out.SLOT_Q.req = decoded_reg_strb.SLOT_Q;
-    assign hwif_out.SLOT_Q.addr = decoded_addr[8:0];
+    assign hwif_out.SLOT_Q.addr = decoded_addr[11:0];
     assign hwif_out.SLOT_Q.req_is_wr = decoded_req_is_wr;
     assign hwif_out.SLOT_Q.wr_data = decoded_wr_data;
     assign hwif_out.SLOT_Q.wr_biten = decoded_wr_biten;
     // External region: pka_regs.SLOT_DP
     assign hwif_out.SLOT_DP.req = decoded_reg_strb.SLOT_DP;
-    assign hwif_out.SLOT_DP.addr = decoded_addr[8:0];
+    assign hwif_out.SLOT_DP.addr = decoded_addr[11:0];
     assign hwif_out.SLOT_DP.req_is_wr = decoded_req_is_wr;
     assign hwif_out.SLOT_DP.wr_data = decoded_wr_data;
     assign hwif_out.SLOT_DP.wr_biten = decoded_wr_biten;
     // External region: pka_regs.SLOT_DQ
     assign hwif_out.SLOT_DQ.req = decoded_reg_strb.SLOT_DQ;
-    assign hwif_out.SLOT_DQ.addr = decoded_addr[8:0];
+    assign hwif_out.SLOT_DQ.addr = decoded_addr[11:0];
     assign hwif_out.SLOT_DQ.req_is_wr = decoded_req_is_wr;
     assign hwif_out.SLOT_DQ.wr_data = decoded_wr_data;
     assign hwif_out.SLOT_DQ.wr_biten = decoded_wr_biten;
     // External region: pka_regs.SLOT_QINV
     assign hwif_out.SLOT_QINV.req = decoded_reg_strb.SLOT_QINV;
-    assign hwif_out.SLOT_QINV.addr = decoded_addr[8:0];
+    assign hwif_out.SLOT_QINV.addr = decoded_addr[11:0];
     assign hwif_out.SLOT_QINV.req_is_wr = decoded_req_is_wr;
     assign hwif_out.SLOT_QINV.wr_data = decoded_wr_data;
     assign hwif_out.SLOT_QINV.wr_biten = decoded_wr_biten;
     // External region: pka_regs.SLOT_X0
     assign hwif_out.SLOT_X0.req = decoded_reg_strb.SLOT_X0;
-    assign hwif_out.SLOT_X0.addr = decoded_addr[8:0];
+    assign hwif_out.SLOT_X0.addr = decoded_addr[11:0];
     assign hwif_out.SLOT_X0.req_is_wr = decoded_req_is_wr;
     assign hwif_out.SLOT_X0.wr_data = decoded_wr_data;
     assign hwif_out.SLOT_X0.wr_biten = decoded_wr_biten;
     // External region: pka_regs.SLOT_X1
     assign hwif_out.SLOT_X1.req = decoded_reg_strb.SLOT_X1;
-    assign hwif_out.SLOT_X1.addr = decoded_addr[8:0];
+    assign hwif_out.SLOT_X1.addr = decoded_addr[11:0];
     assign hwif_out.SLOT_X1.req_is_wr = decoded_req_is_wr;
     assign hwif_out.SLOT_X1.wr_data = decoded_wr_data;
     assign hwif_out.SLOT_X1.wr_biten = decoded_wr_biten;
     // External region: pka_regs.SLOT_X2
     assign hwif_out.SLOT_X2.req = decoded_reg_strb.SLOT_X2;
-    assign hwif_out.SLOT_X2.addr = decoded_addr[8:0];
+    assign hwif_out.SLOT_X2.addr = decoded_addr[11:0];
     assign hwif_out.SLOT_X2.req_is_wr = decoded_req_is_wr;
     assign hwif_out.SLOT_X2.wr_data = decoded_wr_data;
     assign hwif_out.SLOT_X2.wr_biten = decoded_wr_biten;
@@ -914,8 +914,8 @@ module pka_regs (
 
     assign readback_external_rd_ack = readback_external_rd_ack_c;
 
-    logic [13:0] rd_mux_addr;
-    logic [13:0] pending_rd_addr;
+    logic [16:0] rd_mux_addr;
+    logic [16:0] pending_rd_addr;
     // Hold read mux address to guarantee it is stable throughout any external accesses
     always_ff @(posedge clk or negedge arst_n) begin
         if(~arst_n) begin
@@ -932,104 +932,104 @@ module pka_regs (
     always_comb begin
         automatic logic [31:0] readback_data_var;
         readback_data_var = '0;
-        if(rd_mux_addr == 14'h0) begin
+        if(rd_mux_addr == 17'h0) begin
             readback_data_var[31:0] = 32'h504b4101;
         end
-        if(rd_mux_addr == 14'h4) begin
+        if(rd_mux_addr == 17'h4) begin
             readback_data_var[15:0] = hwif_in.HWCFG.MAX_LEN.next;
             readback_data_var[23:16] = hwif_in.HWCFG.ENGINES.next;
             readback_data_var[27:24] = hwif_in.HWCFG.SLOT_AW.next;
         end
-        if(rd_mux_addr == 14'h8) begin
+        if(rd_mux_addr == 17'h8) begin
             readback_data_var[31:0] = hwif_in.OPS.OPS.next;
         end
-        if(rd_mux_addr == 14'h10) begin
+        if(rd_mux_addr == 17'h10) begin
             readback_data_var[7:0] = field_storage.CMD.OP.value;
             readback_data_var[11:8] = field_storage.CMD.ENGINE.value;
         end
-        if(rd_mux_addr == 14'h14) begin
+        if(rd_mux_addr == 17'h14) begin
             readback_data_var[15:0] = field_storage.LEN.LEN.value;
             readback_data_var[31:16] = field_storage.LEN.ELEN.value;
         end
-        if(rd_mux_addr == 14'h18) begin
+        if(rd_mux_addr == 17'h18) begin
             readback_data_var[31:0] = field_storage.ARG.ARG.value;
         end
-        if(rd_mux_addr == 14'h20) begin
+        if(rd_mux_addr == 17'h20) begin
             readback_data_var[0] = hwif_in.STATUS.BUSY.next;
             readback_data_var[1] = hwif_in.STATUS.DONE.next;
             readback_data_var[15:8] = hwif_in.STATUS.CODE.next;
             readback_data_var[23:16] = hwif_in.STATUS.REJECT.next;
             readback_data_var[31:24] = hwif_in.STATUS.LAST_OP.next;
         end
-        if(rd_mux_addr == 14'h24) begin
+        if(rd_mux_addr == 17'h24) begin
             readback_data_var[0] = field_storage.INTR_STATE.DONE.value;
             readback_data_var[1] = field_storage.INTR_STATE.REJECT.value;
         end
-        if(rd_mux_addr == 14'h28) begin
+        if(rd_mux_addr == 17'h28) begin
             readback_data_var[0] = field_storage.INTR_ENABLE.DONE.value;
             readback_data_var[1] = field_storage.INTR_ENABLE.REJECT.value;
         end
-        if(rd_mux_addr == 14'h30) begin
+        if(rd_mux_addr == 17'h30) begin
             readback_data_var[31:0] = hwif_in.CYCLES.CYCLES.next;
         end
-        if(rd_mux_addr == 14'h34) begin
+        if(rd_mux_addr == 17'h34) begin
             readback_data_var[31:0] = hwif_in.COMPUTE.COMPUTE.next;
         end
-        if(rd_mux_addr == 14'h38) begin
+        if(rd_mux_addr == 17'h38) begin
             readback_data_var[31:0] = hwif_in.IO.IO.next;
         end
-        if(rd_mux_addr == 14'h40) begin
+        if(rd_mux_addr == 17'h40) begin
             readback_data_var[31:0] = hwif_in.MU_LO.MU.next;
         end
-        if(rd_mux_addr == 14'h44) begin
+        if(rd_mux_addr == 17'h44) begin
             readback_data_var[31:0] = hwif_in.MU_HI.MU.next;
         end
-        if((rd_mux_addr >= 14'h1000) && (rd_mux_addr <= 14'h1000 + 14'h1ff)) begin
+        if((rd_mux_addr >= 17'h1000) && (rd_mux_addr <= 17'h1000 + 17'hfff)) begin
             readback_data_var = hwif_in.SLOT_N.rd_data;
         end
-        if((rd_mux_addr >= 14'h1200) && (rd_mux_addr <= 14'h1200 + 14'h1ff)) begin
+        if((rd_mux_addr >= 17'h2000) && (rd_mux_addr <= 17'h2000 + 17'hfff)) begin
             readback_data_var = hwif_in.SLOT_A.rd_data;
         end
-        if((rd_mux_addr >= 14'h1400) && (rd_mux_addr <= 14'h1400 + 14'h1ff)) begin
+        if((rd_mux_addr >= 17'h3000) && (rd_mux_addr <= 17'h3000 + 17'hfff)) begin
             readback_data_var = hwif_in.SLOT_A_HI.rd_data;
         end
-        if((rd_mux_addr >= 14'h1600) && (rd_mux_addr <= 14'h1600 + 14'h1ff)) begin
+        if((rd_mux_addr >= 17'h4000) && (rd_mux_addr <= 17'h4000 + 17'hfff)) begin
             readback_data_var = hwif_in.SLOT_B.rd_data;
         end
-        if((rd_mux_addr >= 14'h1800) && (rd_mux_addr <= 14'h1800 + 14'h1ff)) begin
+        if((rd_mux_addr >= 17'h5000) && (rd_mux_addr <= 17'h5000 + 17'hfff)) begin
             readback_data_var = hwif_in.SLOT_E.rd_data;
         end
-        if((rd_mux_addr >= 14'h1a00) && (rd_mux_addr <= 14'h1a00 + 14'h1ff)) begin
+        if((rd_mux_addr >= 17'h6000) && (rd_mux_addr <= 17'h6000 + 17'hfff)) begin
             readback_data_var = hwif_in.SLOT_R.rd_data;
         end
-        if((rd_mux_addr >= 14'h1c00) && (rd_mux_addr <= 14'h1c00 + 14'h1ff)) begin
+        if((rd_mux_addr >= 17'h7000) && (rd_mux_addr <= 17'h7000 + 17'hfff)) begin
             readback_data_var = hwif_in.SLOT_R_HI.rd_data;
         end
-        if((rd_mux_addr >= 14'h1e00) && (rd_mux_addr <= 14'h1e00 + 14'h1ff)) begin
+        if((rd_mux_addr >= 17'h8000) && (rd_mux_addr <= 17'h8000 + 17'hfff)) begin
             readback_data_var = hwif_in.SLOT_W.rd_data;
         end
-        if((rd_mux_addr >= 14'h2000) && (rd_mux_addr <= 14'h2000 + 14'h1ff)) begin
+        if((rd_mux_addr >= 17'h9000) && (rd_mux_addr <= 17'h9000 + 17'hfff)) begin
             readback_data_var = hwif_in.SLOT_P.rd_data;
         end
-        if((rd_mux_addr >= 14'h2200) && (rd_mux_addr <= 14'h2200 + 14'h1ff)) begin
+        if((rd_mux_addr >= 17'ha000) && (rd_mux_addr <= 17'ha000 + 17'hfff)) begin
             readback_data_var = hwif_in.SLOT_Q.rd_data;
         end
-        if((rd_mux_addr >= 14'h2400) && (rd_mux_addr <= 14'h2400 + 14'h1ff)) begin
+        if((rd_mux_addr >= 17'hb000) && (rd_mux_addr <= 17'hb000 + 17'hfff)) begin
             readback_data_var = hwif_in.SLOT_DP.rd_data;
         end
-        if((rd_mux_addr >= 14'h2600) && (rd_mux_addr <= 14'h2600 + 14'h1ff)) begin
+        if((rd_mux_addr >= 17'hc000) && (rd_mux_addr <= 17'hc000 + 17'hfff)) begin
             readback_data_var = hwif_in.SLOT_DQ.rd_data;
         end
-        if((rd_mux_addr >= 14'h2800) && (rd_mux_addr <= 14'h2800 + 14'h1ff)) begin
+        if((rd_mux_addr >= 17'hd000) && (rd_mux_addr <= 17'hd000 + 17'hfff)) begin
             readback_data_var = hwif_in.SLOT_QINV.rd_data;
         end
-        if((rd_mux_addr >= 14'h2a00) && (rd_mux_addr <= 14'h2a00 + 14'h1ff)) begin
+        if((rd_mux_addr >= 17'he000) && (rd_mux_addr <= 17'he000 + 17'hfff)) begin
             readback_data_var = hwif_in.SLOT_X0.rd_data;
         end
-        if((rd_mux_addr >= 14'h2c00) && (rd_mux_addr <= 14'h2c00 + 14'h1ff)) begin
+        if((rd_mux_addr >= 17'hf000) && (rd_mux_addr <= 17'hf000 + 17'hfff)) begin
             readback_data_var = hwif_in.SLOT_X1.rd_data;
         end
-        if((rd_mux_addr >= 14'h2e00) && (rd_mux_addr <= 14'h2e00 + 14'h1ff)) begin
+        if((rd_mux_addr >= 17'h10000) && (rd_mux_addr <= 17'h10000 + 17'hfff)) begin
             readback_data_var = hwif_in.SLOT_X2.rd_data;
         end
         readback_data = readback_data_var;

@@ -4,8 +4,8 @@
 package pka_regs_pkg;
 
     localparam PKA_REGS_DATA_WIDTH = 32;
-    localparam PKA_REGS_MIN_ADDR_WIDTH = 14;
-    localparam PKA_REGS_SIZE = 'h3000;
+    localparam PKA_REGS_MIN_ADDR_WIDTH = 17;
+    localparam PKA_REGS_SIZE = 'h11000;
 
     typedef struct {
         logic [15:0] next;
@@ -314,7 +314,7 @@ package pka_regs_pkg;
 
     typedef struct {
         logic req;
-        logic [8:0] addr;
+        logic [11:0] addr;
         logic req_is_wr;
         logic [31:0] wr_data;
         logic [31:0] wr_biten;
@@ -322,7 +322,7 @@ package pka_regs_pkg;
 
     typedef struct {
         logic req;
-        logic [8:0] addr;
+        logic [11:0] addr;
         logic req_is_wr;
         logic [31:0] wr_data;
         logic [31:0] wr_biten;
@@ -330,7 +330,7 @@ package pka_regs_pkg;
 
     typedef struct {
         logic req;
-        logic [8:0] addr;
+        logic [11:0] addr;
         logic req_is_wr;
         logic [31:0] wr_data;
         logic [31:0] wr_biten;
@@ -338,7 +338,7 @@ package pka_regs_pkg;
 
     typedef struct {
         logic req;
-        logic [8:0] addr;
+        logic [11:0] addr;
         logic req_is_wr;
         logic [31:0] wr_data;
         logic [31:0] wr_biten;
@@ -346,7 +346,7 @@ package pka_regs_pkg;
 
     typedef struct {
         logic req;
-        logic [8:0] addr;
+        logic [11:0] addr;
         logic req_is_wr;
         logic [31:0] wr_data;
         logic [31:0] wr_biten;
@@ -354,7 +354,7 @@ package pka_regs_pkg;
 
     typedef struct {
         logic req;
-        logic [8:0] addr;
+        logic [11:0] addr;
         logic req_is_wr;
         logic [31:0] wr_data;
         logic [31:0] wr_biten;
@@ -362,7 +362,7 @@ package pka_regs_pkg;
 
     typedef struct {
         logic req;
-        logic [8:0] addr;
+        logic [11:0] addr;
         logic req_is_wr;
         logic [31:0] wr_data;
         logic [31:0] wr_biten;
@@ -370,7 +370,7 @@ package pka_regs_pkg;
 
     typedef struct {
         logic req;
-        logic [8:0] addr;
+        logic [11:0] addr;
         logic req_is_wr;
         logic [31:0] wr_data;
         logic [31:0] wr_biten;
@@ -378,7 +378,7 @@ package pka_regs_pkg;
 
     typedef struct {
         logic req;
-        logic [8:0] addr;
+        logic [11:0] addr;
         logic req_is_wr;
         logic [31:0] wr_data;
         logic [31:0] wr_biten;
@@ -386,7 +386,7 @@ package pka_regs_pkg;
 
     typedef struct {
         logic req;
-        logic [8:0] addr;
+        logic [11:0] addr;
         logic req_is_wr;
         logic [31:0] wr_data;
         logic [31:0] wr_biten;
@@ -394,7 +394,7 @@ package pka_regs_pkg;
 
     typedef struct {
         logic req;
-        logic [8:0] addr;
+        logic [11:0] addr;
         logic req_is_wr;
         logic [31:0] wr_data;
         logic [31:0] wr_biten;
@@ -402,7 +402,7 @@ package pka_regs_pkg;
 
     typedef struct {
         logic req;
-        logic [8:0] addr;
+        logic [11:0] addr;
         logic req_is_wr;
         logic [31:0] wr_data;
         logic [31:0] wr_biten;
@@ -410,7 +410,7 @@ package pka_regs_pkg;
 
     typedef struct {
         logic req;
-        logic [8:0] addr;
+        logic [11:0] addr;
         logic req_is_wr;
         logic [31:0] wr_data;
         logic [31:0] wr_biten;
@@ -418,7 +418,7 @@ package pka_regs_pkg;
 
     typedef struct {
         logic req;
-        logic [8:0] addr;
+        logic [11:0] addr;
         logic req_is_wr;
         logic [31:0] wr_data;
         logic [31:0] wr_biten;
@@ -426,7 +426,7 @@ package pka_regs_pkg;
 
     typedef struct {
         logic req;
-        logic [8:0] addr;
+        logic [11:0] addr;
         logic req_is_wr;
         logic [31:0] wr_data;
         logic [31:0] wr_biten;
@@ -434,7 +434,7 @@ package pka_regs_pkg;
 
     typedef struct {
         logic req;
-        logic [8:0] addr;
+        logic [11:0] addr;
         logic req_is_wr;
         logic [31:0] wr_data;
         logic [31:0] wr_biten;

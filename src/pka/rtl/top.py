@@ -67,7 +67,7 @@ def gen_all() -> None:
 
 # Engines a top build can hold: name -> (pka_top_pkg engine id, pka_top enable parameter).
 ENGINE_IDS = {"csa2": 1, "mwr4": 2, "rns": 3, "victor": 4, "hscm": 5, "example": 7}
-TOP_ENGINES = ("example", "csa2")   # engines pka_top can instantiate (an En<Name> parameter each)
+TOP_ENGINES = ("example", "csa2", "mwr4", "victor", "rns")   # engines pka_top can instantiate (an En<Name> parameter each)
 TOP_FILES = ["rtl/common/pka_pkg.sv", "rtl/top/pka_top_pkg.sv", "rtl/top/gen/pka_regs_pkg.sv",
              "rtl/top/gen/pka_regs.sv", "rtl/top/pka_top_ram.sv", "rtl/top/pka_top_seq.sv"]
 MAX_LENS = (256, 512, 1024, 2048, 4096)   # the builds the driver picks from (smallest >= operand)
