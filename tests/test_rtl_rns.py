@@ -1,0 +1,123 @@
+"""RTL of rns against the golden model: results AND cycles, random stalls, every error code.
+
+Two builds: w = 16 MaxLen = 64 (the small curve, 64-bit moduli) and w = 32 MaxLen = 256 (P-256).
+"""
+
+from __future__ import annotations
+
+import random
+
+import gmpy2
+import pytest
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from conftest import SEED, vectors
+from pka.errors import PkaError, Status
+from pka.model import rns as model
+from pka.rtl import rns as rtl
+from pka.sim import Op, Slot
+
+pytestmark = pytest.mark.rtl
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close() -> object:
+    yield None
+    rtl.close_all()
+
+
+def _mod(rng: random.Random, bits: int) -> int:
+    return rng.getrandbits(bits) | 1 | (1 << (bits - 1))
+
+
+@pytest.mark.parametrize("w,bits", [(16, 64), (16, 33), (32, 256), (32, 130)])
+@pytest.mark.parametrize("stall", [0, 300])
+def test_modmul_montmul_linops(w: int, bits: int, stall: int) -> None:
+    rng = random.Random(SEED + bits + stall)
+    h = rtl.harness(w, rtl.build_for(bits, w))
+    h.stall(stall, seed=5)
+    for _ in range(max(2, vectors() // 4)):
+        n = _mod(rng, bits)
+        a, b = rng.randrange(n), rng.randrange(n)
+        got, want = rtl.modmul(a, b, n, {"w": w}), model.modmul(a, b, n, {"w": w})
+        assert got.result == want.result == a * b % n
+        assert got.cycles == want.cycles and got.detail["total_cycles"] == want.detail["total_cycles"]
+        ctx = model.mm_context(n, w)
+        raw, res = rtl.montmul(a, b, n, w)
+        mach = model.run_machine(ctx, model.PROGRAMS["montmul"], {model.IN_A: a, model.IN_B: b})
+        assert raw == ctx.from_rns(mach.regs[model.RES]) and raw < 2 * n      # bit-exact residues
+        assert res.cycles == mach.cycles == 2 * ctx.n + 17
+        for op in ("modadd", "modsub"):
+            r = rtl.linop(op, a, b, n, w)
+            assert r.result == ((a + b) if op == "modadd" else (a - b)) % n and r.cycles == 1
+    h.stall(0)
+
+
+@pytest.mark.parametrize("w,bits", [(16, 64), (32, 200)])
+def test_modexp(w: int, bits: int) -> None:
+    rng = random.Random(SEED + 7)
+    for e in [0, 1, (1 << 20) - 1, rng.getrandbits(bits)]:
+        n = _mod(rng, bits)
+        a = rng.randrange(n)
+        got, want = rtl.modexp(a, e, n, {"w": w}), model.modexp(a, e, n, {"w": w})
+        assert got.result == want.result == pow(a, e, n) and got.cycles == want.cycles
+
+
+def test_ecc_small_curve_constant_time_with_stalls() -> None:
+    c = model.CURVES["small"]
+    rng = random.Random(SEED)
+    h = rtl.harness(16, 64)
+    h.stall(250, seed=3)
+    cycles = set()
+    for k in [1, 2, c.order - 1] + [rng.randrange(1, c.order) for _ in range(max(1, vectors() // 10))]:
+        got, want = rtl.ecc_mul("small", k, {"w": 16}), model.ecc_mul("small", k, {"w": 16})
+        ref = model.affine_mul(c, k, (c.gx, c.gy))
+        assert ref is not None and got.result == want.result == ref[0]
+        assert got.cycles == want.cycles
+        cycles.add(got.cycles)
+    assert len(cycles) == 1
+    h.stall(0)
+
+
+def test_p256_in_rtl_against_cryptography() -> None:
+    k = random.Random(SEED).randrange(1, model.P256.order)
+    got = rtl.ecc_mul("p256", k, {"w": 32})
+    assert got.result == ec.derive_private_key(k, ec.SECP256R1()).public_key().public_numbers().x
+    assert got.cycles == model.ecc_mul("p256", k, {"w": 32}).cycles <= 150_000
+
+
+def test_error_codes_and_return_to_idle() -> None:
+    n = int(gmpy2.next_prime(1 << 60))
+    ctx = model.mm_context(n, 16)
+    h = rtl.harness(16, 64)
+    rtl.write_context(h, ctx, {model.IN_A: 3, model.IN_B: 5})
+    assert h.command(Op.MODINV, 61, max_cycles=1000).status == Status.ERR_OPCODE
+    assert h.command(Op.MODMUL, 0, max_cycles=1000).status == Status.ERR_LENGTH
+    assert h.command(Op.MODMUL, 15, max_cycles=1000).status == Status.ERR_LENGTH
+    assert h.command(Op.MODMUL, 65, max_cycles=1000).status == Status.ERR_LENGTH
+    assert h.command(Op.MODEXP, 61, 65, max_cycles=1000).status == Status.ERR_LENGTH
+    assert h.command(Op.ECC_MUL, 61, 0, max_cycles=1000).status == Status.ERR_LENGTH
+    h.write(h.design.slot_addr(Slot.N), [n - 1])                       # even modulus
+    assert h.command(Op.MODMUL, 61, max_cycles=10000).status == Status.ERR_EVEN_MODULUS
+    h.write(h.design.slot_addr(Slot.N), [n & 0xFFFFFFFF])
+    h.write(h.design.slot_addr(Slot.A) + 1, [ctx.b[1]])                 # residue = its modulus
+    assert h.command(Op.MODMUL, 61, max_cycles=10000).status == Status.ERR_OPERAND_RANGE
+    h.write(h.design.slot_addr(Slot.A) + 1, [1 << 16])                  # bits above w
+    assert h.command(Op.MODMUL, 61, max_cycles=10000).status == Status.ERR_OPERAND_RANGE
+    rtl.write_context(h, ctx, {model.IN_A: 3, model.IN_B: 5}, scalar=0)
+    assert h.command(Op.ECC_MUL, 61, 4, max_cycles=10000).status == Status.ERR_OPERAND_RANGE
+    # idle again: a good command after the errors
+    assert rtl.modmul(3, 5, n, {"w": 16}).result == 15
+
+
+def test_driver_errors_match_the_model() -> None:
+    for fn in (rtl.modmul, model.modmul):
+        with pytest.raises(PkaError) as exc:
+            fn(1, 2, 1 << 40, {"w": 32})
+        assert exc.value.status == Status.ERR_EVEN_MODULUS
+        with pytest.raises(PkaError) as exc:
+            fn(1, 2, 65537, {"w": 16, "alg": "sbmm"})
+        assert exc.value.status == Status.ERR_UNSUPPORTED
+    with pytest.raises(PkaError) as exc:
+        rtl.modmul(1, 2, (1 << 513) + 1, {"w": 32})
+    assert exc.value.status == Status.ERR_LENGTH
