@@ -77,10 +77,16 @@ def parse_grid(text: str, engine: str) -> list[dict[str, Any]]:
 
 # ---- cycles ----------------------------------------------------------------------------------------
 
-def workload(bits: int) -> tuple[int, int, int]:
-    """(base, exponent, modulus) of the reproducible benchmark operation at `bits`."""
+def workload(bits: int, engine: str = "", params: Mapping[str, Any] | None = None) -> tuple[int, int, int]:
+    """(base, exponent, modulus) of the reproducible benchmark operation at `bits`.
+
+    The modulus is random (odd, top bit set) except where an engine needs a special form: rns with
+    alg=sbmm works only for P = Ma^2 - 2, taken from the model's deterministic generator."""
     rng = random.Random(bits)
     n = rng.getrandbits(bits) | 1 | (1 << (bits - 1))
+    if engine == "rns" and (params or {}).get("alg") == "sbmm":
+        from pka.model import rns
+        n = rns.gen_sbmm_prime(bits, int((params or {}).get("w", 32))).p
     x = rng.randrange(n)
     e = (2**bits - 1) * 2 // 3
     return x, e, n
@@ -136,13 +142,16 @@ def op_cycles(engine: str, params: Mapping[str, Any], bits: int, op: str = "mode
         from pka.engines import get_engine
         eng = get_engine(engine)
         impl = eng.backend(source)
-        x, e, n = workload(bits)
+        x, e, n = workload(bits, engine, params)
         if op == "modexp":
             res = impl.modexp(x, e, n, dict(params))
             assert res.result == pow(x, e, n), f"{engine} {source}: modexp result wrong"
         else:
             res = impl.modmul(x, n - 1 - x // 3, n, dict(params))
             assert res.result == x * (n - 1 - x // 3) % n, f"{engine} {source}: modmul result wrong"
+        if res.cycles is None:
+            raise PkaError(Status.ERR_UNSUPPORTED, f"{engine} {source}: no cycle count for {dict(params)} "
+                                                   "(the engine has no cycle model for it)")
         detail = {k: v for k, v in (res.detail or {}).items() if isinstance(v, (int, float, str, bool))}
         out = {"cycles": int(res.cycles), "io_cycles": int(res.io_cycles or 0), "detail": detail, "op": op}
     out["source"] = source

@@ -535,6 +535,17 @@ def assemble(entry: Path) -> dict[str, Any]:
     return res
 
 
+def cached_result(d: SynDesign, target_name: str, opts: FlowOptions | None = None) -> dict[str, Any] | None:
+    """The cached record of a design, or None (runs no tool)."""
+    target = get_target(target_name)
+    entry = cache_root() / target.name / f"{d.engine}-{d.bits}-{design_key(d, target, opts or FlowOptions())}"
+    if not (entry / "meta.json").exists():
+        return None
+    res = assemble(entry)
+    res["cached"] = True
+    return res
+
+
 def synth_design(d: SynDesign, target_name: str, opts: FlowOptions | None = None, force: bool = False,
                  keep: bool = False) -> dict[str, Any]:
     """Synthesise (and place and route) one design; returns the result record (cached)."""

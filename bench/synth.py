@@ -1,0 +1,214 @@
+"""Benchmark of the open FPGA flow: every engine at the papers' sizes on ECP5-85 (speed grade 6).
+
+    python bench/synth.py [--engines csa2,hscm] [--target ecp5-85k] [--no-tmdriv] [--cached-only]
+
+For each configuration: cycles of the operation from the engine's golden model (exact: the RTL
+tests assert cycles_o == the model's count), synthesis and place and route of the engine in its
+narrow-I/O shell (pka.synth), time per operation = cycles / routed fmax, and time x area. The
+papers' own figures sit in separate columns with their device and tools named: they are NOT our
+measurements and were made on other silicon with other tools.
+
+Big runs are slow (a 1024-bit datapath ~10 min or more on 2 shared cores): the script runs one
+configuration at a time, caches every result (pka.synth), and merges its rows into
+bench/results/synth.json, so it can be re-run as engines land. Engines that have not landed
+(no RTL fileset or mapping yet) are recorded as such. Nothing here asserts wall-clock times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from pka.errors import PkaError
+from pka.explore import op_cycles
+from pka.synth import REPO, FlowOptions, cached_result, design_for, synth_design
+
+OUT = Path(__file__).resolve().parent / "results" / "synth.json"
+
+# The papers' implementation figures (their devices and tools; quoted, never measured here).
+PAPER = {
+    "000": {"ref": "Cilardo et al. (paper 000), Sec. 4",
+            "device": "Xilinx Virtex-E XCV2000E-8 (Synplify Pro 7.1 + ISE 4.1, hand-placed serpentine floorplan)",
+            "fmax_mhz": 77.6, "time": "27.25 ms", "time_us": 27250.0,
+            "area": "6,651 CLBs (24,837 LUT4, 13,500 FF), L = 1024", "cycles": 2_116_643,
+            "cycles_note": "(2K+14)(H+2)+K+7, K = H = 1024"},
+    "001": {"ref": "Ibrahim et al. (paper 001), Table 3 and Sec. 6",
+            "device": "Xilinx Spartan-3E XC3S1600E-5 (Leonardo, FPGA Advantage 5.0)",
+            "fmax_mhz": None, "time": "2.56 us per 256-bit MM at 95 CLB slices (radix 4); no 1024-bit figure in "
+                                      "the text (the plots are missing)", "time_us": 2.56,
+            "area": "95 CLB slices (256-bit, radix 4); 8 slices per PE at w = 8", "cycles": None},
+    "002": {"ref": "Bigou, Tisserand (paper 002), FPGA tables (with DSP blocks)",
+            "device": "Xilinx Kintex-7 (K7)",
+            "fmax_mhz": None, "time": "MM: l=192 192 ns (50 cycles, 260 MHz), l=384 292 ns (50 cycles, 171 MHz); "
+                                      "SBMM: l=192 213 ns (58 cycles, 272 MHz), l=384 324 ns (58 cycles, 179 MHz)",
+            "time_us": None, "area": "MM l=192: 1,732 slices (2,759 FF / 5,075 LUT6), 36 DSP; "
+                                     "SBMM l=192: 999 slices (1,867 FF / 3,599 LUT6), 18 DSP", "cycles": None},
+    "003": {"ref": "Orup et al. (paper 003), Sec. 4",
+            "device": "2 um CMOS (ASIC, simulated critical path), > 20 MHz, ~100 mm^2",
+            "fmax_mhz": 20.0, "time": "n = 512: 4.8 bits per 1000 cycles (k = 5), 97 kbit/s at 20 MHz "
+                                      "(= 5.3 ms per 512-bit exponentiation); no 1024-bit figure",
+            "time_us": None, "area": "~100 mm^2 (2 um)", "cycles": None},
+    "004": {"ref": "Wu, Li, Liu (paper 004), Table 3 (L-to-R binary, E = (2/3)(2^n - 1))",
+            "device": "Xilinx Virtex-II XC2V1000-6 (16 PEs) / XC2V2000-6 (32 PEs) (Synplify Pro 9.6.2 + ISE 10.1)",
+            "fmax_mhz": None, "time": "", "time_us": None, "area": "", "cycles": None},
+}
+HSCM_PAPER = {
+    16: {"fmax_mhz": 195.0, "time": "2.80 ms (XC2V1000-6); 3.45 ms at 158 MHz on XC3S1400A-5", "time_us": 2800.0,
+         "area": "2,635 slices / 2,551 LUT4 / 32 MULT18X18 (XC2V1000-6)"},
+    32: {"fmax_mhz": 196.0, "time": "1.70 ms (XC2V2000-6); 1.19 ms at 280 MHz on XC4VSX25-12", "time_us": 1700.0,
+         "area": "4,404 slices / 3,900 LUT4 / 64 MULT18X18 (XC2V2000-6)"},
+}
+
+CONFIGS: list[dict[str, Any]] = [
+    {"id": "csa2-1024-paper", "engine": "csa2", "params": {"variant": "paper", "l": 0}, "bits": 1024,
+     "op": "modexp", "paper": "000"},
+    {"id": "csa2-1024-fast", "engine": "csa2", "params": {"variant": "fast", "l": 0}, "bits": 1024,
+     "op": "modexp", "paper": "000", "note": "our chunked carry-propagate variant (not in the paper)"},
+    {"id": "mwr4-1024-r4-ns16-w8", "engine": "mwr4", "params": {"radix": 4, "ns": 16, "w": 8}, "bits": 1024,
+     "op": "modexp", "paper": "001", "note": "NS = 16, w = 8: the paper's fastest point (Sec. 6.2)"},
+    {"id": "mwr4-256-r4-ns16-w8-mm", "engine": "mwr4", "params": {"radix": 4, "ns": 16, "w": 8}, "bits": 256,
+     "op": "modmul", "paper": "001", "note": "the size of the paper's Table 3"},
+    {"id": "victor-1024-k5", "engine": "victor", "params": {"k": 5, "delta": 10, "eps": 11}, "bits": 1024,
+     "op": "modexp", "paper": "003"},
+    {"id": "hscm-1024-16pe", "engine": "hscm", "params": {"pes": 16, "w": 16, "window": 0, "ladder": 0},
+     "bits": 1024, "op": "modexp", "paper": "004", "pes": 16},
+    {"id": "hscm-1024-32pe", "engine": "hscm", "params": {"pes": 32, "w": 16, "window": 0, "ladder": 0},
+     "bits": 1024, "op": "modexp", "paper": "004", "pes": 32},
+    {"id": "rns-256-w32-mm", "engine": "rns", "params": {"w": 32, "alg": "mm"}, "bits": 256, "op": "modmul",
+     "paper": "002"},
+    {"id": "rns-256-w32-sbmm", "engine": "rns", "params": {"w": 32, "alg": "sbmm"}, "bits": 256, "op": "modmul",
+     "paper": "002"},
+]
+
+
+def paper_cols(cfg: dict[str, Any]) -> dict[str, Any]:
+    p = dict(PAPER[cfg["paper"]])
+    if cfg["engine"] == "hscm":
+        p.update(HSCM_PAPER.get(int(cfg.get("pes", 0)), {}))
+    return p
+
+
+def landed(engine: str) -> str | None:
+    """None if the engine can be synthesised, else why not."""
+    if not (REPO / "rtl" / "engines" / engine / f"{engine}.f").exists():
+        return "RTL not landed"
+    if not (REPO / "src" / "pka" / "model" / f"{engine}.py").exists():
+        return "model not landed"
+    return None
+
+
+def run_one(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bool) -> dict[str, Any]:
+    row: dict[str, Any] = {k: cfg[k] for k in ("id", "engine", "params", "bits", "op")}
+    row["target"] = target
+    row["note"] = cfg.get("note", "")
+    row["paper"] = paper_cols(cfg)
+    why = landed(cfg["engine"])
+    if why:
+        row["status"] = why
+        return row
+    try:
+        cyc = op_cycles(cfg["engine"], cfg["params"], cfg["bits"], cfg["op"], "model")
+        row.update(cycles=cyc["cycles"], cycles_source=cyc["source"], cycles_detail=cyc.get("detail", {}))
+        d = design_for(cfg["engine"], cfg["params"], cfg["bits"])
+        res = cached_result(d, target, opts) if cached_only else synth_design(d, target, opts)
+        if res is None:
+            row["status"] = "not synthesised yet"
+            return row
+    except PkaError as exc:
+        row["status"] = f"error: {exc}"
+        return row
+    except Exception as exc:  # a tool failure: record it, go on with the next configuration
+        row["status"] = f"error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        return row
+    row["status"] = "ok"
+    row["fmax_mhz"] = res["fmax_mhz"]
+    row["area"] = {k: v for k, v in res["area"].items() if not k.endswith("_avail")}
+    row["shell_area"] = res.get("shell_area")
+    row["rtl"] = res["rtl"]
+    row["critical_path"] = res.get("critical_path")
+    row["flow"] = res["flow"]
+    row["tools"] = res["tools"]
+    row["tool_time_s"] = res["time"]
+    if res["fmax_mhz"]:
+        row["time_us"] = cyc["cycles"] / res["fmax_mhz"]
+        lut = row["area"].get("lut4", row["area"].get("lut"))
+        if lut:
+            row["time_x_klut4_ms"] = row["time_us"] / 1000 * lut / 1000
+    return row
+
+
+def fmt_time(us: float | None) -> str:
+    if us is None:
+        return "-"
+    return f"{us / 1000:.3f} ms" if us >= 1000 else f"{us:.3f} us"
+
+
+def print_table(rows: list[dict[str, Any]]) -> None:
+    head = ["config", "cycles", "fmax MHz", "time/op", "LUT4", "FF", "DSP", "EBR", "time x kLUT4 (ms)",
+            "| paper fmax", "paper time"]
+    out = []
+    for r in rows:
+        if r.get("status") != "ok":
+            out.append([r["id"], r.get("status", "?"), "", "", "", "", "", "", "", "", ""])
+            continue
+        a = r["area"]
+        p = r["paper"]
+        out.append([r["id"], f"{r['cycles']:,}", f"{r['fmax_mhz']:.1f}" if r.get("fmax_mhz") else "-",
+                    fmt_time(r.get("time_us")), str(a.get("lut4", a.get("lut", "-"))), str(a.get("ff", "-")),
+                    str(a.get("dsp", a.get("dsp48e1", "-"))), str(a.get("ebr", a.get("ramb18", "-"))),
+                    f"{r['time_x_klut4_ms']:.3g}" if r.get("time_x_klut4_ms") else "-",
+                    f"| {p['fmax_mhz']}" if p.get("fmax_mhz") else "| -", fmt_time(p.get("time_us"))])
+    widths = [max(len(str(x)) for x in col) for col in zip(head, *out)]
+    print("  ".join(h.ljust(w) for h, w in zip(head, widths)))
+    for row in out:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--engines", default="", help="comma-separated engines (default: all)")
+    ap.add_argument("--ids", default="", help="comma-separated configuration ids (default: all)")
+    ap.add_argument("--target", default="ecp5-85k")
+    ap.add_argument("--no-tmdriv", action="store_true", help="nextpnr --no-tmdriv (faster, lower fmax)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cached-only", action="store_true", help="run no tool: report what is cached")
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args(argv)
+    engines = {e for e in args.engines.split(",") if e}
+    ids = {i for i in args.ids.split(",") if i}
+    opts = FlowOptions(seed=args.seed, no_tmdriv=args.no_tmdriv)
+    old: dict[str, Any] = {}
+    if args.out.exists():
+        old = {r["id"] + "@" + r["target"]: r for r in json.loads(args.out.read_text()).get("rows", [])}
+    rows = []
+    for cfg in CONFIGS:
+        if (engines and cfg["engine"] not in engines) or (ids and cfg["id"] not in ids):
+            continue
+        t0 = time.perf_counter()
+        print(f"bench/synth: {cfg['id']} ...", file=sys.stderr, flush=True)
+        row = run_one(cfg, args.target, opts, args.cached_only)
+        row["wall_s"] = round(time.perf_counter() - t0, 1)
+        key = row["id"] + "@" + row["target"]
+        if row.get("status") != "ok" and old.get(key, {}).get("status") == "ok":
+            row = old[key]  # keep an earlier measurement rather than overwrite it with "not synthesised"
+        old[key] = row
+        rows.append(row)
+        print(f"bench/synth: {cfg['id']}: {row.get('status')} ({row['wall_s']} s)", file=sys.stderr, flush=True)
+    order = {c["id"]: i for i, c in enumerate(CONFIGS)}
+    merged = sorted(old.values(), key=lambda r: (r["target"], order.get(r["id"], 99)))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({
+        "what": "area, routed fmax and time per operation of each engine in its narrow-I/O shell "
+                "(pka.synth); cycles from the golden models; paper columns quoted from the papers",
+        "date": time.strftime("%Y-%m-%d"), "rows": merged}, indent=1, default=str))
+    print_table(rows)
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
