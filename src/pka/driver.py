@@ -23,7 +23,7 @@ from enum import IntEnum
 from typing import Any, Callable, Protocol, Sequence
 
 from pka.errors import PkaError, Status
-from pka.model.common import OpResult
+from pka.model.common import CrtKey, OpResult, crt_garner
 from pka.sim import Op, Slot, from_words, to_words
 
 # ---- the register map (data/pka.rdl; tests/test_top_regs.py checks these against it) -----------
@@ -244,7 +244,7 @@ class Pka:
         return res.compute
 
     def modexp(self, base: int, exp: int, n: int, engine: str | None = None, ct: bool = False,
-               progress: Callable[[int], None] | None = None) -> OpResult:
+               progress: Callable[[int], None] | None = None, params: dict[str, Any] | None = None) -> OpResult:
         """base^exp mod N (MODEXP, or MODEXP_CT with ct) on an engine; SLOT_W prepared in hardware."""
         if exp < 0:
             raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be >= 0")
@@ -252,7 +252,7 @@ class Pka:
         length = max(1, n.bit_length())
         nw = words_for(length)
         b0 = self.bus.bus_cycles
-        mont = self.ensure_w(n, length, prof.r(length)) if prof.r is not None else 0
+        mont = self.ensure_w(n, length, prof.r(length, params or {})) if prof.r is not None else 0
         self.write_slot(Slot.N, n, nw)
         self.write_slot(Slot.A, base, nw)
         self.write_slot(Slot.E, exp, words_for(exp.bit_length()))
@@ -261,12 +261,12 @@ class Pka:
         return self.result(res, self.read_slot(Slot.R, nw), b0, mont_params_cycles=mont, total_cycles=res.compute)
 
     def modmul(self, a: int, b: int, n: int, engine: str | None = None,
-               progress: Callable[[int], None] | None = None) -> OpResult:
+               progress: Callable[[int], None] | None = None, params: dict[str, Any] | None = None) -> OpResult:
         prof = profile(engine or self.default_engine(Op.MODMUL))
         length = max(1, n.bit_length())
         nw = words_for(length)
         b0 = self.bus.bus_cycles
-        mont = self.ensure_w(n, length, prof.r(length)) if prof.r is not None else 0
+        mont = self.ensure_w(n, length, prof.r(length, params or {})) if prof.r is not None else 0
         self.write_slot(Slot.N, n, nw)
         self.write_slot(Slot.A, a, nw)
         self.write_slot(Slot.B, b, nw)
@@ -274,18 +274,73 @@ class Pka:
         return self.result(res, self.read_slot(Slot.R, nw), b0, mont_params_cycles=mont, total_cycles=res.compute)
 
     def modinv(self, a: int, n: int, engine: str | None = None,
-               progress: Callable[[int], None] | None = None) -> OpResult:
+               progress: Callable[[int], None] | None = None, params: dict[str, Any] | None = None) -> OpResult:
         """a^-1 mod N for a prime N (MODINV: Fermat on the engine's MODEXP, checked by MODMUL).
         SLOT_E and SLOT_B are used as scratch."""
         prof = profile(engine or self.default_engine(Op.MODEXP))
         length = max(1, n.bit_length())
         nw = words_for(length)
         b0 = self.bus.bus_cycles
-        mont = self.ensure_w(n, length, prof.r(length)) if prof.r is not None else 0
+        mont = self.ensure_w(n, length, prof.r(length, params or {})) if prof.r is not None else 0
         self.write_slot(Slot.N, n, nw)
         self.write_slot(Slot.A, a, nw)
         res = self.run(Op.MODINV, length, engine=self.engine_id(engine), progress=progress)
         return self.result(res, self.read_slot(Slot.R, nw), b0, mont_params_cycles=mont)
+
+    # -- the rns engine: residue vectors and constant tables written by the host (doc/rns.md) -------
+    def _rns_vec(self, ctx: Any, x: int) -> list[int]:
+        b, bp = ctx.to_rns(x)
+        return list(b) + list(bp)
+
+    def _rns_read(self, ctx: Any, slot: int) -> int:
+        words = self.bus.read_words(slot_addr(slot), 2 * ctx.n)
+        return int(ctx.from_rns((tuple(words[:ctx.n]), tuple(words[ctx.n:]))))
+
+    def rns_run(self, op: int, ctx: Any, regs: dict[int, int], scalar: int = 0, elen: int = 0, expo: int = 0,
+                progress: Callable[[int], None] | None = None) -> Completion:
+        """What pka.rtl.rns.write_context writes, through the bus, then the command."""
+        from pka.model import rns as model
+
+        table = [v for row in ctx.table for v in row]
+        if len(table) > self.cfg.slot_words:
+            raise PkaError(Status.ERR_LENGTH, f"rns constant table of {len(table)} words exceeds the slot")
+        self.bus.write_words(slot_addr(Slot.N), [ctx.p & 0xFFFFFFFF])
+        self.bus.write_words(slot_addr(Slot.X0), table)
+        full = {model.IN_A: 0, model.IN_B: 0, model.RW: (ctx.m * ctx.m) % ctx.p, model.ONE: 1,
+                model.CA: 0, model.CB2: 0, model.CM4B: 0}
+        full.update(regs)
+        self.bus.write_words(slot_addr(Slot.A), self._rns_vec(ctx, full[model.IN_A]))
+        self.bus.write_words(slot_addr(Slot.B), self._rns_vec(ctx, full[model.IN_B]))
+        self.bus.write_words(slot_addr(Slot.W), self._rns_vec(ctx, full[model.RW]))
+        x1: list[int] = []
+        for r in (model.ONE, model.CA, model.CB2, model.CM4B):
+            x1 += self._rns_vec(ctx, full[r])
+        self.bus.write_words(slot_addr(Slot.X1), x1)
+        self.write_slot(Slot.E, scalar, words_for(max(elen, 1)))
+        self.write_slot(Slot.X2, expo, words_for(ctx.p.bit_length()))
+        return self.run(op, ctx.p.bit_length(), elen, engine=ENGINE_IDS["rns"], progress=progress)
+
+    def ecc_mul_rns(self, curve: str, k: int, params: dict[str, Any], point: tuple[int, int] | None = None,
+                    progress: Callable[[int], None] | None = None) -> OpResult:
+        from pka.model import rns as model
+
+        c = model._curve(curve)
+        w = int(params.get("w", 32))
+        model.check_scalar(c, k)
+        px, py = point if point is not None else (c.gx, c.gy)
+        model.check_point(curve, px, py)
+        if str(params.get("alg", "mm")) == "sbmm":
+            raise PkaError(Status.ERR_UNSUPPORTED, "rns RTL: the SBMM datapath is not implemented (use alg=mm)")
+        ctx = model.mm_context(c.p, w)
+        elen = c.order.bit_length()
+        b0 = self.bus.bus_cycles
+        res = self.rns_run(Op.ECC_MUL, ctx, model.ecc_inputs(c, px, ctx.m), scalar=k, elen=elen, expo=c.p - 2,
+                           progress=progress)
+        z = self._rns_read(ctx, Slot.R_HI) % c.p
+        if z == 0:
+            raise PkaError(Status.ERR_NO_INVERSE, "result is the point at infinity")
+        x = self._rns_read(ctx, Slot.R) % c.p
+        return self.result(res, x, b0, curve=curve, n=ctx.n, w=w, elen=elen, total_cycles=res.compute)
 
     def default_engine(self, op: int) -> str:
         """The engine automatic dispatch picks for `op` (pka_top_pkg::EnginePrio)."""
@@ -301,7 +356,7 @@ class Pka:
 class EngineProfile:
     name: str
     ops: frozenset[int]
-    r: Callable[[int], int] | None     # Montgomery exponent r of SLOT_W = 2^(2r) mod N, from the length
+    r: Callable[[int, dict[str, Any]], int] | None   # r of SLOT_W = 2^(2r) mod N (length, params)
     top_params: Callable[[dict[str, Any], int], dict[str, int]]   # engine params -> pka_top parameters
     max_len: Callable[[dict[str, Any], int], int]                 # the build's MaxLen for an operand size
 
@@ -315,12 +370,43 @@ def _pow2_len(bits: int) -> int:
     return size
 
 
+def _mwr4_r(length: int, params: dict[str, Any]) -> int:
+    from pka.model import mwr4
+    return mwr4.geometry(length, mwr4.config(params)).r_bits
+
+
+def _mwr4_top(params: dict[str, Any], bits: int) -> dict[str, int]:
+    from pka.model import mwr4
+    c = mwr4.config(params)
+    return {"Mwr4Radix": c.radix, "Mwr4Ns": c.ns, "Mwr4W": c.w}
+
+
+def _victor_top(params: dict[str, Any], bits: int) -> dict[str, int]:
+    from pka.model import victor
+    c = victor.config_from_params(params)
+    return {"VictorK": c.k, "VictorDelta": c.delta, "VictorEps": c.eps}
+
+
+def _rns_top(params: dict[str, Any], bits: int) -> dict[str, int]:
+    w = int(params.get("w", 32))
+    size = _pow2_len(bits)
+    rowers = -(-(size + 8) // w)
+    table = rowers * (12 + 2 * rowers)          # SLOT_X0: the per-rower constant table
+    return {"RnsW": w, "MinSlotAw": max(0, (table - 1).bit_length())}
+
+
 PROFILES: dict[str, EngineProfile] = {
     "example": EngineProfile("example", frozenset({Op.MODADD}), None, lambda p, b: {}, lambda p, b: _pow2_len(b)),
     "csa2": EngineProfile(
-        "csa2", frozenset({Op.MODEXP, Op.MODMUL}), lambda k: k + 2,
+        "csa2", frozenset({Op.MODEXP, Op.MODMUL}), lambda k, p: k + 2,
         lambda p, b: {"Csa2ChunkW": 1 if p.get("variant", "paper") == "paper" else 32},
         lambda p, b: int(p.get("l", 0)) or _pow2_len(b)),
+    "mwr4": EngineProfile("mwr4", frozenset({Op.MODEXP, Op.MODMUL, Op.MONTMUL}), _mwr4_r, _mwr4_top,
+                          lambda p, b: _pow2_len(b)),
+    "victor": EngineProfile("victor", frozenset({Op.MODEXP, Op.MODMUL}), None, _victor_top,
+                            lambda p, b: _pow2_len(b)),
+    "rns": EngineProfile("rns", frozenset({Op.MODEXP, Op.MODMUL, Op.MONTMUL, Op.ECC_MUL}), None, _rns_top,
+                         lambda p, b: _pow2_len(b)),
 }
 ENGINE_PRIO = ("hscm", "rns", "victor", "mwr4", "csa2", "example")
 
@@ -374,15 +460,45 @@ class Backend:
     def modexp(self, base: int, exp: int, mod: int, params: dict[str, Any],
                progress: Callable[[int], None] | None = None) -> OpResult:
         p = session(self.engine, params, max(mod.bit_length(), exp.bit_length()))
-        return p.modexp(base, exp, mod, self.engine, ct=bool(params.get("ladder", 0)), progress=progress)
+        return p.modexp(base, exp, mod, self.engine, ct=bool(params.get("ladder", 0)), progress=progress,
+                        params=params)
 
     def modmul(self, a: int, b: int, mod: int, params: dict[str, Any],
                progress: Callable[[int], None] | None = None) -> OpResult:
-        return session(self.engine, params, mod.bit_length()).modmul(a, b, mod, self.engine, progress)
+        return session(self.engine, params, mod.bit_length()).modmul(a, b, mod, self.engine, progress, params)
 
     def modinv(self, a: int, mod: int, params: dict[str, Any],
                progress: Callable[[int], None] | None = None) -> OpResult:
-        return session(self.engine, params, mod.bit_length()).modinv(a, mod, self.engine, progress)
+        return session(self.engine, params, mod.bit_length()).modinv(a, mod, self.engine, progress, params)
+
+    def rsa_crt(self, m: int, key: CrtKey, params: dict[str, Any],
+                progress: Callable[[int], None] | None = None) -> OpResult:
+        """m^d mod n in CRT form: the engine's RSA_CRT when it has one, else MODEXP mod p and mod q
+        through the bus and Garner's recombination on the host. cycles = the engines' compute cycles."""
+        if not 0 <= m < key.n:
+            raise PkaError(Status.ERR_OPERAND_RANGE, "message out of range [0, n)")
+        if Op.RSA_CRT in self.profile.ops:
+            return session(self.engine, params, key.n.bit_length()).rsa_crt(m, key, self.engine, progress)
+        rp = self.modexp(m % key.p, key.dp, key.p, params, progress)
+        rq = self.modexp(m % key.q, key.dq, key.q, params, progress)
+        s = crt_garner(rp.result, rq.result, key)
+        cyc = None if rp.cycles is None or rq.cycles is None else rp.cycles + rq.cycles
+        io = (rp.io_cycles or 0) + (rq.io_cycles or 0)
+        return OpResult(s, cyc, io, {"path": "pka_top: MODEXP mod p and mod q, host Garner",
+                                     "cycles_p": rp.cycles, "cycles_q": rq.cycles,
+                                     "wall_cycles": rp.detail["wall_cycles"] + rq.detail["wall_cycles"],
+                                     "bus_cycles": rp.detail["bus_cycles"] + rq.detail["bus_cycles"],
+                                     "mont_params_cycles": rp.detail.get("mont_params_cycles", 0)
+                                     + rq.detail.get("mont_params_cycles", 0)})
+
+    def ecc_mul(self, curve: str, k: int, params: dict[str, Any], point: tuple[int, int] | None = None,
+                progress: Callable[[int], None] | None = None) -> OpResult:
+        """x(k * P) (P = the curve's generator by default) with the engine's ECC_MUL."""
+        if Op.ECC_MUL not in self.profile.ops:
+            raise PkaError(Status.ERR_UNSUPPORTED, f"engine {self.engine} has no ECC_MUL")
+        from pka.model import rns
+        bits = rns._curve(curve).p.bit_length()
+        return session(self.engine, params, bits).ecc_mul_rns(curve, k, params, point, progress)
 
 
 def backend(engine: str) -> Backend:
