@@ -349,11 +349,11 @@ def _run_dask(specs: list[dict[str, Any]], scheduler: str, done: Callable[[dict[
     from distributed import Client
     from distributed import as_completed as dask_completed
 
-    with Client(scheduler, timeout="30s") as client:
+    with Client(scheduler, timeout="30s") as client:  # type: ignore[no-untyped-call]
         futs = [client.submit(evaluate_point, s, pure=False) for s in specs]
         index = {f.key: i for i, f in enumerate(futs)}
         results: list[dict[str, Any] | None] = [None] * len(specs)
-        for fut in dask_completed(futs):
+        for fut in dask_completed(futs):  # type: ignore[no-untyped-call]
             r = fut.result()
             results[index[fut.key]] = r
             done(r)
