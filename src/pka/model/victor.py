@@ -260,13 +260,6 @@ def ab_coefs(a: int) -> tuple[int, int, int]:
     return -al, -be, -ga
 
 
-def qn_coefs(q: int, hw: bool) -> tuple[int, ...]:
-    """-q N = alpha N + beta N + gamma N (Table 2); outside the table (exploration only) -q as one term."""
-    if hw or q <= Q_HW_MAX:
-        return table2(q)
-    return (-q, 0, 0)
-
-
 def estimate(sa: int, sc: int, width: int, y: int, cfg: Config) -> tuple[int, int]:
     """Section 3.3: add the delta top bits of S_a and S_c, times Y, keep the top k+2 bits. -> (q, T)."""
     d = cfg.delta
@@ -284,10 +277,10 @@ def accumulate(sa: int, sc: int, a_digit: int, q: int, b: int, n: int, cfg: Conf
     """Figure 5: S := 2^k S + a_i B - 2^(2k) q N as six words through four rows of full adders."""
     k, mask = cfg.k, (1 << width) - 1
     ab_s, ab_c, neg_ab = multiple(ab_coefs(a_digit), b, 0, width)
-    qn = qn_coefs(q, cfg.hw)
-    if len(qn) == 3:
-        qn_s, qn_c, neg_qn = multiple(qn, n, 2 * k, width)
-    else:  # pragma: no cover - exploration of Table 3 rows beyond 42 only
+    if q <= Q_HW_MAX:
+        qn_s, qn_c, neg_qn = multiple(table2(q), n, 2 * k, width)     # -qN = alpha N + beta N + gamma N
+    else:  # exploration of Table 3 rows beyond Table 2 only (hw=False): -qN as one word
+        assert not cfg.hw, "q in Table 2's range"
         qn_s, qn_c, neg_qn = (-q * n << 2 * k) & mask, 0, 0
     corr = neg_ab + neg_qn
     assert corr < 1 << k, "the +1's fit the free low bits of 2^k S_a"
@@ -308,6 +301,7 @@ class MulTrace:
     result: int
     qs: list[int] = field(default_factory=list)
     iterations: int = 0
+    s_max: int = 0          # the largest S seen (in the frame; compare with 2^k N' q_max)
 
 
 def multiply(a: int, b: int, mod: int, cfg: Config, shift: int = 0) -> MulTrace:
@@ -344,6 +338,7 @@ def multiply(a: int, b: int, mod: int, cfg: Config, shift: int = 0) -> MulTrace:
         assert q * qm.denominator < qm.numerator, "q < q_max (Table 3)"
         assert not cfg.hw or q <= Q_HW_MAX, "q in Table 2's range"
         tr.qs.append(q)
+        tr.s_max = max(tr.s_max, s)
         sa, sc = accumulate(sa, sc, a_i, q, bb, nn, cfg, width)
         s_ref = (s_ref << k) + a_i * bb - (q * nn << 2 * k)
         assert 0 <= s_ref < 1 << width, "S fits the carry-save words"
