@@ -57,10 +57,14 @@ PAPER = {
             "fmax_mhz": None, "time": "", "time_us": None, "area": "", "cycles": None},
 }
 HSCM_PAPER = {
-    16: {"fmax_mhz": 195.0, "time": "2.80 ms (XC2V1000-6); 3.45 ms at 158 MHz on XC3S1400A-5", "time_us": 2800.0,
-         "area": "2,635 slices / 2,551 LUT4 / 32 MULT18X18 (XC2V1000-6)"},
-    32: {"fmax_mhz": 196.0, "time": "1.70 ms (XC2V2000-6); 1.19 ms at 280 MHz on XC4VSX25-12", "time_us": 1700.0,
-         "area": "4,404 slices / 3,900 LUT4 / 64 MULT18X18 (XC2V2000-6)"},
+    16: {"device": "Xilinx Virtex-II XC2V1000-6 (Synplify Pro 9.6.2 + ISE 10.1)",
+         "fmax_mhz": 195.0, "time": "2.80 ms (XC2V1000-6); 3.45 ms at 158 MHz on XC3S1400A-5", "time_us": 2800.0,
+         "area": "2,635 slices / 2,551 LUT4 / 32 MULT18X18 (XC2V1000-6)", "cycles": 546_000,
+         "cycles_note": "(derived: 2.80 ms x 195 MHz; not stated)"},
+    32: {"device": "Xilinx Virtex-II XC2V2000-6 (Synplify Pro 9.6.2 + ISE 10.1)",
+         "fmax_mhz": 196.0, "time": "1.70 ms (XC2V2000-6); 1.19 ms at 280 MHz on XC4VSX25-12", "time_us": 1700.0,
+         "area": "4,404 slices / 3,900 LUT4 / 64 MULT18X18 (XC2V2000-6)", "cycles": 333_200,
+         "cycles_note": "(derived: 1.70 ms x 196 MHz; not stated)"},
 }
 
 CONFIGS: list[dict[str, Any]] = [
@@ -168,6 +172,56 @@ def print_table(rows: list[dict[str, Any]]) -> None:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
 
 
+DOC = REPO / "doc" / "results.md"
+BEGIN, END = "<!-- BEGIN bench/synth.py tables -->", "<!-- END bench/synth.py tables -->"
+
+
+def markdown(rows: list[dict[str, Any]]) -> str:
+    """The two tables of doc/results.md (ours, then the papers'), from the JSON rows."""
+    out = ["Ours: the engine in the narrow-I/O shell (doc/synth.md), Yosys + nextpnr, "
+           "**Lattice ECP5 LFE5U-85F speed grade 6, CABGA381**; cycles from the golden models (exact); "
+           "time = cycles / fmax; area includes the shell (~475 LUT4, ~345 FF, 1 EBR per 512 words).", "",
+           "| configuration | op | bits | cycles | fmax (MHz) | time per op | LUT4 | FF | DSP | EBR | "
+           "time x area (ms x kLUT4) | critical path | flow |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        params = ", ".join(f"{k}={v}" for k, v in r["params"].items())
+        if r.get("status") != "ok":
+            cyc = f"{r['cycles']:,}" if r.get("cycles") else "-"
+            out.append(f"| {r['engine']} ({params}) | {r['op']} | {r['bits']} | {cyc} | "
+                       f"{r.get('status')} | | | | | | | | |")
+            continue
+        a = r["area"]
+        cp = r.get("critical_path") or {}
+        flow = r.get("flow", {})
+        out.append(
+            f"| {r['engine']} ({params}) | {r['op']} | {r['bits']} | {r['cycles']:,} | "
+            f"{r['fmax_mhz']:.1f} | {fmt_time(r.get('time_us'))} | {a.get('lut4', '-'):,} | {a.get('ff', '-'):,} | "
+            f"{a.get('dsp', '-')} | {a.get('ebr', '-')} | "
+            f"{r['time_x_klut4_ms']:.3g} | {cp.get('in', '-')}, {cp.get('logic_levels', '-')} levels | "
+            f"{flow.get('freq', '-'):g} MHz{', no-tmdriv' if flow.get('no_tmdriv') else ''}, seed {flow.get('seed', '-')} |")
+    out += ["", "The papers' figures (quoted; their devices and tools, **not** measured here):", "",
+            "| configuration | paper | device and tools | fmax (MHz) | time | area | cycles |",
+            "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        p = r["paper"]
+        params = ", ".join(f"{k}={v}" for k, v in r["params"].items())
+        cyc = f"{p['cycles']:,} {p.get('cycles_note', '')}" if p.get("cycles") else "-"
+        out.append(f"| {r['engine']} ({params}) | {p['ref']} | {p['device']} | {p.get('fmax_mhz') or '-'} | "
+                   f"{p.get('time') or '-'} | {p.get('area') or '-'} | {cyc} |")
+    return "\n".join(out) + "\n"
+
+
+def write_doc(rows: list[dict[str, Any]], target: str) -> None:
+    text = DOC.read_text()
+    if BEGIN not in text or END not in text:
+        raise SystemExit(f"{DOC} has no {BEGIN} ... {END} section")
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    body = markdown([r for r in rows if r["target"] == target])
+    DOC.write_text(f"{head}{BEGIN}\n{body}{END}{tail}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--engines", default="", help="comma-separated engines (default: all)")
@@ -177,6 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cached-only", action="store_true", help="run no tool: report what is cached")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--doc", action="store_true", help="rewrite the tables in doc/results.md from the JSON")
     args = ap.parse_args(argv)
     engines = {e for e in args.engines.split(",") if e}
     ids = {i for i in args.ids.split(",") if i}
@@ -207,6 +262,9 @@ def main(argv: list[str] | None = None) -> int:
         "date": time.strftime("%Y-%m-%d"), "rows": merged}, indent=1, default=str))
     print_table(rows)
     print(f"wrote {args.out}", file=sys.stderr)
+    if args.doc:
+        write_doc(merged, args.target)
+        print(f"wrote {DOC}", file=sys.stderr)
     return 0
 
 
