@@ -168,7 +168,8 @@ def test_errors(fn: object) -> None:
     ]
     if call is m.modexp:
         cases += [((2, -1, 13, {}), Status.ERR_OPERAND_RANGE),
-                  ((2, 1 << 40, 13, {"l": 32}), Status.ERR_LENGTH)]  # H > L
+                  ((2, 1 << 40, 13, {"l": 32}), Status.ERR_LENGTH),  # H > L
+                  ((2, 1 << 5000, 13, {}), Status.ERR_LENGTH)]  # H > 4096
     for args, status in cases:
         with pytest.raises(PkaError) as exc:
             call(*args)  # type: ignore[operator]

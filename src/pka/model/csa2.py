@@ -106,7 +106,7 @@ def check_config(mod: int, exp_bits: int, params: Mapping[str, Any]) -> Config:
         raise PkaError(Status.ERR_LENGTH, f"csa2: modulus of {k} bits, the engine needs at least {MIN_K}")
     if k > l or k > MAX_L:
         raise PkaError(Status.ERR_LENGTH, f"csa2: modulus of {k} bits exceeds the array (L = {min(l, MAX_L)})")
-    if exp_bits > l:
+    if exp_bits > l or exp_bits > MAX_L:
         raise PkaError(Status.ERR_LENGTH, f"csa2: exponent of {exp_bits} bits exceeds the array (L = {l})")
     if mod % 2 == 0:
         raise PkaError(Status.ERR_EVEN_MODULUS, "modulus must be odd")

@@ -90,7 +90,7 @@ def _setup(mod: int, exp_bits: int, params: Mapping[str, Any]) -> tuple[str, int
         raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be positive")
     k = mod.bit_length()
     l = model.array_len(k, exp_bits, int(params.get("l", 0)))
-    if k > l or k > model.MAX_L or exp_bits > l:
+    if k > l or exp_bits > l or l > model.MAX_L:
         raise PkaError(Status.ERR_LENGTH, f"csa2: modulus of {k} bits / exponent of {exp_bits} bits exceed the array")
     return variant, k, l
 
