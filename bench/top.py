@@ -1,0 +1,110 @@
+"""Benchmark of pka_top through its AXI4-Lite bus: cycles per opcode (CYCLES from CMD to done,
+COMPUTE, engine IO) and the bus overhead (cycles of the AXI transactions that load the operands,
+start the command and read the result), per operand size. Writes bench/results/top.json.
+
+    python bench/top.py            # the default sizes (a few minutes: Verilator builds are cached)
+    python bench/top.py --quick    # 256 bits only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from pka.driver import OP_ZEROIZE, Pka, backend, session, words_for
+from pka.model.common import r2_mod
+from pka.rtl.top import TopConfig, TopSim
+from pka.sim import Op
+
+OUT = Path(__file__).resolve().parent / "results" / "top.json"
+
+
+def _mod(rng: random.Random, bits: int) -> int:
+    return rng.getrandbits(bits) | 1 | (1 << (bits - 1))
+
+
+def own_ops(sizes: list[int]) -> list[dict[str, Any]]:
+    rows = []
+    rng = random.Random(1)
+    for bits in sizes:
+        with TopSim(TopConfig(max(256, bits), ("example",))) as sim:
+            p = Pka(sim)
+            n = _mod(rng, bits)
+            a, b = rng.randrange(n), rng.randrange(n)
+            for name, fn in (("MODADD", lambda: p.modadd(a, b, n)), ("MODSUB", lambda: p.modsub(a, b, n)),
+                             ("MONT_PARAMS", lambda: p.mont_params(n))):
+                r = fn()
+                rows.append({"op": name, "bits": bits, "engine": "sequencer", "cycles": r.detail["wall_cycles"],
+                             "compute": r.cycles, "io": r.io_cycles, "bus_cycles": r.detail["bus_cycles"]})
+            b0 = sim.bus_cycles
+            c = p.zeroize()
+            rows.append({"op": "ZEROIZE", "bits": bits, "engine": "sequencer", "cycles": c.cycles,
+                         "compute": c.compute, "io": 0, "bus_cycles": sim.bus_cycles - b0,
+                         "ram_words": 16 * p.cfg.slot_words})
+            assert p.mont_params(n).result == r2_mod(n, 32 * words_for(bits))
+    return rows
+
+
+def engine_ops(sizes: list[int], engines: list[str]) -> list[dict[str, Any]]:
+    rows = []
+    rng = random.Random(2)
+    defaults = {"victor": {"k": 5, "delta": 10, "eps": 11}, "csa2": {"variant": "fast", "l": 0},
+                "mwr4": {"radix": 4, "ns": 8, "w": 16}, "rns": {"w": 32, "alg": "mm"}}
+    for engine in engines:
+        be = backend(engine)
+        params = defaults[engine]
+        for bits in sizes:
+            n = _mod(rng, bits)
+            a, e = rng.randrange(n), rng.getrandbits(bits)
+            t = time.perf_counter()
+            r = be.modexp(a, e, n, params)
+            assert r.result == pow(a, e, n)
+            rows.append({"op": "MODEXP", "bits": bits, "engine": engine, "cycles": r.detail["wall_cycles"],
+                         "compute": r.cycles, "io": r.io_cycles, "bus_cycles": r.detail["bus_cycles"],
+                         "mont_params_compute": r.detail.get("mont_params_cycles", 0),
+                         "wall_s": round(time.perf_counter() - t, 2)})
+            r = be.modmul(a, e % n, n, params)
+            assert r.result == a * (e % n) % n
+            rows.append({"op": "MODMUL", "bits": bits, "engine": engine, "cycles": r.detail["wall_cycles"],
+                         "compute": r.cycles, "io": r.io_cycles, "bus_cycles": r.detail["bus_cycles"]})
+            p = session(engine, params, bits)
+            prime = (1 << 127) - 1 if bits >= 127 else 251
+            r = p.modinv(12345, prime, engine, params=params)
+            assert r.result == pow(12345, -1, prime)
+            rows.append({"op": "MODINV", "bits": prime.bit_length(), "engine": engine,
+                         "cycles": r.detail["wall_cycles"], "compute": r.cycles, "io": r.io_cycles,
+                         "bus_cycles": r.detail["bus_cycles"]})
+    return rows
+
+
+def ecc_ops() -> list[dict[str, Any]]:
+    r = backend("rns").ecc_mul("p256", 0xC0FFEE_1234_5678_9ABC_DEF0, {"w": 32, "alg": "mm"})
+    return [{"op": "ECC_MUL", "bits": 256, "engine": "rns", "curve": "p256", "cycles": r.detail["wall_cycles"],
+             "compute": r.cycles, "io": r.io_cycles, "bus_cycles": r.detail["bus_cycles"]}]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    sizes = [256] if args.quick else [256, 1024, 2048, 4096]
+    rows = own_ops(sizes)
+    rows += engine_ops([256] if args.quick else [256, 512], ["victor"])
+    rows += ecc_ops()
+    print(f"{'op':12s} {'bits':>5s} {'engine':10s} {'CYCLES':>10s} {'COMPUTE':>10s} {'IO':>7s} {'bus':>7s} {'bus/CYCLES':>10s}")
+    for r in rows:
+        print(f"{r['op']:12s} {r['bits']:5d} {r['engine']:10s} {r['cycles']:10d} {r['compute']:10d} "
+              f"{r['io'] or 0:7d} {r['bus_cycles']:7d} {r['bus_cycles'] / max(1, r['cycles']):10.3f}")
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps({"rows": rows, "note": "cycles = CYCLES register (command to done); compute = "
+                               "COMPUTE; io = engine operand I/O; bus_cycles = AXI4-Lite transactions of the "
+                               "operation (operands in, LEN/ARG/CMD, status/counters, result out)"}, indent=2))
+    print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    main()
