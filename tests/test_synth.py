@@ -163,6 +163,7 @@ def test_rtl_name_and_where() -> None:
     assert S.rtl_name("u_core.n_q_TRELLIS_FF_Q_60_DI_LUT4_Z_D") == "u_core.n_q"
     assert S.rtl_name("u_shell.frame_q[3]") == "u_shell.frame_q[3]"
     assert S._where("u_shell.g_bank[0].x", "u_core.y") == "shell->core"
+    assert S._where("in_q[3]", "out_q") == "top"
 
 
 # ---- the real flow ---------------------------------------------------------------------------------
@@ -212,3 +213,24 @@ def test_cli_synth_json_and_summary(cache_env: Path, tmp_path: Path) -> None:
     assert r.exit_code == 0 and "fmax" in r.output and "MHz routed" in r.output
     r = CliRunner().invoke(cli, ["synth", "--engine", "example", "--param", "bogus=1"])
     assert r.exit_code != 0
+
+
+# ---- unit mode -------------------------------------------------------------------------------------
+
+@pytest.mark.rtl
+def test_unit_mode_wrapper_lint_clean_and_ports(tmp_path: Path) -> None:
+    """--unit: pyslang finds the elaborated ports; the generated scan wrapper is lint clean."""
+    d = S.unit_design("pka_example_engine", "example", {"MaxLen": 64, "MemAw": 6})
+    ports = dict((n, (dr, w)) for n, dr, w in d.ports)
+    assert ports["mem_addr_o"] == ("out", 6) and ports["cmd_len_i"] == ("in", 16) and ports["clk_i"] == ("in", 1)
+    assert d.is_unit and d.mem_aw == 0
+    top = tmp_path / "pka_syn_top.sv"
+    top.write_text(S.render_unit_top(d))
+    proc = lint([*d.sources, top], "pka_syn_top")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    wa = S.unit_wrapper_area(d)
+    in_w = sum(w for n, dr, w in d.ports if dr == "in") - 2
+    out_w = sum(w for n, dr, w in d.ports if dr == "out")
+    assert wa == {"ff": in_w + out_w + 4, "lut4": out_w}
+    with pytest.raises(PkaError, match="no module"):
+        S.unit_design("pka_nope", "example", {})

@@ -15,7 +15,7 @@ from typing import Any, Iterator
 import click
 
 from pka.errors import PkaError, Status
-from pka.synth import TARGETS, FlowOptions, design_for, parse_param_items, summary_lines, synth_design
+from pka.synth import TARGETS, FlowOptions, design_for, parse_param_items, summary_lines, synth_design, unit_design
 
 TARGET_OPT = click.option("--target", type=click.Choice(sorted(TARGETS)), default="ecp5-85k", show_default=True,
                           help="ECP5-85 (speed 6, CABGA381) or iCE40 UP5K (SG48) with place and route; "
@@ -58,9 +58,15 @@ def _status(enabled: bool, label: str) -> Iterator[None]:
 
 
 @click.command()
-@click.option("--engine", "engine_name", required=True, help="csa2, mwr4, rns, victor, hscm (or example)")
+@click.option("--engine", "engine_name", default=None, help="csa2, mwr4, rns, victor, hscm (or example)")
 @click.option("--param", "param_items", multiple=True, metavar="NAME=VALUE", help="engine parameter (repeatable)")
 @click.option("--bits", type=int, default=1024, show_default=True, help="operand (modulus) size the build supports")
+@click.option("--unit", default=None, metavar="MODULE",
+              help="instead of an engine: one design unit (e.g. pka_hscm_pe) in a scan-register wrapper")
+@click.option("--fileset", "fileset_name", default=None, help="with --unit: the fileset holding it (default: "
+                                                                "the engine name in the module name)")
+@click.option("--rtl-param", "rtl_items", multiple=True, metavar="NAME=VALUE",
+              help="with --unit: an RTL parameter of the module (repeatable)")
 @TARGET_OPT
 @FREQ_OPT
 @SEED_OPT
@@ -71,14 +77,35 @@ def _status(enabled: bool, label: str) -> Iterator[None]:
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="also write the JSON record to this file")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
-def synth(engine_name: str, param_items: tuple[str, ...], bits: int, target: str, freq: float | None, seed: int,
+def synth(engine_name: str | None, param_items: tuple[str, ...], bits: int, unit: str | None,
+          fileset_name: str | None, rtl_items: tuple[str, ...], target: str, freq: float | None, seed: int,
           no_tmdriv: bool, timeout: float | None, force: bool, keep: bool, out_path: Path | None,
           as_json: bool) -> None:
-    """Synthesise and place-and-route one engine in its narrow-I/O shell: area, routed fmax, tool time."""
-    params = parse_param_items(engine_name, param_items)
-    design = design_for(engine_name, params, bits)
+    """Synthesise and place-and-route one engine in its narrow-I/O shell: area, routed fmax, tool time.
+
+    With --unit, one design unit of an engine on its own, every port behind scan registers."""
+    if unit:
+        rtl: dict[str, int | str] = {}
+        for item in rtl_items:
+            name, sep, text = item.partition("=")
+            if not sep:
+                raise PkaError(Status.ERR_PARAM, f"--rtl-param {item!r} is not NAME=VALUE")
+            try:
+                rtl[name] = int(text, 0)
+            except ValueError:
+                rtl[name] = text
+        parts = unit.split("_")
+        fs = fileset_name or engine_name or (parts[1] if len(parts) > 2 and parts[0] == "pka" else "")
+        if not fs:
+            raise PkaError(Status.ERR_PARAM, "--unit needs --fileset")
+        design = unit_design(unit, fs, rtl)
+    else:
+        if not engine_name:
+            raise PkaError(Status.ERR_PARAM, "give --engine (or --unit)")
+        params = parse_param_items(engine_name, param_items)
+        design = design_for(engine_name, params, bits)
     opts = FlowOptions(freq=freq, seed=seed, no_tmdriv=no_tmdriv, timeout=timeout)
-    with _status(not as_json, f"{engine_name} on {target}"):
+    with _status(not as_json, f"{engine_name or unit} on {target}"):
         res = synth_design(design, target, opts, force=force, keep=keep)
     if out_path is not None:
         out_path.parent.mkdir(parents=True, exist_ok=True)
