@@ -20,12 +20,14 @@ from pka.model.common import OpResult
 from pka.sim import Design, Harness, Op, Slot, fileset
 
 BUILDS = {16: (64, 192, 256), 32: (64, 256, 512)}
+SB_BUILDS = {16: (64, 128, 192), 32: (128, 384, 512)}   # SBMM builds: MaxLen = 2 n_a w
 MEM_AW = 14
-_HARNESS: dict[tuple[int, int], Harness] = {}
+_HARNESS: dict[tuple[int, int, int], Harness] = {}
 
 
-def design(w: int, max_len: int) -> Design:
-    return Design("pka_rns_core", fileset("rns"), {"MaxLen": max_len, "W": w, "MemAw": MEM_AW}, mem_aw=MEM_AW)
+def design(w: int, max_len: int, sbmm: int = 0) -> Design:
+    return Design("pka_rns_core", fileset("rns"), {"MaxLen": max_len, "W": w, "MemAw": MEM_AW, "Sbmm": sbmm},
+                  mem_aw=MEM_AW)
 
 
 def build_for(bits: int, w: int) -> int:
@@ -35,11 +37,18 @@ def build_for(bits: int, w: int) -> int:
     raise PkaError(Status.ERR_LENGTH, f"rns: no RTL build for {bits} bits at w={w} (largest {BUILDS[w][-1]})")
 
 
-def harness(w: int, max_len: int) -> Harness:
-    h = _HARNESS.get((w, max_len))
+def sb_build_for(bits: int, w: int) -> int:
+    for size in SB_BUILDS[w]:
+        if bits <= size:
+            return size
+    raise PkaError(Status.ERR_LENGTH, f"rns: no SBMM RTL build for {bits} bits at w={w} (largest {SB_BUILDS[w][-1]})")
+
+
+def harness(w: int, max_len: int, sbmm: int = 0) -> Harness:
+    h = _HARNESS.get((w, max_len, sbmm))
     if h is None or h.proc.poll() is not None:
-        h = Harness(design(w, max_len))
-        _HARNESS[(w, max_len)] = h
+        h = Harness(design(w, max_len, sbmm))
+        _HARNESS[(w, max_len, sbmm)] = h
     return h
 
 
@@ -96,7 +105,70 @@ def _params(params: Mapping[str, Any]) -> tuple[int, str]:
 
 def _no_sbmm(alg: str) -> None:
     if alg == "sbmm":
-        raise PkaError(Status.ERR_UNSUPPORTED, "rns RTL: the SBMM datapath is not implemented (use alg=mm)")
+        raise PkaError(Status.ERR_UNSUPPORTED, "rns RTL: ECC on the SBMM build is not implemented (use alg=mm)")
+
+
+# ---- the SBMM build ------------------------------------------------------------------------------
+
+def sb_table(ctx: model.SbmmCtx) -> list[int]:
+    """Constants of the SBMM build: per rower j (8 + n_a + n_b words), then the gamma block."""
+    a, b, ma, mb, w = ctx.a, ctx.b, ctx.ma, ctx.mb, ctx.w
+    out: list[int] = []
+    for j in range(ctx.nb):
+        has_a = j < ctx.na
+        aj = a[j] if has_a else (1 << w) - 1
+        row = [(1 << w) - aj, (1 << w) - b[j],
+               model.inv(ma // aj, aj) if has_a else 0, model.inv(ma, b[j]), model.inv(mb // b[j], b[j]),
+               ma % b[j], (-ma) % b[j], (-mb) % aj if has_a else 0]
+        row += [(ma // a[i]) % b[j] for i in range(ctx.na)]
+        row += [(mb // b[i]) % aj if has_a else 0 for i in range(ctx.nb)]
+        out += row
+    g = model.M_GAMMA
+    out += [(-ma) % g, model.inv(ma, g), ma % g] + [(ma // a[i]) % g for i in range(ctx.na)]
+    return out
+
+
+def sb_image(ctx: model.SbmmCtx, v: model.Kr) -> list[int]:
+    k, r = v
+    return list(k) + list(r)      # residues over a | b | gamma, K then R
+
+
+def sb_run(op: int, ctx: model.SbmmCtx, regs: Mapping[int, int], scalar: int = 0, elen: int = 0,
+           progress: Callable[[int], None] | None = None) -> tuple[Harness, Any]:
+    h = harness(ctx.w, sb_build_for(ctx.p.bit_length(), ctx.w), 1)
+    h.write(h.design.slot_addr(Slot.N), [ctx.p & 0xFFFFFFFF])
+    h.write(h.design.slot_addr(Slot.X0), sb_table(ctx))
+    full = {model.IN_A: 0, model.IN_B: 0, model.ONE: 1}
+    full.update(regs)
+    h.write(h.design.slot_addr(Slot.A), sb_image(ctx, model.sbmm_to(ctx, full[model.IN_A])))
+    h.write(h.design.slot_addr(Slot.B), sb_image(ctx, model.sbmm_to(ctx, full[model.IN_B])))
+    h.write(h.design.slot_addr(Slot.X1), sb_image(ctx, model.sbmm_to(ctx, full[model.ONE])))
+    h.write_int(h.design.slot_addr(Slot.E), scalar, h.design.slot_words)
+    res = h.command(op, ctx.p.bit_length(), elen, 0, progress=progress)
+    if res.status != 0:
+        raise PkaError(Status(res.status), f"rns RTL: status {Status(res.status).name}")
+    return h, res
+
+
+def sb_read(h: Harness, ctx: model.SbmmCtx) -> model.Kr:
+    m = ctx.na + ctx.nb + 1
+    words = h.read(h.design.slot_addr(Slot.R), 2 * m)
+    return tuple(words[:m]), tuple(words[m:])
+
+
+def sb_modmul(a: int, b: int, ctx: model.SbmmCtx) -> OpResult:
+    h, res = sb_run(Op.MODMUL, ctx, {model.IN_A: a, model.IN_B: b})
+    out = sb_read(h, ctx)
+    return OpResult(model.sbmm_from(ctx, out), res.cycles, res.io_cycles,
+                    {"alg": "sbmm", "w": ctx.w, "n_a": ctx.na, "n_b": ctx.nb, "total_cycles": res.cycles,
+                     "residues": out})
+
+
+def sb_modexp(base: int, exp: int, ctx: model.SbmmCtx, progress: Callable[[int], None] | None = None) -> OpResult:
+    h, res = sb_run(Op.MODEXP, ctx, {model.IN_A: base}, exp, exp.bit_length(), progress)
+    out = sb_read(h, ctx)
+    return OpResult(model.sbmm_from(ctx, out), res.cycles, res.io_cycles,
+                    {"alg": "sbmm", "w": ctx.w, "n_a": ctx.na, "n_b": ctx.nb, "total_cycles": res.cycles})
 
 
 def modmul(a: int, b: int, mod: int, params: Mapping[str, Any], progress: Callable[[int], None] | None = None) -> OpResult:
@@ -105,8 +177,7 @@ def modmul(a: int, b: int, mod: int, params: Mapping[str, Any], progress: Callab
     model._check_operand(a, mod, "a")
     model._check_operand(b, mod, "b")
     if alg == "sbmm":
-        model.sbmm_context(mod, w)   # ERR_UNSUPPORTED for a P that is not Ma^2 - 2
-    _no_sbmm(alg)
+        return sb_modmul(a, b, model.sbmm_context(mod, w))   # ERR_UNSUPPORTED unless P = Ma^2 - 2
     ctx = model.mm_context(mod, w)
     h, res = run(Op.MODMUL, ctx, {model.IN_A: a, model.IN_B: b})
     out = read_reg(h, ctx, Slot.R) % mod
@@ -136,8 +207,10 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any],
         raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be >= 0")
     model._check_operand(base, mod, "base")
     if alg == "sbmm":
-        model.sbmm_context(mod, w)
-    _no_sbmm(alg)
+        sctx = model.sbmm_context(mod, w)
+        if exp.bit_length() > sb_build_for(mod.bit_length(), w):
+            raise PkaError(Status.ERR_LENGTH, "rns RTL: exponent longer than the SBMM build")
+        return sb_modexp(base, exp, sctx, progress)
     size = build_for(mod.bit_length(), w)
     if exp.bit_length() > size:
         raise PkaError(Status.ERR_LENGTH, f"rns RTL: exponent of {exp.bit_length()} bits exceeds the build ({size})")

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0
+// pka_rns_gamma: the extra channel m_gamma = 2^6 of the SBMM build (GMMs: products mod 64).
+//
+// Holds the K and R residues mod 64 of every register and the constants |-Ma|_64, |Ma^-1|_64,
+// |Ma|_64, |Ma_i|_64 (i < n_a). Per SB (pka.model.rns.sbmm, _split, compress):
+//   start: u = 2 KxKy + RxRy, v = (Kx+Rx)(Ky+Ry) - KxKy - RxRy      (Karatsuba, mod 64)
+//   BE a -> gamma (Split's R^ of U and V, Compress's R of K and R): acc += xi_i*|Ma_i| + k_i*|-Ma|
+//   Split: K = (x - R^) Ma^-1; K = -1 fix: K := 0, R^ := R^ - Ma
+//   Kz = Ku + Rv, Rz = 2 Kv + Ru; Compress: Q = (Y - R_Y) Ma^-1 (63 -> 0);
+//   write d.K = Kz - Q_K Ma + Q_R, d.R = Rz - Q_R Ma + 2 Q_K.
+`default_nettype none
+
+module pka_rns_gamma #(
+  parameter int unsigned W    = 32,
+  parameter int unsigned MaxN = 9
+) (
+  input  logic                        clk_i,
+  input  logic                        start_i,    // products of registers x, y
+  input  logic [4:0]                  x_i, y_i,
+  input  logic                        be_en_i,    // accumulate bus * |Ma_s| + k * |-Ma| into acc[tgt]
+  input  logic                        be_clr_i,
+  input  logic [1:0]                  be_tgt_i,   // 0 R^u, 1 R^v, 2 R_K (Compress), 3 R_R
+  input  logic [$clog2(MaxN)-1:0]     be_col_i,
+  input  logic [5:0]                  bus_i,      // xi mod 64
+  input  logic                        k_i,
+  input  logic                        ku_i,       // K_u := (u - R^u) Ma^-1
+  input  logic                        kv_i,
+  input  logic                        fix_u_i,
+  input  logic                        fix_v_i,
+  input  logic                        mkz_i,
+  input  logic                        mkq_i,      // Q_K, Q_R
+  input  logic                        wk_i,
+  input  logic                        wr_i,
+  input  logic [4:0]                  wd_i,
+  input  logic                        ld_rf_i,
+  input  logic [5:0]                  ld_addr_i,
+  input  logic                        ld_cst_i,
+  input  logic [$clog2(MaxN+3)-1:0]   ld_idx_i,
+  input  logic [5:0]                  ld_data_i,
+  input  logic [5:0]                  st_addr_i,
+  output logic [5:0]                  st_data_o,
+  output logic                        ku_m1_o,    // K_u == 63 (-1)
+  output logic                        kv_m1_o,
+  output logic [5:0]                  qk_o,
+  output logic [5:0]                  qr_o
+);
+  logic [5:0] rf_q [64];
+  logic [5:0] col_q [MaxN];
+  logic [5:0] corr_q, mainv_q, ma_q;
+  logic [5:0] u_q, v_q, ku_q, kv_q, kz_q, rz_q, qk_q, qr_q;
+  logic [5:0] acc_q [4];
+
+  logic [5:0] xk, xr, yk, yr, p1, p2, p3;
+  assign xk = rf_q[{x_i, 1'b0}];
+  assign xr = rf_q[{x_i, 1'b1}];
+  assign yk = rf_q[{y_i, 1'b0}];
+  assign yr = rf_q[{y_i, 1'b1}];
+  assign p1 = xk * yk;
+  assign p2 = xr * yr;
+  assign p3 = (xk + xr) * (yk + yr);
+
+  logic [5:0] qk_d, qr_d;
+  assign qk_d = 6'((kz_q - acc_q[2]) * mainv_q);
+  assign qr_d = 6'((rz_q - acc_q[3]) * mainv_q);
+
+  always_ff @(posedge clk_i) begin
+    if (start_i) begin
+      u_q <= 6'((p1 << 1) + p2);
+      v_q <= p3 - p1 - p2;
+    end
+    if (be_en_i) acc_q[be_tgt_i] <= (be_clr_i ? 6'd0 : acc_q[be_tgt_i]) + 6'(bus_i * col_q[be_col_i])
+                                    + (k_i ? corr_q : 6'd0);
+    if (ku_i) ku_q <= 6'((u_q - acc_q[0]) * mainv_q);
+    if (kv_i) kv_q <= 6'((v_q - acc_q[1]) * mainv_q);
+    if (fix_u_i) begin ku_q <= '0; acc_q[0] <= acc_q[0] - ma_q; end
+    if (fix_v_i) begin kv_q <= '0; acc_q[1] <= acc_q[1] - ma_q; end
+    if (mkz_i) begin
+      kz_q <= ku_q + acc_q[1];
+      rz_q <= 6'(kv_q << 1) + acc_q[0];
+    end
+    if (mkq_i) begin
+      qk_q <= (qk_d == 6'd63) ? 6'd0 : qk_d;
+      qr_q <= (qr_d == 6'd63) ? 6'd0 : qr_d;
+    end
+    if (wk_i) rf_q[{wd_i, 1'b0}] <= kz_q - 6'(qk_q * ma_q) + qr_q;
+    if (wr_i) rf_q[{wd_i, 1'b1}] <= rz_q - 6'(qr_q * ma_q) + 6'(qk_q << 1);
+    if (ld_rf_i) rf_q[ld_addr_i] <= ld_data_i;
+    if (ld_cst_i) begin   // host block: |-Ma|_64, |Ma^-1|_64, |Ma|_64, then |Ma_i|_64
+      if (ld_idx_i == 0) corr_q <= ld_data_i;
+      else if (ld_idx_i == 1) mainv_q <= ld_data_i;
+      else if (ld_idx_i == 2) ma_q <= ld_data_i;
+      else col_q[$clog2(MaxN)'(32'(ld_idx_i) - 3)] <= ld_data_i;
+    end
+  end
+
+  assign st_data_o = rf_q[st_addr_i];
+  assign ku_m1_o = (ku_q == 6'd63);
+  assign kv_m1_o = (kv_q == 6'd63);
+  assign qk_o = qk_q;
+  assign qr_o = qr_q;
+
+  logic unused;
+  assign unused = ^{W};
+endmodule

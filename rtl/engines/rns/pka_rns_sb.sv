@@ -1,0 +1,643 @@
+// SPDX-License-Identifier: Apache-2.0
+// pka_rns_sb: the SBMM build of the rns engine: Single Base Modular Multiplication for
+// P = Ma^2 - 2 on n_b = n_a + 1 rowers (half of MM's 2n channels) plus the m_gamma = 2^6 channel.
+//
+// len = 2 n_a W bits exactly (P = Ma^2 - 2); a register holds x == K Ma + R (mod P), K and R as
+// residues on a (rower j < n_a), b (rower j < n_b) and gamma. One instruction SB d, (x, y):
+// d = Compress(SBMM(x*y)) (pka.model.rns.sbmm, compress), results K, R < 3 Ma. Schedule (t from the
+// SB's first cycle; T1 = max(11 + 2n_a, 14 + n_a), T2 = 14 + 2n_a, T3 = T1 + 9, T4 = T3 + 4 + 2n_b,
+// T5 = T4 + 5, T6 = T5 + 2n_a, T7 = T6 + 6; = pka.model.rns.sb_times):
+//   t 0..5     Karatsuba products, a then b: KxKy, RxRy, (Kx+Rx)(Ky+Ry) -> U, V accumulators
+//   6, 7       xi_a = u_a |Ma_j^-1|, v_a |Ma_j^-1|
+//   10..       BE a -> b|gamma of U then V (2 n_a broadcast steps, Cox alpha = 0) -> R^u, R^v
+//   T1, T2     K_b = (u_b - R^u) Ma^-1, (v_b - R^v) Ma^-1;  T1+4, T2+4: K = -1 correction
+//   T1+5, T2+5 xi_b = K_b |Mb_j^-1|;  T3..: BE b -> a of K_u then K_v (2 n_b steps, alpha = 1/2)
+//   T4         Kz = Ku + Rv, Rz = 2Kv + Ru (SBMM done: T4 + 1 cycles)
+//   T4+1, T4+2 Compress: xi of Kz_a, Rz_a;  T5..: BE a -> gamma (2 n_a steps, alpha = 0)
+//   T6         Q_K, Q_R (63 -> 0);  T6+1, T6+2: Q Ma on b;  T7: d.K written, T7+1: d.R written
+// SB costs T7 + 2 cycles; LOOP / ENDLOOP / IFBIT 1 cycle; HALT 0. Ops: MODMUL (SB RES = A*B),
+// MODEXP (left-to-right from 1); others ST_ERR_OPCODE. Slots (host step, doc/rns.md):
+//   SLOT_N word 0 (parity); SLOT_X0: per rower j, 8 + n_a + n_b constants, then the gamma block
+//   (3 + n_a words); SLOT_A, SLOT_B, SLOT_X1 (ONE): register images of 2(n_a + n_b + 1) words
+//   [K_a, K_b, K_gamma, R_a, R_b, R_gamma]; SLOT_E exponent; result image in SLOT_R.
+// Errors: len not a multiple of 2W, below 2W*1 or above MaxLen -> ST_ERR_LENGTH; elen > MaxLen ->
+// ST_ERR_LENGTH; even modulus -> ST_ERR_EVEN_MODULUS; a residue >= its modulus -> ST_ERR_OPERAND_RANGE.
+`default_nettype none
+
+module pka_rns_sb
+  import pka_pkg::*;
+#(
+  parameter int unsigned MaxLen    = 192,  // 2 n_a W for the largest n_a
+  parameter int unsigned MemAw     = 14,
+  parameter int unsigned W         = 16,
+  parameter int unsigned NumRowers = MaxLen / (2 * W) + 1,   // n_b
+  parameter int unsigned CoxQ      = 8
+) (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  input  logic               cmd_valid_i,
+  output logic               cmd_ready_o,
+  input  logic [7:0]         cmd_op_i,
+  input  logic [15:0]        cmd_len_i,
+  input  logic [15:0]        cmd_elen_i,
+  input  logic [31:0]        cmd_arg_i,
+  output logic               mem_req_o,
+  input  logic               mem_gnt_i,
+  output logic               mem_we_o,
+  output logic [MemAw-1:0]   mem_addr_o,
+  output logic [31:0]        mem_wdata_o,
+  input  logic               mem_rvalid_i,
+  input  logic [31:0]        mem_rdata_i,
+  output logic               done_o,
+  output logic [7:0]         status_o,
+  output logic [31:0]        cycles_o,
+  output logic [31:0]        io_cycles_o
+);
+  localparam int unsigned NB       = NumRowers;
+  localparam int unsigned NAMax    = NumRowers - 1;
+  localparam int unsigned SlotW    = 1 << (MemAw - 4);
+  localparam int unsigned AccExtra = (W == 16) ? 5 : 7;
+  localparam int unsigned NW       = $clog2(2 * NB + 2);
+  localparam int unsigned IdxW     = $clog2(8 + 2 * NB);
+  localparam int unsigned GIdxW    = $clog2(NAMax + 3);
+  localparam int unsigned ColW     = $clog2(2 * NB);
+  localparam int unsigned LenW     = $clog2(MaxLen + 1);
+  localparam int unsigned EWords   = (MaxLen + 31) / 32;
+  localparam int unsigned BitW     = $clog2(EWords * 32);
+  localparam int unsigned CntW     = 16;
+  localparam int unsigned PcW      = 8;
+
+  initial begin
+    if (W != 16 && W != 32) $fatal(1, "W must be 16 or 32");
+    if (MaxLen % (2 * W) != 0 || NumRowers < 2) $fatal(1, "MaxLen must be a positive multiple of 2W");
+    if (NB * (8 + 2 * NB) + NB + 3 > SlotW) $fatal(1, "MemAw too small for the constant table");
+  end
+
+  localparam logic [4:0] RegInA = 5'd5, RegInB = 5'd6, RegOne = 5'd8, RegRes = 5'd13;
+
+  typedef enum logic [3:0] {
+    UHalt = 4'd0, ULoop = 4'd4, UEndLoop = 4'd5, UIfBit = 4'd6, USb = 4'd9
+  } uop_e;
+  typedef enum logic [2:0] {Idle, Load, Exec, Store, Done} state_e;
+  state_e state_q, state_d;
+
+  logic [7:0]      op_q, op_d;
+  logic [LenW-1:0] elen_q, elen_d;
+  logic [NW-1:0]   na_q, na_d, nb_q, nb_d;
+  logic [7:0]      status_q, status_d;
+  logic [31:0]     cyc_q, cyc_d, io_q, io_d;
+  logic [PcW-1:0]  entry, pc_q, pc_d;
+  logic            entry_valid;
+  logic [63:0]     uword;
+
+  pka_rns_ucode u_ucode (
+    .addr_i (pc_q),
+    .data_o (uword),
+    .op_i   (cmd_op_i),
+    .sb_i   (1'b1),
+    .entry_o(entry),
+    .valid_o(entry_valid)
+  );
+
+  logic [15:0] na_cmd;
+  assign na_cmd = cmd_len_i / 16'(2 * W);
+
+  // ---- load / store -----------------------------------------------------------------------------
+  // phases: 0 N word, 1 constants (rowers, then gamma), 2 IN_A, 3 IN_B, 4 ONE, 5 exponent, 6 done
+  logic [2:0]      ph_q, ph_d;
+  logic [CntW-1:0] req_q, req_d, rsp_q, rsp_d, cnt;
+  logic [NW-1:0]   rj_q, rj_d;       // rower (constants) or channel index within a part (images)
+  logic [IdxW-1:0] rt_q, rt_d;       // constant index
+  logic            rp_q, rp_d;       // image part: 0 K, 1 R
+  logic            rg_q, rg_d;       // constants: gamma block
+  logic [EWords*32-1:0] scal_q, scal_d;
+  logic            err_q, err_d;
+
+  logic [CntW-1:0] cw, img;
+  assign cw  = CntW'(8) + CntW'(na_q) + CntW'(nb_q);
+  assign img = (CntW'(na_q) + CntW'(nb_q) + 1) << 1;
+
+  always_comb begin
+    unique case (ph_q)
+      3'd0: cnt = CntW'(1);
+      3'd1: cnt = CntW'(nb_q) * cw + CntW'(na_q) + 3;
+      3'd2, 3'd3, 3'd4: cnt = img;
+      3'd5: cnt = CntW'((32'(elen_q) + 31) / 32);
+      default: cnt = '0;
+    endcase
+  end
+
+  function automatic logic [MemAw-1:0] slot_addr(int unsigned slot, logic [MemAw-1:0] w);
+    return MemAw'(slot * SlotW) + w;
+  endfunction
+
+  logic [MemAw-1:0] ld_addr;
+  always_comb begin
+    unique case (ph_q)
+      3'd0: ld_addr = slot_addr(SLOT_N, MemAw'(req_q));
+      3'd1: ld_addr = slot_addr(SLOT_X0, MemAw'(req_q));
+      3'd2: ld_addr = slot_addr(SLOT_A, MemAw'(req_q));
+      3'd3: ld_addr = slot_addr(SLOT_B, MemAw'(req_q));
+      3'd4: ld_addr = slot_addr(SLOT_X1, MemAw'(req_q));
+      default: ld_addr = slot_addr(SLOT_E, MemAw'(req_q));
+    endcase
+  end
+
+  // ---- datapath --------------------------------------------------------------------------------------
+  logic            rhalf;
+  logic [5:0]      ra [4];
+  logic [2:0]      opa_sel;
+  logic [1:0]      opb_sel;
+  logic [4:0]      sa, sb2;
+  logic [2:0]      cidx;
+  logic [ColW-1:0] col;
+  logic [W-1:0]    bus;
+  logic [6:0]      qv;
+  logic            au_en, au_clr, au_dbl, au_corr, av_en, av_clr, av_sub;
+  logic [1:0]      au_idx, av_idx, red_src, red_idx;
+  logic            red_half, sc_we, fix_u, fix_v, mkz, wk, wr;
+  logic [4:0]      sc_wi, wd;
+  logic            ld_rf, ld_half, ld_cst;
+  logic [5:0]      ld_addr6;
+  logic [IdxW-1:0] ld_idx;
+  logic [W-1:0]    ld_data;
+  logic [NB-1:0]   ld_sel;
+  logic            st_half;
+  logic [5:0]      st_addr;
+  logic [W-1:0]    st_data [NB];
+  logic [W-1:0]    xiu [NB];
+  logic [W-1:0]    xiv [NB];
+  logic [NB-1:0]   kbu_m1, kbv_m1;
+  logic [W-1:0]    c_a [NB];
+  logic [W-1:0]    c_b [NB];
+  logic [5:0]      qk, qr;
+  logic            k1_q, k1_d, k2_q;
+
+  for (genvar j = 0; j < NB; j++) begin : g_rower
+    pka_rns_sb_rower #(
+      .W       (W),
+      .MaxN    (NB),
+      .AccExtra(AccExtra)
+    ) u_rower (
+      .clk_i     (clk_i),
+      .rhalf_i   (rhalf),
+      .ra_i      (ra),
+      .opa_sel_i (opa_sel),
+      .opb_sel_i (opb_sel),
+      .sa_i      (sa),
+      .sb_i      (sb2),
+      .cidx_i    (cidx),
+      .col_i     (col),
+      .bus_i     (bus),
+      .q_i       (qv),
+      .au_en_i   (au_en),
+      .au_clr_i  (au_clr),
+      .au_dbl_i  (au_dbl),
+      .au_corr_i (au_corr),
+      .au_idx_i  (au_idx),
+      .av_en_i   (av_en),
+      .av_clr_i  (av_clr),
+      .av_sub_i  (av_sub),
+      .av_idx_i  (av_idx),
+      .corr_en_i (k2_q),
+      .corr_sel_i(red_half_be),
+      .red_src_i (red_src),
+      .red_idx_i (red_idx),
+      .red_half_i(red_half),
+      .sc_we_i   (sc_we),
+      .sc_wi_i   (sc_wi),
+      .fix_u_i   (fix_u),
+      .fix_v_i   (fix_v),
+      .mkz_i     (mkz),
+      .wk_i      (wk),
+      .wr_i      (wr),
+      .qk_i      ({1'b0, qk}),
+      .qr_i      ({1'b0, qr}),
+      .wd_i      (wd),
+      .ld_rf_i   (ld_rf & ld_sel[j]),
+      .ld_half_i (ld_half),
+      .ld_addr_i (ld_addr6),
+      .ld_cst_i  (ld_cst & ld_sel[j]),
+      .ld_idx_i  (ld_idx),
+      .ld_data_i (ld_data),
+      .st_half_i (st_half),
+      .st_addr_i (st_addr),
+      .st_data_o (st_data[j]),
+      .xiu_o     (xiu[j]),
+      .xiv_o     (xiv[j]),
+      .kbu_m1_o  (kbu_m1[j]),
+      .kbv_m1_o  (kbv_m1[j]),
+      .c_a_o     (c_a[j]),
+      .c_b_o     (c_b[j])
+    );
+  end
+
+  // gamma channel
+  logic            g_start, g_be_en, g_be_clr, g_ku, g_kv, g_mkq, g_ld_rf, g_ld_cst;
+  logic [1:0]      g_tgt;
+  logic [$clog2(NAMax)-1:0] g_col;
+  logic [GIdxW-1:0] g_ld_idx;
+  logic [5:0]      g_st;
+  logic            g_ku_m1, g_kv_m1;
+  logic [4:0]      sx, sy;
+  logic            red_half_be;
+
+  pka_rns_gamma #(.W(W), .MaxN(NAMax)) u_gamma (
+    .clk_i    (clk_i),
+    .start_i  (g_start),
+    .x_i      (sx),
+    .y_i      (sy),
+    .be_en_i  (g_be_en),
+    .be_clr_i (g_be_clr),
+    .be_tgt_i (g_tgt),
+    .be_col_i (g_col),
+    .bus_i    (bus[5:0]),
+    .k_i      (cox_k),
+    .ku_i     (g_ku),
+    .kv_i     (g_kv),
+    .fix_u_i  (fix_u),
+    .fix_v_i  (fix_v),
+    .mkz_i    (mkz),
+    .mkq_i    (g_mkq),
+    .wk_i     (wk),
+    .wr_i     (wr),
+    .wd_i     (wd),
+    .ld_rf_i  (g_ld_rf),
+    .ld_addr_i(ld_addr6),
+    .ld_cst_i (g_ld_cst),
+    .ld_idx_i (g_ld_idx),
+    .ld_data_i(mem_rdata_i[5:0]),
+    .st_addr_i(st_addr),
+    .st_data_o(g_st),
+    .ku_m1_o  (g_ku_m1),
+    .kv_m1_o  (g_kv_m1),
+    .qk_o     (qk),
+    .qr_o     (qr)
+  );
+
+  logic cox_clr, cox_half, cox_en, cox_k;
+  pka_rns_cox #(.W(W), .Q(CoxQ)) u_cox (
+    .clk_i (clk_i),
+    .rst_ni(rst_ni),
+    .clr_i (cox_clr),
+    .half_i(cox_half),
+    .en_i  (cox_en),
+    .xi_i  (bus),
+    .k_o   (cox_k)
+  );
+
+  // ---- microprogram --------------------------------------------------------------------------------
+  uop_e            uop;
+  logic [4:0]      ud, ua0, ub0;
+  logic [PcW-1:0]  utgt;
+  assign uop  = uop_e'(uword[3:0]);
+  assign ud   = uword[8:4];
+  assign ua0  = uword[15:11];
+  assign ub0  = uword[20:16];
+  assign utgt = uword[44 +: PcW];
+
+  logic [CntW-1:0] t_q, t_d;
+  logic [LenW-1:0] idx_q, idx_d;
+  logic [CntW-1:0] na_, nb_, t1, t2, t3, t4, t5, t6, t7;
+  assign na_ = CntW'(na_q);
+  assign nb_ = CntW'(nb_q);
+  assign t1 = (na_ >= 16'd3) ? 16'd11 + (na_ << 1) : 16'd14 + na_;
+  assign t2 = 16'd14 + (na_ << 1);
+  assign t3 = t1 + 16'd9;
+  assign t4 = t3 + 16'd4 + (nb_ << 1);
+  assign t5 = t4 + 16'd5;
+  assign t6 = t5 + (na_ << 1);
+  assign t7 = t6 + 16'd6;
+
+  // broadcast: which rower and which xi (u or v) in the current BE step
+  logic            be_ab, be_ba, be_ag, be_v;
+  logic [CntW-1:0] be_s;
+  always_comb begin
+    be_ab = (t_q >= 16'd10) && (t_q < 16'd10 + (na_ << 1));
+    be_ba = (t_q >= t3) && (t_q < t3 + (nb_ << 1));
+    be_ag = (t_q >= t5) && (t_q < t5 + (na_ << 1));
+    be_s = '0;
+    be_v = 1'b0;
+    if (be_ab) begin
+      be_v = (t_q >= 16'd10 + na_);
+      be_s = be_v ? t_q - 16'd10 - na_ : t_q - 16'd10;
+    end else if (be_ba) begin
+      be_v = (t_q >= t3 + nb_);
+      be_s = be_v ? t_q - t3 - nb_ : t_q - t3;
+    end else if (be_ag) begin
+      be_v = (t_q >= t5 + na_);
+      be_s = be_v ? t_q - t5 - na_ : t_q - t5;
+    end
+  end
+
+  always_comb begin
+    bus = '0;
+    for (int unsigned j = 0; j < NB; j++) if (be_s == CntW'(j)) bus = be_v ? xiv[j] : xiu[j];
+  end
+
+  logic cur_bit;
+  assign cur_bit = scal_q[BitW'(idx_q)];
+
+  logic [NB-1:0] active_b;
+  always_comb for (int unsigned j = 0; j < NB; j++) active_b[j] = (NW'(j) < nb_q);
+
+  // load routing: image index -> (half, rower) or gamma
+  logic [NB-1:0] onehot_rj, onehot_img;
+  logic          img_g, img_b;
+  logic [NW-1:0] img_j;
+  always_comb begin
+    img_g = (rj_q == na_q + nb_q);
+    img_b = (rj_q >= na_q) && !img_g;
+    img_j = img_b ? rj_q - na_q : rj_q;
+    for (int unsigned j = 0; j < NB; j++) begin
+      onehot_rj[j] = (rj_q == NW'(j));
+      onehot_img[j] = !img_g && (img_j == NW'(j));
+    end
+  end
+
+  logic [W-1:0] cmod;
+  always_comb begin
+    cmod = '0;
+    for (int unsigned j = 0; j < NB; j++) if (img_j == NW'(j)) cmod = img_b ? c_b[j] : c_a[j];
+  end
+
+  logic hi_zero;
+  if (W < 32) begin : g_hi
+    assign hi_zero = (mem_rdata_i[31:W] == '0);
+  end else begin : g_nohi
+    assign hi_zero = 1'b1;
+  end
+
+  assign st_half = img_b;
+  assign st_addr = {RegRes, rp_q};
+
+  logic [W-1:0] st_w;
+  always_comb begin
+    st_w = '0;
+    for (int unsigned j = 0; j < NB; j++) if (img_j == NW'(j)) st_w = st_data[j];
+  end
+
+  always_comb begin
+    state_d = state_q;
+    op_d = op_q; elen_d = elen_q; na_d = na_q; nb_d = nb_q;
+    status_d = status_q; cyc_d = cyc_q; io_d = io_q;
+    ph_d = ph_q; req_d = req_q; rsp_d = rsp_q; rj_d = rj_q; rt_d = rt_q; rp_d = rp_q; rg_d = rg_q;
+    scal_d = scal_q; err_d = err_q;
+    pc_d = pc_q; t_d = t_q; idx_d = idx_q;
+    mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
+    done_o = 1'b0;
+    rhalf = 1'b0; opa_sel = 3'd0; opb_sel = 2'd0; sa = '0; sb2 = '0; cidx = '0; col = '0; qv = '0;
+    for (int i = 0; i < 4; i++) ra[i] = '0;
+    au_en = 1'b0; au_clr = 1'b0; au_dbl = 1'b0; au_corr = 1'b0; au_idx = '0;
+    av_en = 1'b0; av_clr = 1'b0; av_sub = 1'b0; av_idx = '0;
+    red_src = '0; red_idx = '0; red_half = 1'b0; red_half_be = 1'b0; sc_we = 1'b0; sc_wi = '0;
+    fix_u = 1'b0; fix_v = 1'b0; mkz = 1'b0; wk = 1'b0; wr = 1'b0; wd = ud;
+    ld_rf = 1'b0; ld_half = 1'b0; ld_cst = 1'b0; ld_idx = '0; ld_data = '0; ld_sel = '0; ld_addr6 = '0;
+    g_start = 1'b0; g_be_en = 1'b0; g_be_clr = 1'b0; g_tgt = '0; g_col = '0; g_ku = 1'b0; g_kv = 1'b0;
+    g_mkq = 1'b0; g_ld_rf = 1'b0; g_ld_cst = 1'b0; g_ld_idx = '0;
+    sx = ua0; sy = ub0;
+    cox_clr = 1'b0; cox_half = 1'b0; cox_en = 1'b0;
+
+    unique case (state_q)
+      Idle: if (cmd_valid_i) begin
+        op_d = cmd_op_i;
+        elen_d = LenW'(cmd_elen_i);
+        na_d = NW'(na_cmd);
+        nb_d = NW'(na_cmd + 1);
+        cyc_d = '0; io_d = '0; ph_d = '0; req_d = '0; rsp_d = '0; rj_d = '0; rt_d = '0;
+        rp_d = 1'b0; rg_d = 1'b0; err_d = 1'b0; scal_d = '0; t_d = '0;
+        pc_d = entry;
+        status_d = ST_OK;
+        if (!entry_valid) begin
+          status_d = ST_ERR_OPCODE; state_d = Done;
+        end else if (cmd_len_i == 0 || cmd_len_i % 16'(2 * W) != 0 || 32'(cmd_len_i) > MaxLen ||
+                     32'(cmd_elen_i) > MaxLen) begin
+          status_d = ST_ERR_LENGTH; state_d = Done;
+        end else state_d = Load;
+      end
+
+      Load: begin
+        io_d = io_q + 1;
+        if (req_q != cnt) begin
+          mem_req_o = 1'b1;
+          mem_addr_o = ld_addr;
+          if (mem_gnt_i) req_d = req_q + 1;
+        end
+        if (mem_rvalid_i) begin
+          rsp_d = rsp_q + 1;
+          ld_data = W'(mem_rdata_i);
+          unique case (ph_q)
+            3'd0: if (!mem_rdata_i[0]) status_d = ST_ERR_EVEN_MODULUS;
+            3'd1: begin
+              if (!rg_q) begin
+                ld_cst = 1'b1;
+                ld_sel = onehot_rj;
+                ld_idx = rt_q;
+                if (CntW'(rt_q) + 1 == cw) begin
+                  rt_d = '0;
+                  rj_d = rj_q + 1;
+                  if (rj_q + 1 == nb_q) rg_d = 1'b1;
+                end else rt_d = rt_q + 1;
+              end else begin
+                g_ld_cst = 1'b1;
+                g_ld_idx = GIdxW'(rt_q);
+                rt_d = rt_q + 1;
+              end
+            end
+            3'd2, 3'd3, 3'd4: begin
+              ld_addr6 = {(ph_q == 3'd2) ? RegInA : (ph_q == 3'd3) ? RegInB : RegOne, rp_q};
+              if (img_g) begin
+                g_ld_rf = 1'b1;
+                if (mem_rdata_i[31:6] != '0) err_d = 1'b1;
+              end else begin
+                ld_rf = 1'b1;
+                ld_half = img_b;
+                ld_sel = onehot_img;
+                if (!hi_zero || W'(mem_rdata_i) >= W'((33'd1 << W) - 33'(cmod))) err_d = 1'b1;
+              end
+              if (img_g) begin rj_d = '0; rp_d = ~rp_q; end
+              else rj_d = rj_q + 1;
+            end
+            default: scal_d[32 * rsp_q[$clog2(EWords+1)-1:0] +: 32] = mem_rdata_i;
+          endcase
+        end
+        if (req_q == cnt && rsp_q == cnt) begin
+          req_d = '0; rsp_d = '0; rj_d = '0; rt_d = '0; rp_d = 1'b0; rg_d = 1'b0;
+          ph_d = ph_q + 1;
+          if (ph_q == 3'd5) begin
+            if (status_q != ST_OK) state_d = Done;
+            else if (err_q) begin status_d = ST_ERR_OPERAND_RANGE; state_d = Done; end
+            else state_d = Exec;
+          end
+        end
+      end
+
+      Exec: begin
+        if (uop != UHalt) cyc_d = cyc_q + 1;
+        unique case (uop)
+          UHalt: begin state_d = Store; rj_d = '0; rp_d = 1'b0; req_d = '0; end
+          USb: begin
+            t_d = t_q + 1;
+            // ---- products (Karatsuba), a then b
+            if (t_q < 16'd6) begin
+              rhalf = (t_q >= 16'd3);
+              ra[0] = {ua0, 1'b0}; ra[1] = {ua0, 1'b1}; ra[2] = {ub0, 1'b0}; ra[3] = {ub0, 1'b1};
+              unique case (t_q % 3)
+                16'd1: begin ra[0] = {ua0, 1'b1}; ra[2] = {ub0, 1'b1}; end
+                16'd2: begin opa_sel = 3'd1; opb_sel = 2'd1; end
+                default: ;
+              endcase
+            end
+            if (t_q == 16'd0) g_start = 1'b1;
+            // U = 2 P1 + P2 on port U, V = -P1 - P2 + P3 on port V (products two cycles after issue)
+            if (t_q == 16'd2 || t_q == 16'd5) begin
+              au_en = 1'b1; au_clr = 1'b1; au_dbl = 1'b1; au_idx = (t_q == 16'd2) ? 2'd0 : 2'd2;
+              av_en = 1'b1; av_clr = 1'b1; av_sub = 1'b1; av_idx = (t_q == 16'd2) ? 2'd1 : 2'd3;
+            end
+            if (t_q == 16'd3 || t_q == 16'd6) begin
+              au_en = 1'b1; au_idx = (t_q == 16'd3) ? 2'd0 : 2'd2;
+              av_en = 1'b1; av_sub = 1'b1; av_idx = (t_q == 16'd3) ? 2'd1 : 2'd3;
+            end
+            if (t_q == 16'd4 || t_q == 16'd7) begin
+              av_en = 1'b1; av_idx = (t_q == 16'd4) ? 2'd1 : 2'd3;
+            end
+            // ---- multiplier: xi_a, BE steps, K_b, xi_b, Compress
+            if (t_q == 16'd6 || t_q == 16'd7) begin
+              opa_sel = 3'd2; sa = (t_q == 16'd6) ? 5'd0 : 5'd1; opb_sel = 2'd2; cidx = 3'd2;
+            end
+            if (be_ab) begin opa_sel = 3'd3; opb_sel = 2'd3; col = ColW'(be_s); end
+            if (be_ba) begin opa_sel = 3'd3; opb_sel = 2'd3; col = ColW'(na_ + be_s); end
+            if (t_q == t1) begin opa_sel = 3'd4; sa = 5'd2; sb2 = 5'd4; opb_sel = 2'd2; cidx = 3'd3; end
+            if (t_q == t2) begin opa_sel = 3'd4; sa = 5'd3; sb2 = 5'd5; opb_sel = 2'd2; cidx = 3'd3; end
+            if (t_q == t1 + 16'd5) begin opa_sel = 3'd2; sa = 5'd6; opb_sel = 2'd2; cidx = 3'd4; end
+            if (t_q == t2 + 16'd5) begin opa_sel = 3'd2; sa = 5'd7; opb_sel = 2'd2; cidx = 3'd4; end
+            if (t_q == t4 + 16'd1) begin opa_sel = 3'd2; sa = 5'd14; opb_sel = 2'd2; cidx = 3'd2; end
+            if (t_q == t4 + 16'd2) begin opa_sel = 3'd2; sa = 5'd15; opb_sel = 2'd2; cidx = 3'd2; end
+            if (t_q == t6 + 16'd1) begin opa_sel = 3'd5; qv = {1'b0, qk}; opb_sel = 2'd2; cidx = 3'd5; end
+            if (t_q == t6 + 16'd2) begin opa_sel = 3'd5; qv = {1'b0, qr}; opb_sel = 2'd2; cidx = 3'd5; end
+            // ---- BE accumulators (products two cycles after the step)
+            if (t_q >= 16'd12 && t_q < 16'd12 + (na_ << 1)) begin
+              au_en = 1'b1; au_corr = 1'b1;
+              au_idx = (t_q >= 16'd12 + na_) ? 2'd3 : 2'd2;
+              au_clr = (t_q == 16'd12) || (t_q == 16'd12 + na_);
+            end
+            if (t_q >= t3 + 16'd2 && t_q < t3 + 16'd2 + (nb_ << 1)) begin
+              au_en = 1'b1; au_corr = 1'b1; red_half_be = 1'b1;
+              au_idx = (t_q >= t3 + 16'd2 + nb_) ? 2'd1 : 2'd0;
+              au_clr = (t_q == t3 + 16'd2) || (t_q == t3 + 16'd2 + nb_);
+            end
+            // ---- reductions -> scratch (written one cycle later)
+            if (t_q == 16'd4)  begin red_src = 2'd1; red_idx = 2'd0; end
+            if (t_q == 16'd5)  begin red_src = 2'd1; red_idx = 2'd1; end
+            if (t_q == 16'd8 || t_q == 16'd9) red_src = 2'd2;
+            if (t_q == 16'd10) begin red_src = 2'd1; red_idx = 2'd2; red_half = 1'b1; end
+            if (t_q == 16'd11) begin red_src = 2'd1; red_idx = 2'd3; red_half = 1'b1; end
+            if (t_q == 16'd12 + na_) begin red_src = 2'd1; red_idx = 2'd2; red_half = 1'b1; end
+            if (t_q == 16'd12 + (na_ << 1)) begin red_src = 2'd1; red_idx = 2'd3; red_half = 1'b1; end
+            if (t_q == t1 + 16'd2 || t_q == t2 + 16'd2 || t_q == t1 + 16'd7 || t_q == t2 + 16'd7 ||
+                t_q == t6 + 16'd3 || t_q == t6 + 16'd4) begin red_src = 2'd2; red_half = 1'b1; end
+            if (t_q == t3 + 16'd2 + nb_) begin red_src = 2'd1; red_idx = 2'd0; end
+            if (t_q == t3 + 16'd2 + (nb_ << 1)) begin red_src = 2'd1; red_idx = 2'd1; end
+            if (t_q == t4 + 16'd3 || t_q == t4 + 16'd4) red_src = 2'd2;
+            sc_we = 1'b1;
+            if (t_q == 16'd5) sc_wi = 5'd0;
+            else if (t_q == 16'd6) sc_wi = 5'd1;
+            else if (t_q == 16'd9) sc_wi = 5'd10;
+            else if (t_q == 16'd10) sc_wi = 5'd11;
+            else if (t_q == 16'd11) sc_wi = 5'd2;
+            else if (t_q == 16'd12) sc_wi = 5'd3;
+            else if (t_q == 16'd13 + na_) sc_wi = 5'd4;
+            else if (t_q == 16'd13 + (na_ << 1)) sc_wi = 5'd5;
+            else if (t_q == t1 + 16'd3) sc_wi = 5'd6;
+            else if (t_q == t2 + 16'd3) sc_wi = 5'd7;
+            else if (t_q == t1 + 16'd8) sc_wi = 5'd10;
+            else if (t_q == t2 + 16'd8) sc_wi = 5'd11;
+            else if (t_q == t3 + 16'd3 + nb_) sc_wi = 5'd8;
+            else if (t_q == t3 + 16'd3 + (nb_ << 1)) sc_wi = 5'd9;
+            else if (t_q == t4 + 16'd4) sc_wi = 5'd10;
+            else if (t_q == t4 + 16'd5) sc_wi = 5'd11;
+            else if (t_q == t6 + 16'd4) sc_wi = 5'd12;
+            else if (t_q == t6 + 16'd5) sc_wi = 5'd13;
+            else sc_we = 1'b0;
+            // ---- Cox
+            if (be_ab || be_ba || be_ag) cox_en = 1'b1;
+            if (t_q == 16'd9 || t_q == 16'd9 + na_ || t_q == t5 - 16'd1 || t_q == t5 - 16'd1 + na_) cox_clr = 1'b1;
+            if (t_q == t3 - 16'd1 || t_q == t3 - 16'd1 + nb_) begin cox_clr = 1'b1; cox_half = 1'b1; end
+            // ---- gamma channel
+            if (be_ab || be_ag) begin
+              g_be_en = 1'b1;
+              g_col = $clog2(NAMax)'(be_s);
+              g_tgt = {be_ag, be_v};
+              g_be_clr = (be_s == '0);
+            end
+            if (t_q == t1 + 16'd3) g_ku = 1'b1;
+            if (t_q == t2 + 16'd3) g_kv = 1'b1;
+            if (t_q == t6) g_mkq = 1'b1;
+            // ---- K = -1 corrections, outputs, write-back
+            if (t_q == t1 + 16'd4) fix_u = &(kbu_m1 | ~active_b) & g_ku_m1;
+            if (t_q == t2 + 16'd4) fix_v = &(kbv_m1 | ~active_b) & g_kv_m1;
+            if (t_q == t4) mkz = 1'b1;
+            if (t_q == t7) wk = 1'b1;
+            if (t_q == t7 + 16'd1) begin wr = 1'b1; t_d = '0; pc_d = pc_q + 1; end
+          end
+          ULoop: begin
+            if (elen_q == '0) pc_d = utgt;
+            else begin idx_d = elen_q - 1; pc_d = pc_q + 1; end
+          end
+          UEndLoop: begin
+            if (idx_q == '0) pc_d = pc_q + 1;
+            else begin idx_d = idx_q - 1; pc_d = utgt; end
+          end
+          UIfBit: pc_d = cur_bit ? pc_q + 1 : pc_q + 2;
+          default: state_d = Store;
+        endcase
+      end
+
+      Store: begin
+        io_d = io_q + 1;
+        mem_req_o = 1'b1;
+        mem_we_o = 1'b1;
+        mem_addr_o = slot_addr(SLOT_R, MemAw'(req_q));
+        mem_wdata_o = img_g ? 32'(g_st) : 32'(st_w);
+        if (mem_gnt_i) begin
+          req_d = req_q + 1;
+          if (img_g) begin
+            rj_d = '0;
+            rp_d = ~rp_q;
+            if (rp_q) state_d = Done;
+          end else rj_d = rj_q + 1;
+        end
+      end
+
+      Done: begin
+        done_o = 1'b1;
+        state_d = Idle;
+      end
+      default: state_d = Idle;
+    endcase
+  end
+  assign k1_d = cox_en & cox_k;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= Idle; op_q <= '0; elen_q <= '0; na_q <= '0; nb_q <= '0;
+      status_q <= ST_OK; cyc_q <= '0; io_q <= '0; ph_q <= '0; req_q <= '0; rsp_q <= '0;
+      rj_q <= '0; rt_q <= '0; rp_q <= 1'b0; rg_q <= 1'b0; err_q <= 1'b0;
+      pc_q <= '0; t_q <= '0; idx_q <= '0; k1_q <= 1'b0; k2_q <= 1'b0;
+    end else begin
+      state_q <= state_d; op_q <= op_d; elen_q <= elen_d; na_q <= na_d; nb_q <= nb_d;
+      status_q <= status_d; cyc_q <= cyc_d; io_q <= io_d; ph_q <= ph_d; req_q <= req_d; rsp_q <= rsp_d;
+      rj_q <= rj_d; rt_q <= rt_d; rp_q <= rp_d; rg_q <= rg_d; err_q <= err_d;
+      pc_q <= pc_d; t_q <= t_d; idx_q <= idx_d; k1_q <= k1_d; k2_q <= k1_q;
+    end
+  end
+  always_ff @(posedge clk_i) scal_q <= scal_d;
+
+  assign cmd_ready_o = (state_q == Idle);
+  assign status_o    = status_q;
+  assign cycles_o    = cyc_q;
+  assign io_cycles_o = io_q;
+
+  logic unused;
+  assign unused = ^{cmd_arg_i, uword[63:52], uword[43:21], uword[10:9], op_q};
+endmodule

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: Apache-2.0
+// pka_rns_sb_rower: one rower of the SBMM build: channel j of the half base a (m_a = 2^W - c_a,
+// j < n_a) and channel j of the half base b (m_b = 2^W - c_b, j < n_b), one W x W multiplier.
+//
+// Holds the K and R residues of every register for both halves, its constants (host table:
+// c_a, c_b, |Ma_j^-1|_ma, |Ma^-1|_mb, |Mb_j^-1|_mb, |Ma|_mb, |-Ma|_mb, |-Mb|_ma, then the BE
+// columns |Ma_i|_mb (i < n_a) and |Mb_i|_ma (i < n_b)) and the scratch values of one SB
+// (pka.model.rns.sbmm + compress): u, v (Karatsuba U = 2KxKy + RxRy, V = (Kx+Rx)(Ky+Ry) - KxKy - RxRy,
+// lazily accumulated, V from a multiple of m so it never goes negative), the Split results R^ and K
+// on b, K on a, the broadcast xi, the outputs Kz = Ku + Rv, Rz = 2Kv + Ru and Compress's Q*Ma.
+// The core (pka_rns_sb) drives every field each cycle (schedule in its header).
+`default_nettype none
+
+module pka_rns_sb_rower #(
+  parameter int unsigned W        = 32,  // channel width, 16 or 32
+  parameter int unsigned MaxN     = 9,   // largest n_b (constant table size)
+  parameter int unsigned AccExtra = 7
+) (
+  input  logic                       clk_i,
+  // register file reads (products): half, x.K x.R y.K y.R addresses {reg, part}
+  input  logic                       rhalf_i,
+  input  logic [5:0]                 ra_i [4],
+  // multiplier operands
+  input  logic [2:0]                 opa_sel_i,   // 0 RF[ra0], 1 RF[ra0]+RF[ra1], 2 scratch, 3 bus, 4 (s1 - s2) mod mb, 5 q
+  input  logic [1:0]                 opb_sel_i,   // 0 RF[ra2], 1 RF[ra2]+RF[ra3], 2 constant, 3 column
+  input  logic [4:0]                 sa_i,        // scratch index (opa) / s1
+  input  logic [4:0]                 sb_i,        // s2
+  input  logic [2:0]                 cidx_i,      // constant index
+  input  logic [$clog2(2*MaxN)-1:0]  col_i,
+  input  logic [W-1:0]               bus_i,
+  input  logic [6:0]                 q_i,
+  // accumulators: port U and port V, each: enable, index, clear, init with Vinit, subtract, double
+  input  logic                       au_en_i, au_clr_i, au_dbl_i, au_corr_i,
+  input  logic [1:0]                 au_idx_i,
+  input  logic                       av_en_i, av_clr_i, av_sub_i,
+  input  logic [1:0]                 av_idx_i,
+  input  logic                       corr_en_i,   // Cox carry aligned with the product
+  input  logic                       corr_sel_i,  // 0 |-Ma|_mb (BE a->b), 1 |-Mb|_ma (BE b->a)
+  // reduction: source (0 none, 1 acc[idx], 2 prod), modulus half (0 a, 1 b); write scratch
+  input  logic [1:0]                 red_src_i,
+  input  logic [1:0]                 red_idx_i,
+  input  logic                       red_half_i,
+  input  logic                       sc_we_i,
+  input  logic [4:0]                 sc_wi_i,
+  // special steps
+  input  logic                       fix_u_i,     // K_u = -1: K_u := 0, R_u := R_u - Ma on b
+  input  logic                       fix_v_i,
+  input  logic                       mkz_i,       // Kz = Ku + Rv, Rz = 2Kv + Ru (both halves)
+  input  logic                       wk_i,        // RF[d.K] := Kz + Q_R (a), Kz - Q_K Ma + Q_R (b)
+  input  logic                       wr_i,        // RF[d.R] := Rz + 2Q_K (a), Rz - Q_R Ma + 2Q_K (b)
+  input  logic [6:0]                 qk_i, qr_i,
+  input  logic [4:0]                 wd_i,
+  // loading and storing
+  input  logic                       ld_rf_i,
+  input  logic                       ld_half_i,
+  input  logic [5:0]                 ld_addr_i,
+  input  logic                       ld_cst_i,
+  input  logic [$clog2(8+2*MaxN)-1:0] ld_idx_i,
+  input  logic [W-1:0]               ld_data_i,
+  input  logic                       st_half_i,
+  input  logic [5:0]                 st_addr_i,
+  output logic [W-1:0]               st_data_o,
+  output logic [W-1:0]               xiu_o,
+  output logic [W-1:0]               xiv_o,
+  output logic                       kbu_m1_o,    // K_u on b == m_b - 1 (i.e. -1)
+  output logic                       kbv_m1_o,
+  output logic [W-1:0]               c_a_o,
+  output logic [W-1:0]               c_b_o
+);
+  localparam int unsigned AccW  = 2 * W + AccExtra;
+  localparam int unsigned CBits = (W == 16) ? 8 : 10;
+  localparam int unsigned R1W   = (W == 16) ? 23 : 50;
+  localparam int unsigned ColN  = 2 * MaxN;
+
+  // scratch indices (pka_rns_sb)
+  // 2: u_b, 3: v_b (addressed by the core through sa/sb)
+  localparam int unsigned SUa = 0, SVa = 1, SRu = 4, SRv = 5, SKbu = 6, SKbv = 7,
+                          SKau = 8, SKav = 9, SXu = 10, SXv = 11, STk = 12, STr = 13, SKza = 14,
+                          SRza = 15, SKzb = 16, SRzb = 17;
+  localparam int unsigned NSc = 18;
+
+  initial if (W != 16 && W != 32) $fatal(1, "W must be 16 or 32");
+
+  logic [W-1:0] rf_a_q [64];
+  logic [W-1:0] rf_b_q [64];
+  logic [W-1:0] cst_q  [8];
+  logic [W-1:0] col_q  [ColN];
+  logic [W-1:0] sc_q   [NSc];
+
+  logic [W-1:0] ma, mb;
+  assign ma = W'((33'd1 << W) - 33'(cst_q[0]));
+  assign mb = W'((33'd1 << W) - 33'(cst_q[1]));
+  assign c_a_o = cst_q[0];
+  assign c_b_o = cst_q[1];
+
+  function automatic logic [W-1:0] madd(logic [W-1:0] a, logic [W-1:0] b, logic [W-1:0] m);
+    logic [W:0] s;
+    s = {1'b0, a} + {1'b0, b};
+    return (s >= {1'b0, m}) ? W'(s - {1'b0, m}) : W'(s);
+  endfunction
+  function automatic logic [W-1:0] msub(logic [W-1:0] a, logic [W-1:0] b, logic [W-1:0] m);
+    return (a >= b) ? a - b : W'({1'b0, a} + {1'b0, m} - {1'b0, b});
+  endfunction
+
+  // ---- operands ---------------------------------------------------------------------------------
+  logic [W-1:0] rd [4];
+  logic [W-1:0] mh;
+  always_comb begin
+    for (int i = 0; i < 4; i++) rd[i] = rhalf_i ? rf_b_q[ra_i[i]] : rf_a_q[ra_i[i]];
+    mh = rhalf_i ? mb : ma;
+  end
+
+  logic [W-1:0] opa_q, opa_d, opb_q, opb_d, r2_q, r2_d;
+  logic [2*W-1:0] prod_q;
+  always_comb begin
+    unique case (opa_sel_i)
+      3'd0: opa_d = rd[0];
+      3'd1: opa_d = madd(rd[0], rd[1], mh);
+      3'd2: opa_d = sc_q[sa_i];
+      3'd3: opa_d = bus_i;
+      3'd4: opa_d = msub(sc_q[sa_i], sc_q[sb_i], mb);
+      3'd5: opa_d = W'(q_i);
+      default: opa_d = '0;
+    endcase
+    unique case (opb_sel_i)
+      2'd0: opb_d = rd[2];
+      2'd1: opb_d = madd(rd[2], rd[3], mh);
+      2'd2: opb_d = cst_q[cidx_i];
+      default: opb_d = col_q[col_i];
+    endcase
+  end
+
+  // ---- accumulators -----------------------------------------------------------------------------
+  logic [AccW-1:0] acc_q [4];
+  logic [AccW-1:0] vinit;
+  // V starts from 4 m 2^W (> 2 (2^W)^2 >= P1 + P2), a multiple of the product's half modulus
+  assign vinit = AccW'(mh_q) << (W + 2);
+  logic [W-1:0] mh_q, mh_q2;   // half modulus aligned with the product (two cycles after issue)
+
+  logic [AccW-1:0] corr;
+  assign corr = corr_en_i ? AccW'(corr_sel_i ? cst_q[7] : cst_q[6]) : '0;
+
+  // ---- reduction ------------------------------------------------------------------------------------
+  logic [W-1:0] c_red, c1_q;
+  logic [R1W-1:0] r1_q, r1_d;
+  logic [AccW-1:0] red_x;
+  assign c_red = red_half_i ? cst_q[1] : cst_q[0];
+  assign red_x = (red_src_i == 2'd2) ? AccW'(prod_q) : acc_q[red_idx_i];
+
+  if (W == 16) begin : g_red16
+    logic [29:0] f1;
+    logic [16:0] f3;
+    assign f1   = 30'(red_x[AccW-1:16]) * 30'(c_red[CBits-1:0]) + 30'(red_x[15:0]);
+    assign r1_d = 23'(f1[29:16]) * 23'(c_red[CBits-1:0]) + 23'(f1[15:0]);
+    assign f3   = 17'(r1_q[22:16]) * 17'(c1_q[CBits-1:0]) + 17'(r1_q[15:0]);
+    assign r2_d = (f3 >= 17'h10000 - 17'(c1_q)) ? 16'(f3 - (17'h10000 - 17'(c1_q))) : f3[15:0];
+  end else begin : g_red32
+    logic [32:0] f2;
+    assign r1_d = 50'(red_x[AccW-1:32]) * 50'(c_red[CBits-1:0]) + 50'(red_x[31:0]);
+    assign f2   = 33'(r1_q[49:32]) * 33'(c1_q[CBits-1:0]) + 33'(r1_q[31:0]);
+    assign r2_d = (f2 >= 33'h1_0000_0000 - 33'(c1_q)) ? 32'(f2 - (33'h1_0000_0000 - 33'(c1_q))) : f2[31:0];
+  end
+
+  // ---- outputs of Split and Compress ------------------------------------------------------------
+  assign kbu_m1_o = (sc_q[SKbu] == mb - 1);
+  assign kbv_m1_o = (sc_q[SKbv] == mb - 1);
+  assign xiu_o = sc_q[SXu];
+  assign xiv_o = sc_q[SXv];
+
+  logic [W-1:0] qr_a, qr_b, q2k_a, q2k_b;
+  assign qr_a  = W'(qr_i);
+  assign qr_b  = W'(qr_i);
+  assign q2k_a = W'({qk_i, 1'b0});
+  assign q2k_b = W'({qk_i, 1'b0});
+
+  always_ff @(posedge clk_i) begin
+    opa_q  <= opa_d;
+    opb_q  <= opb_d;
+    prod_q <= opa_q * opb_q;
+    mh_q   <= mh;
+    mh_q2  <= mh_q;
+    r1_q   <= r1_d;
+    c1_q   <= c_red;
+    r2_q   <= r2_d;
+    // accumulator port U
+    if (au_en_i)
+      acc_q[au_idx_i] <= (au_clr_i ? '0 : acc_q[au_idx_i])
+                         + (au_dbl_i ? AccW'(prod_q) << 1 : AccW'(prod_q)) + (au_corr_i ? corr : '0);
+    // accumulator port V (Karatsuba's V: from 4 m 2^W, minus P1 and P2, plus P3)
+    if (av_en_i)
+      acc_q[av_idx_i] <= (av_clr_i ? (AccW'(mh_q2) << (W + 2)) : acc_q[av_idx_i])
+                         + (av_sub_i ? -AccW'(prod_q) : AccW'(prod_q));
+    if (sc_we_i) sc_q[sc_wi_i] <= r2_d;
+    if (fix_u_i) begin sc_q[SKbu] <= '0; sc_q[SRu] <= msub(sc_q[SRu], cst_q[5], mb); end
+    if (fix_v_i) begin sc_q[SKbv] <= '0; sc_q[SRv] <= msub(sc_q[SRv], cst_q[5], mb); end
+    if (mkz_i) begin
+      sc_q[SKza] <= madd(sc_q[SKau], sc_q[SVa], ma);                          // Ku + Rv, Rv = V on a
+      sc_q[SRza] <= madd(madd(sc_q[SKav], sc_q[SKav], ma), sc_q[SUa], ma);    // 2Kv + Ru, Ru = U on a
+      sc_q[SKzb] <= madd(sc_q[SKbu], sc_q[SRv], mb);
+      sc_q[SRzb] <= madd(madd(sc_q[SKbv], sc_q[SKbv], mb), sc_q[SRu], mb);
+    end
+    if (wk_i) begin
+      rf_a_q[{wd_i, 1'b0}] <= madd(sc_q[SKza], qr_a, ma);
+      rf_b_q[{wd_i, 1'b0}] <= madd(msub(sc_q[SKzb], sc_q[STk], mb), qr_b, mb);
+    end
+    if (wr_i) begin
+      rf_a_q[{wd_i, 1'b1}] <= madd(sc_q[SRza], q2k_a, ma);
+      rf_b_q[{wd_i, 1'b1}] <= madd(msub(sc_q[SRzb], sc_q[STr], mb), q2k_b, mb);
+    end
+    if (ld_rf_i && !ld_half_i) rf_a_q[ld_addr_i] <= ld_data_i;
+    if (ld_rf_i && ld_half_i) rf_b_q[ld_addr_i] <= ld_data_i;
+    if (ld_cst_i) begin
+      if (32'(ld_idx_i) < 8) cst_q[3'(ld_idx_i)] <= ld_data_i;
+      else col_q[32'(ld_idx_i) - 8] <= ld_data_i;
+    end
+  end
+
+  assign st_data_o = st_half_i ? rf_b_q[st_addr_i] : rf_a_q[st_addr_i];
+
+  logic unused;
+  assign unused = ^{c_red[W-1:CBits], c1_q[W-1:CBits], r2_q, vinit};
+endmodule
