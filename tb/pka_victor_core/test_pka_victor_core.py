@@ -56,6 +56,7 @@ async def modexp_modmul_with_stalls(dut):
 
 
 @pytest.mark.rtl
+@pytest.mark.slow  # a third cocotb build; the core is covered in CI by tests/test_rtl_victor.py
 def test_pka_victor_core() -> None:
     from pka.sim import fileset, run_cocotb
     run_cocotb("pka_victor_core", fileset("victor"), "test_pka_victor_core", Path(__file__).parent,
