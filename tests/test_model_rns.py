@@ -205,6 +205,30 @@ def test_sbmm_compress_random(bits: int, w: int) -> None:
     assert rns.emm_compress(ctx.na, ctx.nb) == (2 * n, 2 * ctx.na + 2)
 
 
+def test_sbmm_corrections_are_exercised() -> None:
+    """Small operands make Split's K = -1 and Compress's Q = 63 corrections fire (results still
+    right); tests/test_rtl_rns.py runs such operands through the RTL, bit-exact."""
+    ctx = rns.gen_sbmm_prime(64, 16)
+    rng = random.Random(SEED)
+    cnt = rns.SbmmCount()
+    for _ in range(200):
+        a, b = rng.randrange(1 << 12), rng.randrange(1 << 12)
+        z = rns.compress(ctx, rns.sbmm(ctx, [(rns.sbmm_to(ctx, a), rns.sbmm_to(ctx, b))], cnt), cnt)
+        assert rns.sbmm_from(ctx, z) == a * b % ctx.p
+    assert cnt.split_fix > 0 and cnt.compress_fix > 0
+
+
+def test_sb_cycle_model() -> None:
+    """SB (SBMM + Compress) cycles of the RTL schedule; SBMM alone is below the slides' 58 / 66."""
+    t = rns.sb_times(6, 7)
+    assert t["total"] == t["T7"] + 2 == 75 and t["sbmm"] == 51 <= 58
+    t = rns.sb_times(8, 9)
+    assert t["total"] == 87 and t["sbmm"] == 59 <= 66
+    ctx = rns.gen_sbmm_prime(64, 16)
+    r = rns.modmul(3, 5, ctx.p, {"w": 16, "alg": "sbmm"})
+    assert r.cycles == rns.sb_times(2, 3)["total"]
+
+
 def test_split_kawamura_correction() -> None:
     """X < Ma (K = 0) with the approximate BE giving R + Ma: K = -1 is corrected to 0."""
     ctx = rns.gen_sbmm_prime(64, 16)

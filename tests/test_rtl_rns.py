@@ -1,6 +1,7 @@
 """RTL of rns against the golden model: results AND cycles, random stalls, every error code.
 
-Two builds: w = 16 MaxLen = 64 (the small curve, 64-bit moduli) and w = 32 MaxLen = 256 (P-256).
+Three builds: MM w = 16 MaxLen = 64 (the small curve, 64-bit moduli), MM w = 32 MaxLen = 256
+(P-256), SBMM w = 16 MaxLen = 64 (the 64-bit P = Ma^2 - 2).
 """
 
 from __future__ import annotations
@@ -110,6 +111,51 @@ def test_error_codes_and_return_to_idle() -> None:
     assert rtl.modmul(3, 5, n, {"w": 16}).result == 15
 
 
+@pytest.mark.parametrize("stall", [0, 300])
+def test_sbmm_build_results_and_cycles(stall: int) -> None:
+    """SBMM + Compress on n_a + 1 rowers (64-bit P = Ma^2 - 2, w = 16): residues, results, cycles."""
+    ctx = model.gen_sbmm_prime(64, 16)
+    rng = random.Random(SEED + stall)
+    h = rtl.harness(16, 64, 1)
+    h.stall(stall, seed=9)
+    small = [(rng.randrange(1 << 12), rng.randrange(1 << 12)) for _ in range(max(4, vectors() // 2))]
+    vals = [(rng.randrange(ctx.p), rng.randrange(ctx.p)) for _ in range(max(2, vectors() // 4))]
+    cnt = model.SbmmCount()
+    for a, b in vals + small + [(0, 0), (1, 1), (ctx.p - 1, ctx.p - 1)]:
+        got = rtl.modmul(a, b, ctx.p, {"w": 16, "alg": "sbmm"})
+        want = model.modmul(a, b, ctx.p, {"w": 16, "alg": "sbmm"})
+        z = model.compress(ctx, model.sbmm(ctx, [(model.sbmm_to(ctx, a), model.sbmm_to(ctx, b))], cnt), cnt)
+        assert got.detail["residues"] == z                       # bit-exact K and R residues
+        assert got.result == want.result == a * b % ctx.p
+        assert got.cycles == want.cycles == model.sb_times(ctx.na, ctx.nb)["total"]
+    assert cnt.split_fix > 0 and cnt.compress_fix > 0     # the RTL's K = -1 and Q = -1 paths were taken
+    for e in (0, 1, rng.getrandbits(64)):
+        a = rng.randrange(ctx.p)
+        got, want = rtl.modexp(a, e, ctx.p, {"w": 16, "alg": "sbmm"}), model.modexp(a, e, ctx.p, {"w": 16, "alg": "sbmm"})
+        assert got.result == want.result == pow(a, e, ctx.p) and got.cycles == want.cycles
+    h.stall(0)
+
+
+def test_sbmm_build_error_codes() -> None:
+    ctx = model.gen_sbmm_prime(64, 16)
+    h = rtl.harness(16, 64, 1)
+    rtl.sb_run(Op.MODMUL, ctx, {model.IN_A: 3, model.IN_B: 5})
+    assert h.command(Op.ECC_MUL, 64, 8, max_cycles=1000).status == Status.ERR_OPCODE
+    assert h.command(Op.MONTMUL, 64, max_cycles=1000).status == Status.ERR_OPCODE
+    assert h.command(Op.MODMUL, 48, max_cycles=1000).status == Status.ERR_LENGTH   # not 2 n_a w
+    assert h.command(Op.MODMUL, 96, max_cycles=1000).status == Status.ERR_LENGTH   # above MaxLen
+    assert h.command(Op.MODEXP, 64, 65, max_cycles=1000).status == Status.ERR_LENGTH
+    h.write(h.design.slot_addr(Slot.N), [(ctx.p & 0xFFFFFFFF) - 1])
+    assert h.command(Op.MODMUL, 64, max_cycles=10000).status == Status.ERR_EVEN_MODULUS
+    h.write(h.design.slot_addr(Slot.N), [ctx.p & 0xFFFFFFFF])
+    h.write(h.design.slot_addr(Slot.A), [ctx.a[0]])                      # K_a residue = its modulus
+    assert h.command(Op.MODMUL, 64, max_cycles=10000).status == Status.ERR_OPERAND_RANGE
+    h.write(h.design.slot_addr(Slot.A), [0])
+    h.write(h.design.slot_addr(Slot.A) + ctx.na + ctx.nb, [64])          # gamma residue >= 64
+    assert h.command(Op.MODMUL, 64, max_cycles=10000).status == Status.ERR_OPERAND_RANGE
+    assert rtl.modmul(3, 5, ctx.p, {"w": 16, "alg": "sbmm"}).result == 15
+
+
 def test_driver_errors_match_the_model() -> None:
     for fn in (rtl.modmul, model.modmul):
         with pytest.raises(PkaError) as exc:
@@ -118,6 +164,9 @@ def test_driver_errors_match_the_model() -> None:
         with pytest.raises(PkaError) as exc:
             fn(1, 2, 65537, {"w": 16, "alg": "sbmm"})
         assert exc.value.status == Status.ERR_UNSUPPORTED
+    with pytest.raises(PkaError) as exc:
+        rtl.ecc_mul("small", 5, {"w": 16, "alg": "sbmm"})
+    assert exc.value.status == Status.ERR_UNSUPPORTED
     with pytest.raises(PkaError) as exc:
         rtl.modmul(1, 2, (1 << 513) + 1, {"w": 32})
     assert exc.value.status == Status.ERR_LENGTH

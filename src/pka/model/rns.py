@@ -778,6 +778,8 @@ Kr = tuple[tuple[int, ...], tuple[int, ...]]   # (K residues, R residues) over a
 class SbmmCount:
     emm: int = 0
     gmm: int = 0
+    split_fix: int = 0      # Split's "K = -1 -> 0" corrections
+    compress_fix: int = 0   # Compress's "Q = 63 (-1) -> 0" corrections
 
 
 def _split(ctx: SbmmCtx, x: Sequence[int], cnt: SbmmCount) -> tuple[list[int], list[int]]:
@@ -799,6 +801,7 @@ def _split(ctx: SbmmCtx, x: Sequence[int], cnt: SbmmCount) -> tuple[list[int], l
     cnt.emm += nb
     cnt.gmm += 1
     if all(kb[j] == b[j] - 1 for j in range(nb)) and kg == M_GAMMA - 1:   # K = -1: Kawamura correction
+        cnt.split_fix += 1
         kb = [0] * nb
         kg = 0
         rb = [(rb[j] - ma) % b[j] for j in range(nb)]
@@ -855,6 +858,7 @@ def compress(ctx: SbmmCtx, x: Kr, cnt: SbmmCount) -> Kr:
         q = ((y[-1] - rg) * inv(ma, M_GAMMA)) % M_GAMMA
         cnt.gmm += 1
         if q == M_GAMMA - 1:
+            cnt.compress_fix += 1
             q = 0
         rem = list(y[:na]) + [(y[na + j] - q * (ma % b[j])) % b[j] for j in range(nb)] + [(y[-1] - q * ma) % M_GAMMA]
         cnt.emm += nb
