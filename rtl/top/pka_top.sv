@@ -86,7 +86,8 @@ module pka_top
     for (int e = 1; e < int'(NumEng); e++) begin
       if (EngMask[e]) begin
         m |= engine_ops(e);
-        if (engine_ops(e)[4'(OP_MODEXP)] && engine_ops(e)[4'(OP_MODMUL)]) m[4'(OP_MODINV)] = 1'b1;
+        if (engine_binary(e) && engine_ops(e)[4'(OP_MODEXP)] && engine_ops(e)[4'(OP_MODMUL)]) m[4'(OP_MODINV)] = 1'b1;
+        if (engine_binary(e) && engine_ops(e)[4'(OP_MODMUL)]) m[4'(OP_ECC_CHECK)] = 1'b1;
       end
     end
     return m;

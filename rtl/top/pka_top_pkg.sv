@@ -54,4 +54,10 @@ package pka_top_pkg;
     endcase
   endfunction
 
+  // Engines whose operands are plain binary numbers in the slots (rns works on residue vectors):
+  // the sequencer's composite operations (MODINV, ECC_CHECK) use only these.
+  function automatic logic engine_binary(int unsigned eng);
+    return eng != EngRns;
+  endfunction
+
 endpackage

@@ -84,10 +84,10 @@ module pka_top_seq
   end
 
   // ---- what the command does ------------------------------------------------------------------
-  typedef enum logic [2:0] {KReset, KNop, KZero, KEng, KAdd, KSub, KMont, KInv} kind_e;
+  typedef enum logic [3:0] {KReset, KNop, KZero, KEng, KAdd, KSub, KMont, KInv, KChk} kind_e;
   typedef enum logic [3:0] {
     FnZero, FnScanN, FnAddChk, FnAdd, FnSubChk, FnSub, FnInitX, FnDbl, FnFix, FnInvChk, FnNm2,
-    FnCopy, FnIsOne
+    FnCopy, FnIsOne, FnEq
   } fn_e;
   typedef enum logic [3:0] {SPass, SIdle, SDecode, SNext, SMu, SEngCmd, SEngWait, SDone} state_e;
 
@@ -111,7 +111,7 @@ module pka_top_seq
   fn_e               fn_q, fn_d;
   logic [CntW-1:0]   pidx_q, pidx_d, pwords_q, pwords_d;
   logic [1:0]        pph_q, pph_d;          // phase within a word: reads, then compute/write
-  logic [3:0]        cpsrc_q, cpsrc_d, cpdst_q, cpdst_d;
+  logic [3:0]        s0_q, s0_d, s1_q, s1_d, s2_q, s2_d, dst_q, dst_d;  // slots of the pass
   logic [31:0]       w0_q, w0_d, w1_q, w1_d;
   logic              c1_q, c1_d, c2_q, c2_d, c3_q, c3_d, c4_q, c4_d;
   logic              sh_q, sh_d, neg_q, neg_d, sign_q, sign_d, sel_q, sel_d;
@@ -132,19 +132,9 @@ module pka_top_seq
     unique case (fn)
       FnZero, FnInitX:                        return 2'd0;
       FnScanN, FnNm2, FnCopy, FnIsOne:        return 2'd1;
-      FnDbl, FnFix, FnInvChk:                 return 2'd2;
+      FnDbl, FnFix, FnInvChk, FnEq:           return 2'd2;
       default:                                return 2'd3;   // the add/sub passes: N, A, B
     endcase
-  endfunction
-
-  function automatic logic [3:0] fn_src(fn_e fn, logic [1:0] ph, logic [3:0] cpsrc);
-    if (ph == 2'd0) begin
-      if (fn == FnCopy)  return cpsrc;
-      if (fn == FnIsOne) return 4'(SLOT_R);
-      return 4'(SLOT_N);
-    end
-    if (ph == 2'd1) return (fn == FnDbl || fn == FnFix) ? 4'(SLOT_W) : 4'(SLOT_A);
-    return 4'(SLOT_B);
   endfunction
 
   function automatic logic [4:0] lzc32(logic [31:0] x);
@@ -157,14 +147,17 @@ module pka_top_seq
   endfunction
 
   // The engine that executes `op` (0: none in this build): the one named, or the first in EnginePrio.
-  function automatic logic [2:0] pick(logic [3:0] op, logic [3:0] sel);
+  // bin: only engines whose operands are plain binary numbers (for the composite operations)
+  function automatic logic [2:0] pick(logic [3:0] op, logic [3:0] sel, logic bin);
     logic [2:0] e;
     e = '0;
     if (sel != 4'd0) begin
-      if (sel < 4'(NumEng) && EngMask[sel[2:0]] && engine_ops(int'(sel))[op]) e = sel[2:0];
+      if (sel < 4'(NumEng) && EngMask[sel[2:0]] && engine_ops(int'(sel))[op]
+          && (!bin || engine_binary(int'(sel)))) e = sel[2:0];
     end else begin
       for (int i = NumPrio - 1; i >= 0; i--) begin
-        if (EngMask[EnginePrio[i]] && engine_ops(EnginePrio[i])[op]) e = 3'(EnginePrio[i]);
+        if (EngMask[EnginePrio[i]] && engine_ops(EnginePrio[i])[op]
+            && (!bin || engine_binary(EnginePrio[i]))) e = 3'(EnginePrio[i]);
       end
     end
     return e;
@@ -176,14 +169,14 @@ module pka_top_seq
   logic [31:0] n_w, a_w, b_w;
   logic [32:0] s1, s2, s3, s4, v;
   logic [16:0] r_bits, b_bits;
-  logic [2:0]  e_pick, e_exp;
+  logic [2:0]  e_pick, e_exp, e_mul;
 
   always_comb begin
     state_d = state_q; kind_d = kind_q; op_d = op_q; eng_d = eng_q; badeng_d = badeng_q; len_d = len_q; elen_d = elen_q;
     arg_d = arg_q; words_d = words_q; step_d = step_q; code_d = code_q; fin_d = fin_q;
     cyc_d = cyc_q; comp_d = comp_q; io_d = io_q; mu_d = mu_q; eop_d = eop_q; eelen_d = eelen_q;
-    fn_d = fn_q; pidx_d = pidx_q; pwords_d = pwords_q; pph_d = pph_q; cpsrc_d = cpsrc_q;
-    cpdst_d = cpdst_q; w0_d = w0_q; w1_d = w1_q; c1_d = c1_q; c2_d = c2_q; c3_d = c3_q; c4_d = c4_q;
+    fn_d = fn_q; pidx_d = pidx_q; pwords_d = pwords_q; pph_d = pph_q; s0_d = s0_q; s1_d = s1_q;
+    s2_d = s2_q; dst_d = dst_q; w0_d = w0_q; w1_d = w1_q; c1_d = c1_q; c2_d = c2_q; c3_d = c3_q; c4_d = c4_q;
     sh_d = sh_q; neg_d = neg_q; sign_d = sign_q; sel_d = sel_q; odd_d = odd_q; nz_d = nz_q;
     one_d = one_q; topw_d = topw_q; toplz_d = toplz_q; iter_d = iter_q; n0_d = n0_q; y_d = y_q;
     t_d = t_q; mi_d = mi_q;
@@ -193,8 +186,9 @@ module pka_top_seq
     last_ph = (pph_q == nsrc);
     n_w = '0; a_w = '0; b_w = '0; s1 = '0; s2 = '0; s3 = '0; s4 = '0; v = '0;
     r_bits = '0; b_bits = '0;
-    e_pick = pick(op_q[3:0], {1'b0, eng_q});
-    e_exp = pick(4'(OP_MODEXP), {1'b0, eng_q});
+    e_pick = pick(op_q[3:0], {1'b0, eng_q}, 1'b0);
+    e_exp = pick(4'(OP_MODEXP), {1'b0, eng_q}, 1'b1);
+    e_mul = pick(4'(OP_MODMUL), {1'b0, eng_q}, 1'b1);
 
     if (state_q != SIdle) cyc_d = cyc_q + 1;
 
@@ -229,6 +223,8 @@ module pka_top_seq
           kind_d = KEng; eng_d = e_pick;
         end else if (op_q == 8'(OP_MODINV) && e_exp != 3'd0 && engine_ops(int'(e_exp))[4'(OP_MODMUL)]) begin
           kind_d = KInv; eng_d = e_exp;
+        end else if (op_q == 8'(OP_ECC_CHECK) && e_mul != 3'd0) begin
+          kind_d = KChk; eng_d = e_mul;
         end else begin
           code_d = ST_ERR_UNSUPPORTED; state_d = SDone;
         end
@@ -244,8 +240,9 @@ module pka_top_seq
 
       SNext: begin
         step_d = step_q + 1;
-        // defaults for a new pass
+        // defaults for a new pass: sources N, A, B, destination R
         pidx_d = '0; pph_d = '0; pwords_d = CntW'(words_q);
+        s0_d = 4'(SLOT_N); s1_d = 4'(SLOT_A); s2_d = 4'(SLOT_B); dst_d = 4'(SLOT_R);
         c1_d = 1'b1; c2_d = 1'b1; c3_d = 1'b0; c4_d = 1'b1; sh_d = 1'b0;
         unique case (kind_q)
           KReset: state_d = SIdle;            // the clear after reset is over
@@ -301,14 +298,16 @@ module pka_top_seq
                 end
               end
               4'd2: begin
-                fn_d = FnInitX; sign_d = 1'b0; state_d = SPass;
+                fn_d = FnInitX; sign_d = 1'b0; dst_d = 4'(SLOT_W); state_d = SPass;
               end
               4'd3: begin
                 if (iter_q != '0) begin
                   fn_d = FnDbl; neg_d = !sign_q; c3_d = !sign_q; state_d = SPass;
+                  s1_d = 4'(SLOT_W); dst_d = 4'(SLOT_W);
                   iter_d = iter_q - 1; step_d = step_q;   // stay here until all doublings are done
                 end else if (sign_q) begin
                   fn_d = FnFix; c3_d = 1'b0; state_d = SPass;
+                  s1_d = 4'(SLOT_W); dst_d = 4'(SLOT_W);
                 end else state_d = SDone;
               end
               default: state_d = SDone;
@@ -327,7 +326,7 @@ module pka_top_seq
                 end else if (!nz_q) begin
                   code_d = ST_ERR_NO_INVERSE; state_d = SDone;
                 end else begin
-                  fn_d = FnNm2; state_d = SPass;   // c3 = 1: N + ~2 + 1
+                  fn_d = FnNm2; dst_d = 4'(SLOT_E); state_d = SPass;   // c3 = 1: N + ~2 + 1
                   c3_d = 1'b1;
                 end
               end
@@ -335,22 +334,91 @@ module pka_top_seq
                 eop_d = 8'(OP_MODEXP); eelen_d = len_q; state_d = SEngCmd;
               end
               4'd3: begin
-                fn_d = FnCopy; cpsrc_d = 4'(SLOT_R); cpdst_d = 4'(SLOT_B); state_d = SPass;
+                fn_d = FnCopy; s0_d = 4'(SLOT_R); dst_d = 4'(SLOT_B); state_d = SPass;
               end
               4'd4: begin
                 eop_d = 8'(OP_MODMUL); eelen_d = '0; state_d = SEngCmd;
               end
               4'd5: begin
-                fn_d = FnIsOne; one_d = 1'b1; state_d = SPass;
+                fn_d = FnIsOne; one_d = 1'b1; s0_d = 4'(SLOT_R); state_d = SPass;
               end
               4'd6: begin
                 if (!one_q) begin
                   code_d = ST_ERR_NO_INVERSE; state_d = SDone;
                 end else begin
-                  fn_d = FnCopy; cpsrc_d = 4'(SLOT_B); cpdst_d = 4'(SLOT_R); state_d = SPass;
+                  fn_d = FnCopy; s0_d = 4'(SLOT_B); dst_d = 4'(SLOT_R); state_d = SPass;
                 end
               end
               default: state_d = SDone;
+            endcase
+          end
+          KChk: begin
+            // ECC_CHECK: y^2 == x^3 + a x + b (mod p) with N = p, A = x, B = y, X0 = a, X1 = b;
+            // the engine's MODMUL makes the products, the sequencer the sums and the compare.
+            // Leaves A = x; uses B, R, R_HI, X2.
+            unique case (step_q)
+              4'd0: begin
+                fn_d = FnAddChk; c3_d = 1'b0; c4_d = 1'b1; state_d = SPass;        // x, y < p
+              end
+              4'd1: begin
+                if (c1_q || c2_q) begin
+                  code_d = ST_ERR_OPERAND_RANGE; state_d = SDone;
+                end else begin
+                  fn_d = FnCopy; s0_d = 4'(SLOT_A); dst_d = 4'(SLOT_X2); state_d = SPass;  // X2 = x
+                end
+              end
+              4'd2: begin
+                fn_d = FnCopy; s0_d = 4'(SLOT_B); dst_d = 4'(SLOT_A); state_d = SPass;    // A = y
+              end
+              4'd3: begin
+                eop_d = 8'(OP_MODMUL); eelen_d = '0; state_d = SEngCmd;                   // R = y^2
+              end
+              4'd4: begin
+                fn_d = FnCopy; s0_d = 4'(SLOT_R); dst_d = 4'(SLOT_R_HI); state_d = SPass; // R_HI = y^2
+              end
+              4'd5: begin
+                fn_d = FnCopy; s0_d = 4'(SLOT_X2); dst_d = 4'(SLOT_A); state_d = SPass;   // A = x
+              end
+              4'd6: begin
+                fn_d = FnCopy; s0_d = 4'(SLOT_X2); dst_d = 4'(SLOT_B); state_d = SPass;   // B = x
+              end
+              4'd7: begin
+                eop_d = 8'(OP_MODMUL); eelen_d = '0; state_d = SEngCmd;                   // R = x^2
+              end
+              4'd8: begin
+                fn_d = FnAddChk; s1_d = 4'(SLOT_R); s2_d = 4'(SLOT_X0); c3_d = 1'b0; c4_d = 1'b1;
+                state_d = SPass;                                                         // a < p?
+              end
+              4'd9: begin
+                if (c1_q || c2_q) begin
+                  code_d = ST_ERR_OPERAND_RANGE; state_d = SDone;
+                end else begin
+                  sel_d = c3_q | c4_q; fn_d = FnAdd; s1_d = 4'(SLOT_R); s2_d = 4'(SLOT_X0);
+                  dst_d = 4'(SLOT_B); c3_d = 1'b0; c4_d = 1'b1; state_d = SPass;         // B = x^2 + a
+                end
+              end
+              4'd10: begin
+                eop_d = 8'(OP_MODMUL); eelen_d = '0; state_d = SEngCmd;                  // R = x^3 + a x
+              end
+              4'd11: begin
+                fn_d = FnAddChk; s1_d = 4'(SLOT_R); s2_d = 4'(SLOT_X1); c3_d = 1'b0; c4_d = 1'b1;
+                state_d = SPass;                                                         // b < p?
+              end
+              4'd12: begin
+                if (c1_q || c2_q) begin
+                  code_d = ST_ERR_OPERAND_RANGE; state_d = SDone;
+                end else begin
+                  sel_d = c3_q | c4_q; fn_d = FnAdd; s1_d = 4'(SLOT_R); s2_d = 4'(SLOT_X1);
+                  c3_d = 1'b0; c4_d = 1'b1; state_d = SPass;                             // R = .. + b
+                end
+              end
+              4'd13: begin
+                fn_d = FnEq; s0_d = 4'(SLOT_R); s1_d = 4'(SLOT_R_HI); one_d = 1'b1; state_d = SPass;
+              end
+              default: begin
+                if (!one_q) code_d = ST_ERR_NOT_ON_CURVE;
+                state_d = SDone;
+              end
             endcase
           end
           default: state_d = SDone;
@@ -361,7 +429,7 @@ module pka_top_seq
         if (kind_q != KReset) comp_d = comp_q + 1;
         if (!last_ph) begin
           mem_req_o  = 1'b1;
-          mem_addr_o = slot_addr(fn_src(fn_q, pph_q, cpsrc_q), pidx_q[SlotAw-1:0]);
+          mem_addr_o = slot_addr((pph_q == 2'd0) ? s0_q : (pph_q == 2'd1) ? s1_q : s2_q, pidx_q[SlotAw-1:0]);
           pph_d = pph_q + 1;
           if (pph_q == 2'd1) w0_d = mem_rdata_i;
           if (pph_q == 2'd2) w1_d = mem_rdata_i;
@@ -391,30 +459,30 @@ module pka_top_seq
               s3 = {1'b0, a_w} + {1'b0, b_w} + 33'(c3_q);      // A + B
               s4 = {1'b0, s3[31:0]} + {1'b0, ~n_w} + 33'(c4_q); // A + B - N
               c1_d = s1[32]; c2_d = s2[32]; c3_d = s3[32]; c4_d = s4[32];
-              mem_req_o = (fn_q == FnAdd); mem_addr_o = slot_addr(4'(SLOT_R), pidx_q[SlotAw-1:0]);
+              mem_req_o = (fn_q == FnAdd); mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]);
               mem_wdata_o = sel_q ? s4[31:0] : s3[31:0];
             end
             FnSubChk, FnSub: begin
               s3 = {1'b0, a_w} + {1'b0, ~b_w} + 33'(c3_q);     // A - B
               s4 = {1'b0, s3[31:0]} + {1'b0, n_w} + 33'(c4_q);  // A - B + N
               c1_d = s1[32]; c2_d = s2[32]; c3_d = s3[32]; c4_d = s4[32];
-              mem_req_o = (fn_q == FnSub); mem_addr_o = slot_addr(4'(SLOT_R), pidx_q[SlotAw-1:0]);
+              mem_req_o = (fn_q == FnSub); mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]);
               mem_wdata_o = sel_q ? s4[31:0] : s3[31:0];
             end
             FnInitX: begin
-              mem_req_o = 1'b1; mem_addr_o = slot_addr(4'(SLOT_W), pidx_q[SlotAw-1:0]);
+              mem_req_o = 1'b1; mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]);
               mem_wdata_o = (pidx_q == CntW'(topw_q)) ? (32'd1 << (5'd31 - toplz_q)) : 32'd0;
             end
             FnDbl: begin
               // x <- 2x - N (x >= 0) or 2x + N (x < 0); a_w is the word of x
               v = {1'b0, a_w[30:0], sh_q} + {1'b0, neg_q ? ~n_w : n_w} + 33'(c3_q);
               sh_d = a_w[31]; c3_d = v[32];
-              mem_req_o = 1'b1; mem_addr_o = slot_addr(4'(SLOT_W), pidx_q[SlotAw-1:0]); mem_wdata_o = v[31:0];
+              mem_req_o = 1'b1; mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]); mem_wdata_o = v[31:0];
             end
             FnFix: begin
               v = {1'b0, a_w} + {1'b0, n_w} + 33'(c3_q);
               c3_d = v[32];
-              mem_req_o = 1'b1; mem_addr_o = slot_addr(4'(SLOT_W), pidx_q[SlotAw-1:0]); mem_wdata_o = v[31:0];
+              mem_req_o = 1'b1; mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]); mem_wdata_o = v[31:0];
             end
             FnInvChk: begin
               c1_d = s1[32];
@@ -425,10 +493,14 @@ module pka_top_seq
             FnNm2: begin
               v = {1'b0, n_w} + {1'b0, (pidx_q == '0) ? ~32'd2 : ~32'd0} + 33'(c3_q);
               c3_d = v[32];
-              mem_req_o = 1'b1; mem_addr_o = slot_addr(4'(SLOT_E), pidx_q[SlotAw-1:0]); mem_wdata_o = v[31:0];
+              mem_req_o = 1'b1; mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]); mem_wdata_o = v[31:0];
             end
             FnCopy: begin
-              mem_req_o = 1'b1; mem_addr_o = slot_addr(cpdst_q, pidx_q[SlotAw-1:0]); mem_wdata_o = n_w;
+              mem_req_o = 1'b1; mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]); mem_wdata_o = n_w;
+            end
+            FnEq: begin
+              if (n_w != a_w) one_d = 1'b0;
+              mem_we_o = 1'b0;
             end
             FnIsOne: begin
               if (n_w != ((pidx_q == '0) ? 32'd1 : 32'd0)) one_d = 1'b0;
@@ -490,7 +562,7 @@ module pka_top_seq
       pidx_q <= '0; pph_q <= '0; pwords_q <= CntW'(1 << MemAw);
       op_q <= '0; eng_q <= '0; badeng_q <= 1'b0; len_q <= '0; elen_q <= '0; arg_q <= '0; words_q <= '0;
       step_q <= '0; code_q <= '0; fin_q <= 1'b0; cyc_q <= '0; comp_q <= '0; io_q <= '0;
-      mu_q <= '0; eop_q <= '0; eelen_q <= '0; cpsrc_q <= '0; cpdst_q <= '0;
+      mu_q <= '0; eop_q <= '0; eelen_q <= '0; s0_q <= '0; s1_q <= '0; s2_q <= '0; dst_q <= '0;
       c1_q <= 1'b0; c2_q <= 1'b0; c3_q <= 1'b0; c4_q <= 1'b0; sh_q <= 1'b0; neg_q <= 1'b0;
       sign_q <= 1'b0; sel_q <= 1'b0; odd_q <= 1'b0; nz_q <= 1'b0; one_q <= 1'b0;
       topw_q <= '0; toplz_q <= '0; iter_q <= '0; mi_q <= '0;
@@ -499,7 +571,8 @@ module pka_top_seq
       pidx_q <= pidx_d; pph_q <= pph_d; pwords_q <= pwords_d;
       op_q <= op_d; eng_q <= eng_d; badeng_q <= badeng_d; len_q <= len_d; elen_q <= elen_d; arg_q <= arg_d; words_q <= words_d;
       step_q <= step_d; code_q <= code_d; fin_q <= fin_d; cyc_q <= cyc_d; comp_q <= comp_d; io_q <= io_d;
-      mu_q <= mu_d; eop_q <= eop_d; eelen_q <= eelen_d; cpsrc_q <= cpsrc_d; cpdst_q <= cpdst_d;
+      mu_q <= mu_d; eop_q <= eop_d; eelen_q <= eelen_d; s0_q <= s0_d; s1_q <= s1_d; s2_q <= s2_d;
+      dst_q <= dst_d;
       c1_q <= c1_d; c2_q <= c2_d; c3_q <= c3_d; c4_q <= c4_d; sh_q <= sh_d; neg_q <= neg_d;
       sign_q <= sign_d; sel_q <= sel_d; odd_q <= odd_d; nz_q <= nz_d; one_q <= one_d;
       topw_q <= topw_d; toplz_q <= toplz_d; iter_q <= iter_d; mi_q <= mi_d;

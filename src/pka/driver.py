@@ -277,7 +277,7 @@ class Pka:
                progress: Callable[[int], None] | None = None, params: dict[str, Any] | None = None) -> OpResult:
         """a^-1 mod N for a prime N (MODINV: Fermat on the engine's MODEXP, checked by MODMUL).
         SLOT_E and SLOT_B are used as scratch."""
-        prof = profile(engine or self.default_engine(Op.MODEXP))
+        prof = profile(engine or self.default_engine(Op.MODEXP, binary=True))
         length = max(1, n.bit_length())
         nw = words_for(length)
         b0 = self.bus.bus_cycles
@@ -286,6 +286,23 @@ class Pka:
         self.write_slot(Slot.A, a, nw)
         res = self.run(Op.MODINV, length, engine=self.engine_id(engine), progress=progress)
         return self.result(res, self.read_slot(Slot.R, nw), b0, mont_params_cycles=mont)
+
+    def ecc_check(self, x: int, y: int, a: int, b: int, p: int, engine: str | None = None,
+                  params: dict[str, Any] | None = None) -> OpResult:
+        """Whether (x, y) is on y^2 = x^3 + a x + b mod p (ECC_CHECK: ERR_NOT_ON_CURVE if not).
+        The sequencer runs it with the engine's MODMUL; slots B, R, R_HI and X2 are scratch."""
+        prof = profile(engine or self.default_engine(Op.MODMUL, binary=True))
+        length = max(1, p.bit_length())
+        nw = words_for(length)
+        b0 = self.bus.bus_cycles
+        mont = self.ensure_w(p, length, prof.r(length, params or {})) if prof.r is not None else 0
+        self.write_slot(Slot.N, p, nw)
+        self.write_slot(Slot.A, x, nw)
+        self.write_slot(Slot.B, y, nw)
+        self.write_slot(Slot.X0, a % p, nw)
+        self.write_slot(Slot.X1, b, nw)
+        res = self.run(Op.ECC_CHECK, length, engine=self.engine_id(engine))
+        return self.result(res, 1, b0, mont_params_cycles=mont)
 
     # -- the rns engine: residue vectors and constant tables written by the host (doc/rns.md) -------
     def _rns_vec(self, ctx: Any, x: int) -> list[int]:
@@ -342,9 +359,12 @@ class Pka:
         x = self._rns_read(ctx, Slot.R) % c.p
         return self.result(res, x, b0, curve=curve, n=ctx.n, w=w, elen=elen, total_cycles=res.compute)
 
-    def default_engine(self, op: int) -> str:
-        """The engine automatic dispatch picks for `op` (pka_top_pkg::EnginePrio)."""
+    def default_engine(self, op: int, binary: bool = False) -> str:
+        """The engine automatic dispatch picks for `op` (pka_top_pkg::EnginePrio); binary: only
+        engines on plain binary operands (not rns), as for the composite MODINV and ECC_CHECK."""
         for name in ENGINE_PRIO:
+            if binary and name == "rns":
+                continue
             if self.cfg.has_engine(name) and int(op) in profile(name).ops:
                 return name
         raise PkaError(Status.ERR_UNSUPPORTED, f"no engine of this build executes {Op(op).name}")

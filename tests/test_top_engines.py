@@ -1,0 +1,112 @@
+"""Engine opcodes through pka_top and its bus, against the engines' golden models (results and
+compute cycles), plus the sequencer's composite operations on an engine: MODINV (Fermat, checked)
+and ECC_CHECK (y^2 = x^3 + ax + b with the engine's MODMUL), and their error codes.
+
+CI runs the victor engine in a 256-bit build (no host constants); the other engines' builds through
+the top are larger and run in the slow tier (and in bench/top.py)."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from pka.driver import Pka, session
+from pka.errors import PkaError, Status
+from pka.model.common import OpResult
+from pka.sim import Op, Slot
+
+pytestmark = pytest.mark.rtl
+
+VECTORS = int(os.environ.get("PKA_VECTORS", "20"))
+VICTOR = {"k": 5, "delta": 10, "eps": 11}
+# P-256 and a 127-bit prime field curve (secp128-like shape, y^2 = x^3 - 3x + b)
+P256 = (0xFFFFFFFF00000001000000000000000000000000FFFFFFFFFFFFFFFFFFFFFFFF, -3,
+        0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B,
+        0x6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296,
+        0x4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5)
+
+
+def _victor() -> Pka:
+    return session("victor", VICTOR, 256)
+
+
+def _mod(rng: random.Random, bits: int) -> int:
+    return rng.getrandbits(bits) | 1 | (1 << (bits - 1))
+
+
+def _same(r: OpResult, m: OpResult) -> None:
+    assert r.result == m.result
+    assert r.cycles == m.cycles, (r.cycles, m.cycles)
+
+
+@pytest.mark.parametrize("bits", [8, 64, 129, 256])
+def test_victor_modexp_modmul_vs_model(bits: int) -> None:
+    from pka.model import victor as model
+    p = _victor()
+    rng = random.Random(bits)
+    for i in range(max(2, VECTORS // 5)):
+        n = _mod(rng, bits)
+        a, e = rng.randrange(n), rng.getrandbits(bits) if i else (1 << bits) - 1
+        _same(p.modexp(a, e, n, "victor", params=VICTOR), model.modexp(a, e, n, VICTOR))
+        b = rng.randrange(n)
+        r = p.modmul(a, b, n, "victor", params=VICTOR)
+        m = model.modmul(a, b, n, VICTOR)
+        assert r.result == a * b % n and r.cycles == m.detail.get("total_cycles", m.cycles)
+    for a, e in ((0, 5), (1, 0), (n - 1, 2)):
+        _same(p.modexp(a, e, n, "victor", params=VICTOR), model.modexp(a, e, n, VICTOR))
+
+
+def test_engine_status_comes_through() -> None:
+    p = _victor()
+    with pytest.raises(PkaError) as e:
+        p.modexp(3, 5, 1000, "victor", params=VICTOR)
+    assert e.value.status == Status.ERR_EVEN_MODULUS
+    with pytest.raises(PkaError) as e:
+        p.modmul(1001, 5, 1001, "victor", params=VICTOR)
+    assert e.value.status == Status.ERR_OPERAND_RANGE
+    assert p.modadd(5, 9, 11).result == 3          # and the block is fine afterwards
+
+
+@pytest.mark.parametrize("prime", [251, 65521, (1 << 127) - 1, P256[0]])
+def test_modinv(prime: int) -> None:
+    p = _victor()
+    rng = random.Random(prime)
+    for a in [1, 2, prime - 1] + [rng.randrange(1, prime) for _ in range(3)]:
+        r = p.modinv(a, prime, "victor", params=VICTOR)
+        assert r.result == pow(a, -1, prime)
+        assert r.cycles > 0
+
+
+def test_modinv_errors() -> None:
+    p = _victor()
+    for a, n, st in ((0, 251, Status.ERR_NO_INVERSE), (5, 250, Status.ERR_EVEN_MODULUS),
+                     (251, 251, Status.ERR_OPERAND_RANGE), (3, 15, Status.ERR_NO_INVERSE),  # gcd 3
+                     (5, 91, Status.ERR_NO_INVERSE)):             # 91 = 7 * 13: Fermat gives a non-inverse
+        with pytest.raises(PkaError) as e:
+            p.modinv(a, n, "victor", params=VICTOR)
+        assert e.value.status == st, (a, n)
+    # a composite modulus where Fermat happens to work (Carmichael 561): the checked result is right
+    assert p.modinv(2, 561, "victor", params=VICTOR).result == pow(2, -1, 561)
+
+
+def test_ecc_check() -> None:
+    p = _victor()
+    prime, a, b, gx, gy = P256
+    p.ecc_check(gx, gy, a, b, prime, "victor", params=VICTOR)
+    # a point of the curve from cryptography
+    from cryptography.hazmat.primitives.asymmetric import ec
+    pub = ec.derive_private_key(123456789, ec.SECP256R1()).public_key().public_numbers()
+    r = p.ecc_check(pub.x, pub.y, a, b, prime, "victor", params=VICTOR)
+    assert r.cycles and r.cycles > 0
+    assert p.read_slot(Slot.A, 8) == pub.x
+    for x, y, st in ((gx, gy + 1, Status.ERR_NOT_ON_CURVE), (gx ^ 1, gy, Status.ERR_NOT_ON_CURVE),
+                     (gx, prime, Status.ERR_OPERAND_RANGE), (prime + 1, gy, Status.ERR_OPERAND_RANGE)):
+        with pytest.raises(PkaError) as e:
+            p.ecc_check(x, y, a, b, prime, "victor", params=VICTOR)
+        assert e.value.status == st
+    with pytest.raises(PkaError) as e:       # a coefficient out of range
+        p.write_slot(Slot.X1, prime, 8)
+        p.run(Op.ECC_CHECK, 256)
+    assert e.value.status in (Status.ERR_OPERAND_RANGE,)
