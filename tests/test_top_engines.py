@@ -110,3 +110,26 @@ def test_ecc_check() -> None:
         p.write_slot(Slot.X1, prime, 8)
         p.run(Op.ECC_CHECK, 256)
     assert e.value.status in (Status.ERR_OPERAND_RANGE,)
+
+
+@pytest.mark.slow
+def test_rsa_2048_crt_through_the_bus_victor() -> None:
+    """pka.rsa.sign with the bus backend (two MODEXP through pka_top + host Garner), verified by
+    cryptography: what `pka rsa --backend rtl` does once wired to pka.driver."""
+    from pka import rsa
+    from pka.driver import backend
+    key = rsa.generate_key(2048)
+    sig = rsa.sign(key, b"pka_top", backend("victor"), VICTOR, crt=True)
+    assert sig.verified and sig.cycles and sig.cycles > 0
+
+
+@pytest.mark.slow
+def test_p256_ecdh_through_the_bus_rns() -> None:
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from pka.driver import backend
+    k = 0x1234_5678_9ABC_DEF0_1122_3344_5566_7788
+    peer = ec.derive_private_key(987654321, ec.SECP256R1()).public_key().public_numbers()
+    r = backend("rns").ecc_mul("p256", k, {"w": 32, "alg": "mm"}, (peer.x, peer.y))
+    mine = ec.derive_private_key(k, ec.SECP256R1())
+    peer_key = ec.EllipticCurvePublicNumbers(peer.x, peer.y, ec.SECP256R1()).public_key()
+    assert int.from_bytes(mine.exchange(ec.ECDH(), peer_key), "big") == r.result
