@@ -266,6 +266,8 @@ def mont_product(a: int, b: int, m: int, cfg: Config, n: int | None = None) -> P
     r = 1 << k
     qa, a_top = multiplier_digits(a, k, geo.digits)
     m_low = m % r
+    qa_min, qa_max, qm_min, qm_max = digit_ranges(k)
+    hi, lo = qa_max * b + qm_max * m, -qa_min * b - qm_min * m  # s_bounds_ok, hoisted
     s = 0
     qm: list[int] = []
     for d in qa:
@@ -274,7 +276,7 @@ def mont_product(a: int, b: int, m: int, cfg: Config, n: int | None = None) -> P
         x = sp + q * m
         assert x % r == 0, "low digit of S + PP + PM not zero"
         s = x >> k
-        assert s_bounds_ok(s, b, m, k), "S left the range of the recurrence"
+        assert (r - 1) * s < hi and ((r - 1) * s > -lo if lo else s >= 0), "S left the range of the recurrence"
         qm.append(q)
     return _finish(s + a_top * b, a, b, m, geo, qa, qm, a_top)
 

@@ -116,9 +116,10 @@ def _host_checks(mod: int, operands: tuple[int, ...], exp: int | None) -> int:
 
 def run(op: Op, n: int, slots: dict[Slot, int], cfg: model.Config, elen: int = 0, arg: int = 0,
         toggle: bool = False, lp: tuple[int, int] = (1, 1), stall: int = 0, budget: int = 0,
-        progress: Progress = None) -> Run:
-    """One command on the build for (cfg, size); raises PkaError with the engine's status."""
-    d = design(cfg, max_len(max(n, elen, 1)), toggle, lp_coding=lp[0], lp_freeze=lp[1])
+        progress: Progress = None, maxlen: int = 0) -> Run:
+    """One command on the build for (cfg, size) (or a larger build `maxlen`: n is a runtime input);
+    raises PkaError with the engine's status."""
+    d = design(cfg, maxlen or max_len(max(n, elen, 1)), toggle, lp_coding=lp[0], lp_freeze=lp[1])
     h = harness(d)
     h.stall(stall, seed=stall + 1)
     sw = d.slot_words
@@ -179,13 +180,13 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, int | str], progr
 
 
 def toggles(a: int, b: int, mod: int, params: Mapping[str, int | str], freeze: bool = True,
-            coding: bool = True) -> dict[str, int]:
+            coding: bool = True, maxlen: int = 0) -> dict[str, int]:
     """Toggle counts of one OP_MONTMUL on the ToggleCnt build, with each technique on or off
     (runtime bits of cmd_arg on a build that has both techniques)."""
     cfg = model.config(params)
     n = _host_checks(mod, (a, b), None)
     arg = (0 if freeze else 1) | (0 if coding else 2)
     r = run(Op.MONTMUL, n, {Slot.N: mod, Slot.A: a, Slot.B: b}, cfg, arg=arg, toggle=True,
-            budget=_budget(n, cfg, 1))
+            budget=_budget(n, cfg, 1), maxlen=maxlen)
     assert r.toggles is not None
     return r.toggles

@@ -1,0 +1,243 @@
+"""Benchmark of mwr4 (paper 001): cycles of one Montgomery product for n in {256, 1024} over
+NS in {1, 2, 4, 8, 16, 32}, w in {4, 8, 16, 32} and radix 2 (Tenca-Koc), 4 (the paper), 8; the toggle
+counts of the low-power techniques; plots in the style of the paper's Figures 5-10.
+
+    python bench/mwr4.py [--subset default|none] [--toggle-vectors 16] [--modexp 256]
+
+The full grid comes from the cycle model (closed form, pka.model.mwr4.product_cycles); a
+representative subset of builds is simulated on Verilator (each on a MaxLen = 1024 build, n = 256
+and 1024 as runtime lengths) and every simulated product is checked against gmpy2 and its cycles
+against the model. Writes bench/results/mwr4.json and bench/results/mwr4_fig{5..10}.png,
+mwr4_ratio.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+from pka.model import mwr4 as model
+
+RESULTS = Path(__file__).resolve().parent / "results"
+SIZES = (256, 1024)
+NSS = (1, 2, 4, 8, 16, 32)
+WS = (4, 8, 16, 32)
+RADICES = (2, 4, 8)
+# simulated subset (radix x (NS, w)): direct and S-memory paths, 1 to 32 stages
+SUBSET = [(r, ns, w) for r in RADICES for ns, w in ((1, 16), (8, 8), (16, 8), (32, 4))]
+TOGGLE_CONFIGS = [(4, 1, 16), (4, 8, 16), (8, 8, 16), (2, 8, 16)]
+FORMULA = ("cycles = 1 + (D/NS - 1) * max(e, 2 NS) + 2 NS + e,  e = max(2, ceil((n + g)/w)), "
+           "g = 3/4/5 for radix 2/4/8, D = NS * ceil(D0/NS), D0 = n (radix 2) or ceil(n/k)")
+# Table 3 of the paper: total time in microseconds of one 256-bit product at equal area (95 CLB slices)
+PAPER_TABLE3_US = {2: 4.68, 4: 2.56, 8: 4.01}
+# PE areas the paper gives at w = 8 (CLB slices); radix 8 "about 20"
+PAPER_PE_SLICES_W8 = {2: 6, 4: 8, 8: 20}
+
+
+def grid() -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = []
+    for n in SIZES:
+        for ns in NSS:
+            for w in WS:
+                per = {r: model.product_cycles(n, model.Config(r, ns, w)) for r in RADICES}
+                for r in RADICES:
+                    g = model.geometry(n, model.Config(r, ns, w))
+                    rows.append({"n": n, "ns": ns, "w": w, "radix": r, "cycles": per[r], "e": g.e,
+                                 "digits": g.digits, "passes": g.passes, "period": g.period,
+                                 "ratio_to_radix2": round(per[r] / per[2], 4)})
+    return rows
+
+
+def simulate(subset: list[tuple[int, int, int]], seed: int) -> list[dict[str, object]]:
+    from pka.rtl import mwr4 as rtl
+    from pka.sim import Op, Slot
+
+    rng = random.Random(seed)
+    rows: list[dict[str, object]] = []
+    for r, ns, w in subset:
+        cfg = model.Config(r, ns, w)
+        for n in SIZES:
+            m = rng.getrandbits(n) | 1 | (1 << (n - 1))
+            a, b = rng.randrange(m), rng.randrange(m)
+            t0 = time.perf_counter()
+            run = rtl.run(Op.MONTMUL, n, {Slot.N: m, Slot.A: a, Slot.B: b}, cfg, maxlen=1024)
+            wall = time.perf_counter() - t0
+            want = model.mont_product(a, b, m, cfg)
+            assert run.result == want.value, (r, ns, w, n)
+            cyc = model.product_cycles(n, cfg)
+            assert run.cmd.cycles == cyc, (r, ns, w, n, run.cmd.cycles, cyc)
+            rows.append({"radix": r, "ns": ns, "w": w, "n": n, "rtl_cycles": run.cmd.cycles, "model_cycles": cyc,
+                         "io_cycles": run.cmd.io_cycles, "equal": run.cmd.cycles == cyc,
+                         "wall_s": round(wall, 2)})
+            print(f"  rtl radix {r} NS {ns:2d} w {w:2d} n {n:4d}: {run.cmd.cycles:7d} cycles = model", file=sys.stderr)
+    return rows
+
+
+def toggle_table(vectors: int, seed: int) -> list[dict[str, object]]:
+    from pka.rtl import mwr4 as rtl
+
+    rng = random.Random(seed)
+    rows: list[dict[str, object]] = []
+    n = 256
+    ops = []
+    for _ in range(vectors):
+        m = rng.getrandbits(n) | 1 | (1 << (n - 1))
+        ops.append((m, rng.randrange(m), rng.randrange(m)))
+    for r, ns, w in TOGGLE_CONFIGS:
+        cfg = model.Config(r, ns, w)
+        params: dict[str, int | str] = {"radix": r, "ns": ns, "w": w}
+        h = rtl.harness(rtl.design(cfg, rtl.max_len(n), toggle=True))
+        for freeze in (True, False):
+            for coding in (True, False):
+                if r != 4 and not coding:
+                    continue  # the SEL_PP coding exists for radix 4 only
+                tot = {k: 0 for k in rtl.TOGGLE_NAMES}
+                for m, a, b in ops:
+                    h.reset()  # SEL/EN registers from reset, as the model predicts them
+                    t = rtl.toggles(a, b, m, params, freeze=freeze, coding=coding)
+                    p = model.mont_product(a, b, m, cfg)
+                    want = model.select_toggles(p.qa, p.qm, cfg, freeze, coding)
+                    assert (t["sel"], t["en"]) == (want["sel"], want["en"])
+                    for k in tot:
+                        tot[k] += t[k]
+                rows.append({"radix": r, "ns": ns, "w": w, "n": n, "vectors": vectors, "freeze": freeze,
+                             "coding": coding if r == 4 else None, **tot})
+                print(f"  toggles radix {r} NS {ns} freeze={freeze:d} coding={coding:d}: {tot}", file=sys.stderr)
+    return rows
+
+
+def modexp_run(n: int, seed: int) -> dict[str, object]:
+    from pka.rtl import mwr4 as rtl
+
+    rng = random.Random(seed)
+    m = rng.getrandbits(n) | 1 | (1 << (n - 1))
+    x, e = rng.randrange(m), rng.getrandbits(n) | (1 << (n - 1))
+    params: dict[str, int | str] = {"radix": 4, "ns": 8, "w": 16}
+    t0 = time.perf_counter()
+    res = rtl.modexp(x, e, m, params)
+    wall = time.perf_counter() - t0
+    ref = model.modexp(x, e, m, params)
+    assert res.result == pow(x, e, m) and res.cycles == ref.cycles
+    return {"n": n, "params": params, "cycles": res.cycles, "io_cycles": res.io_cycles,
+            "products": ref.detail["products"], "product_cycles": ref.detail["product_cycles"],
+            "model_cycles": ref.cycles, "wall_s": round(wall, 1)}
+
+
+def equal_area(n: int = 256, w: int = 8, slices: int = 95) -> list[dict[str, object]]:
+    """Cycle estimate at the paper's equal-area point: NS = floor(95 / PE slices at w = 8)."""
+    rows = []
+    base = None
+    for r in RADICES:
+        ns = slices // PAPER_PE_SLICES_W8[r]
+        cyc = model.product_cycles(n, model.Config(r, ns, w))
+        base = base or cyc
+        rows.append({"radix": r, "ns": ns, "w": w, "cycles": cyc, "ratio_to_radix2": round(cyc / base, 3),
+                     "paper_us": PAPER_TABLE3_US[r],
+                     "paper_ratio_to_radix2": round(PAPER_TABLE3_US[r] / PAPER_TABLE3_US[2], 3)})
+    return rows
+
+
+def plots(rows: list[dict[str, object]]) -> list[str]:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = []
+    fig_no = {(2, 256): 5, (2, 1024): 6, (4, 256): 7, (4, 1024): 8, (8, 256): 9, (8, 1024): 10}
+    for (r, n), no in fig_no.items():
+        fig, ax = plt.subplots(figsize=(5.5, 4))
+        for w in WS:
+            ys = [next(int(x["cycles"]) for x in rows if (x["radix"], x["n"], x["ns"], x["w"]) == (r, n, ns, w))
+                  for ns in NSS]
+            ax.plot(NSS, ys, marker="o", label=f"w = {w}")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xticks(NSS, [str(x) for x in NSS])
+        ax.set_xlabel("NS (pipeline stages)")
+        ax.set_ylabel("clock cycles per product")
+        ax.set_title(f"mwr4 radix {r}, {n}-bit operands (cf. paper Fig. {no})")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+        fig.tight_layout()
+        name = f"mwr4_fig{no}.png"
+        fig.savefig(RESULTS / name, dpi=110)
+        plt.close(fig)
+        names.append(name)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    for ax, n in zip(axes, SIZES):
+        for w in WS:
+            ys = [next(float(x["ratio_to_radix2"]) for x in rows if (x["radix"], x["n"], x["ns"], x["w"]) == (4, n, ns, w))
+                  for ns in NSS]
+            ax.plot(NSS, ys, marker="o", label=f"w = {w}")
+        ax.axhline(0.55, color="red", linestyle="--", label="goal 0.55")
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(NSS, [str(x) for x in NSS])
+        ax.set_xlabel("NS")
+        ax.set_title(f"radix 4 / radix 2 cycles, n = {n}")
+        ax.grid(True, alpha=0.3)
+    axes[0].set_ylabel("cycle ratio")
+    axes[0].legend()
+    fig.tight_layout()
+    fig.savefig(RESULTS / "mwr4_ratio.png", dpi=110)
+    plt.close(fig)
+    names.append("mwr4_ratio.png")
+    return names
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--subset", choices=("default", "none"), default="default")
+    ap.add_argument("--toggle-vectors", type=int, default=16)
+    ap.add_argument("--modexp", type=int, nargs="*", default=[256])
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--out", type=Path, default=RESULTS / "mwr4.json")
+    args = ap.parse_args()
+    RESULTS.mkdir(parents=True, exist_ok=True)
+
+    rows = grid()
+    sim = simulate(SUBSET, args.seed) if args.subset == "default" else []
+    tog = toggle_table(args.toggle_vectors, args.seed) if args.toggle_vectors else []
+    mex = [modexp_run(n, args.seed) for n in args.modexp]
+    area = equal_area()
+    figs = plots(rows)
+
+    for n in SIZES:
+        print(f"\nn = {n}: cycles of one Montgomery product (cycle model; * = also simulated, equal)")
+        print(f"{'NS':>3} " + " ".join(f"{'w=' + str(w) + ' r2/r4/r8':>24}" for w in WS) + "   r4/r2 ratio per w")
+        simmed = {(int(s["radix"]), int(s["ns"]), int(s["w"]), int(s["n"])) for s in sim}
+        for ns in NSS:
+            cells, ratios = [], []
+            for w in WS:
+                c = {r: next(x for x in rows if (x["n"], x["ns"], x["w"], x["radix"]) == (n, ns, w, r)) for r in RADICES}
+                mark = "*" if (4, ns, w, n) in simmed else " "
+                cells.append(f"{c[2]['cycles']:>7}/{c[4]['cycles']:>7}/{c[8]['cycles']:>7}{mark}")
+                ratios.append(f"{c[4]['ratio_to_radix2']:.3f}")
+            print(f"{ns:>3} " + " ".join(f"{x:>24}" for x in cells) + "   " + " ".join(ratios))
+    worst = max((x for x in rows if x["radix"] == 4), key=lambda x: float(x["ratio_to_radix2"]))
+    print(f"\nworst radix-4/radix-2 ratio: {worst['ratio_to_radix2']} at n={worst['n']} NS={worst['ns']} w={worst['w']}")
+    print("\nequal-area estimate (paper Table 3: 95 CLB slices, PE slices at w=8 from the paper, same clock):")
+    for a in area:
+        print(f"  radix {a['radix']}: NS={a['ns']:2d} {a['cycles']:5d} cycles, x{a['ratio_to_radix2']} of radix 2"
+              f"   paper {a['paper_us']} us, x{a['paper_ratio_to_radix2']}")
+    if tog:
+        print(f"\ntoggle counts, {tog[0]['vectors']} random 256-bit products, summed over all stages:")
+        print(f"{'radix':>5} {'NS':>3} {'freeze':>6} {'coding':>6} {'SEL':>7} {'EN':>6} {'gen nets':>9} {'dp regs':>9}")
+        for t in tog:
+            print(f"{t['radix']:>5} {t['ns']:>3} {str(t['freeze']):>6} {str(t['coding']):>6} {t['sel']:>7} {t['en']:>6} "
+                  f"{t['net']:>9} {t['reg']:>9}")
+    for m in mex:
+        print(f"\nmodexp n={m['n']} (radix 4, NS 8, w 16) on the RTL: {m['cycles']} cycles = "
+              f"{m['products']} products x {m['product_cycles']}, model {m['model_cycles']}")
+    doc = {"engine": "mwr4", "paper": "001", "formula": FORMULA, "grid": rows, "rtl_subset": sim,
+           "toggles": tog, "modexp": mex, "equal_area": area, "paper_table3_us": PAPER_TABLE3_US,
+           "worst_radix4_ratio": worst, "figures": figs}
+    args.out.write_text(json.dumps(doc, indent=1) + "\n")
+    print(f"wrote {args.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
