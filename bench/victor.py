@@ -33,6 +33,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 
 import gmpy2
 
@@ -45,10 +46,10 @@ PAPER_PRINTED = {4: 3.8, 5: 4.8}  # section 4, n = 512
 # ---- 1. efficiency ---------------------------------------------------------------------------
 
 def efficiency_rows(sizes: list[int], backend: str, seed: int) -> list[dict[str, object]]:
-    impl = model
+    impl: ModuleType = model
     if backend == "rtl":
         from pka.rtl import victor as rtl
-        impl = rtl  # type: ignore[assignment]
+        impl = rtl
     rng = random.Random(seed)
     rows: list[dict[str, object]] = []
     for n in sizes:
