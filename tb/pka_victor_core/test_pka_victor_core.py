@@ -30,7 +30,7 @@ async def modexp_modmul_with_stalls(dut):
     for stall in (0, 400):
         env = EngineEnv(dut, mem_aw=MEM_AW, stall_permille=stall, seed=stall + 3)
         await env.start()
-        for i in range(int(os.environ.get("PKA_VECTORS", "3") or "3")):
+        for i in range(max(3, int(os.environ.get("PKA_VECTORS", "") or "3") // 5)):
             nbits = (64, 40, 33)[i % 3]
             n = rng.getrandbits(nbits) | 1 | (1 << (nbits - 1))
             x, y, e = rng.randrange(n), rng.randrange(n), rng.getrandbits(rng.randrange(1, 40))
