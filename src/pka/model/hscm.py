@@ -479,20 +479,26 @@ def window_k(window: int) -> int:
     return max(1, window)
 
 
-def exp_program(e: int, window: int, first: Sequence[Prod], last_b: str) -> list[Prod]:
-    """Products of an A1 exponentiation: `first` brings C into the Montgomery domain (into T0),
-    then C^2 and the odd powers (k >= 2), the digit loop, and the last product by `last_b`
-    ("one": back to the normal domain; "U": times u for CRT)."""
+def exp_program(e: int, window: int, first: Sequence[Prod], last_b: str, crt: bool = False) -> list[Prod]:
+    """Products of an A1 exponentiation (pka_hscm_prog): `first` brings C into the Montgomery
+    domain (its last product writes T0), then C^2 -> SQ and the odd powers C_(2j+1) -> Tj
+    (k >= 2), the digit loop, and the last product by `last_b` ("one": back to the normal
+    domain; "U": times u for CRT).  A table entry that the previous product is still writing is
+    taken from the chain ("cpa").  E = 0: HSCM(1, W) [, HSCM(., 1) for CRT], HSCM(., last_b)."""
     k = window_k(window)
-    prog = list(first)
     if e == 0:
-        return [Prod("one", "W"), Prod("cpa", last_b, "RES")]
+        return [Prod("one", "W")] + ([Prod("cpa", "one")] if crt else []) + [Prod("cpa", last_b, "RES")]
+    prog = list(first)
+    last_dst = "T0"
     if k >= 2:
         prog.append(Prod("cpa", "cpa", "SQ"))
         for j in range(1, 1 << (k - 1)):
-            prog.append(Prod("cpa", "T0" if j == 1 else "SQ", f"T{j}"))
+            last_dst = f"T{j}"
+            prog.append(Prod("cpa", "T0" if j == 1 else "SQ", last_dst))
     first_odd, ops = a1_ops(e, k)
     src = table_name(first_odd)
+    if src == last_dst:
+        src = "cpa"
     for op in ops:
         if op == 0:
             prog.append(Prod(src, src))
@@ -543,7 +549,7 @@ def run_chain(prog: Sequence[Prod], mod: Modulus, ram: dict[str, int]) -> list[i
 
 #: chain start: descriptor fetch, first RAM read, inject register (pka_hscm_seq)
 CHAIN_HEAD = 3
-#: cycles of the per-ring unit that computes mu and N (pka_hscm_redc, PREP)
+#: pka_hscm_redc PREP: start (read M_0), read M_1, capture, and the cycle after the mu loop
 PREP_HEAD = 4
 
 
@@ -574,19 +580,22 @@ def montmul_cycles(geo: Geometry, ring: int) -> int:
 
 
 def prep_cycles(geo: Geometry) -> int:
-    """mu (2k - 1 bit steps) and N = (mu M + 1) / 2^2k (e + 2 words) in pka_hscm_redc."""
-    return PREP_HEAD + (2 * geo.k - 1) + (geo.e + 2) + 1
+    """mu and N in pka_hscm_redc (PREP): 2 reads of M, 2k - 1 bit steps of mu, then
+    N = (mu M + 1) / 2^2k over e + 2 words with one cycle of read latency."""
+    return PREP_HEAD + (2 * geo.k - 1) + (geo.e + 2)
 
 
 def reduce_cycles(geo: Geometry) -> int:
-    """Final reduction (pka_hscm_redc, REDUCE): 6 top words of X and M, Algorithm B1
-    (t - h + 1 = 2k + 2 steps), R1 = X - q1 M (f words), conditional - M (f words)."""
-    return 8 + (2 * geo.k + 2) + (geo.f + 2) + (geo.f + 2)
+    """Final reduction (pka_hscm_redc, REDUCE): start, 6 top words of X and M (+1 latency),
+    x1/y1 extraction, Algorithm B1 (t - h + 1 = 2k + 2 steps), R1 = X - q1 M (f words + 1),
+    conditional - M (f words + 1)."""
+    return 9 + (2 * geo.k + 2) + (geo.f + 1) + (geo.f + 1)
 
 
 def alu_cycles(words: int) -> int:
-    """Word-serial add/compare of two rings' products (pka_hscm_core)."""
-    return words + 2
+    """Word-serial add/compare of the two HSCMs' products (pka_hscm_alu): one word per cycle,
+    one cycle of read latency."""
+    return words + 1
 
 
 @dataclass
@@ -633,8 +642,11 @@ def _check_len(n: int, k: int, max_bits: int = MAX_BITS) -> None:
 
 
 def check_modulus(mod: int, k: int) -> Modulus:
-    check_odd_modulus(mod)
+    """Host checks in the order of the RTL: length (command decode), then odd (while loading)."""
+    if mod <= 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be positive")
     _check_len(mod.bit_length(), k)
+    check_odd_modulus(mod)
     return modulus(mod, k)
 
 
@@ -688,6 +700,8 @@ def modmul(a: int, b: int, mod: int, params: Mapping[str, Any]) -> OpResult:
 def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any]) -> OpResult:
     """base^exp mod M: A1 window/binary on one ring of `pes` PEs, or the ladder on two of pes/2."""
     pes, w, window, ladder = _params(params)
+    if ladder:
+        _check_split(pes)
     m = check_modulus(mod, w)
     if exp < 0:
         raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be >= 0")
@@ -697,7 +711,6 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any]) -> OpResult
     tl = Timeline()
     tl.add("prep", prep_cycles(m.g))
     if ladder:
-        _check_split(pes)
         res, products = ladder_exp(base, exp, exp.bit_length(), m)
         tl.add("chain", chain_cycles(products, m.g, pes // 2))
     else:
@@ -730,7 +743,7 @@ def crt_program(dexp: int, window: int) -> list[Prod]:
     """One half of CRT-RSA on its HSCM: MRDC (2 products), A1 exponentiation, last product by
     u (or v) instead of 1."""
     first = [Prod("one", "MSG", None, addend="MSG"), Prod("cpa", "W", "T0")]
-    return exp_program(dexp, window, first, "U")
+    return exp_program(dexp, window, first, "U", crt=True)
 
 
 def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any]) -> OpResult:
@@ -743,18 +756,24 @@ def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any]) -> OpResult:
     pes, w, window, _ = _params(params)
     _check_split(pes)
     p, q, n = key.p, key.q, key.n
-    check_odd_modulus(p, "p")
-    check_odd_modulus(q, "q")
+    if min(p, q, n) <= 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "p, q and n must be positive")
+    # the RTL's order: lengths (command decode), p and q odd (loading), message < n (range
+    # check), then u q + v p = n + 1 (computed)
     _check_len(n.bit_length(), w)
     _check_len(p.bit_length(), w, MAX_BITS // 2)
     _check_len(q.bit_length(), w, MAX_BITS // 2)
+    if p.bit_length() * 2 > MAX_BITS or q.bit_length() * 2 > MAX_BITS:
+        raise PkaError(Status.ERR_LENGTH, "p and q must fit half the build maximum")
     if abs(p.bit_length() - q.bit_length()) > 2 * w:
         raise PkaError(Status.ERR_LENGTH, "p and q lengths differ by more than 2w bits")
-    if gcd(p, q) != 1 or p * q != n or (key.qinv * q) % p != 1 or (key.pinv * p) % q != 1 \
-            or not 0 <= key.qinv < p or not 0 <= key.pinv < q:
-        raise PkaError(Status.ERR_NO_INVERSE, "p and q not coprime, or the key's inverses are wrong")
+    check_odd_modulus(p, "p")
+    check_odd_modulus(q, "q")
     if not 0 <= m < n:
         raise PkaError(Status.ERR_OPERAND_RANGE, "message out of range [0, n)")
+    if gcd(p, q) != 1 or p * q != n or not 0 <= key.qinv < p or not 0 <= key.pinv < q \
+            or (key.qinv * q) % p != 1 or (key.pinv * p) % q != 1:
+        raise PkaError(Status.ERR_NO_INVERSE, "p and q not coprime, or the key's inverses are wrong")
     mp, mq = modulus(p, w), modulus(q, w)
     ring = pes // 2
     tl = Timeline()

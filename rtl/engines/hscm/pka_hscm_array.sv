@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: Apache-2.0
+// pka_hscm_array: Pes PEs in a ring (one HSCM) or in two rings of Pes/2 (two HSCMs: Montgomery
+// ladder, CRT), with the feedback FIFOs, the inject ports of the two sequencers and the buses
+// that collect the results.
+//
+//   joined (split_i = 0):  FIFO0 -> PE 0 -> PE 1 -> ... -> PE Pes-1 -> FIFO0
+//   split  (split_i = 1):  FIFO0 -> PE 0 -> ... -> PE Pes/2-1 -> FIFO0     (ring 0)
+//                          FIFO1 -> PE Pes/2 -> ... -> PE Pes-1 -> FIFO1   (ring 1)
+//
+// A ring's sequencer injects a new product's stream (S = 0, A, B, N) into the PE after the one
+// that runs the previous product's last iteration (through the FIFO when that is the ring's
+// first PE, which may still be busy), in place of that PE's output, which goes to the ring's
+// result bus (res_*).  A chain's first product goes straight into the (idle) first PE, so that
+// the FIFO stays free for the ring's feedback.  Every
+// PE reports the q_i of the iteration it started in the previous cycle on the ring's q bus (one
+// start per ring per cycle at most: starts are two cycles apart), used for q_(f+1) and for the
+// low words of a MULT product (Figure 6).
+`default_nettype none
+
+module pka_hscm_array #(
+  parameter int unsigned W     = 16,  // word bits
+  parameter int unsigned Pes   = 4,   // number of PEs (two rings need an even number)
+  parameter int unsigned TagW  = 9,   // iteration index bits
+  parameter int unsigned Depth = 8    // FIFO entries, >= e_max
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  input  logic            split_i,
+  input  logic            flush_i,
+  input  logic [TagW-1:0] em1_i [2],     // e - 1 per ring
+  input  logic [TagW-1:0] fp1_i [2],     // f + 1 per ring
+  // inject ports (one per ring): a new product's stream
+  input  logic            inj_valid_i [2],
+  input  logic            inj_first_i [2],
+  input  logic [W-1:0]    inj_a_i [2],
+  input  logic [W-1:0]    inj_b_i [2],
+  input  logic [W-1:0]    inj_n_i [2],
+  input  logic [6:0]      inj_tgt_i [2],  // PE that takes the stream
+  input  logic            inj_dir_i [2],  // chain start: straight into the ring's first PE
+  // per ring: a PE starts a product's last iteration (comb.), and which one
+  output logic            last_start_o [2],
+  output logic [6:0]      last_pe_o [2],
+  // per ring: words of S_(f+2) from the PE running a last iteration
+  output logic            res_valid_o [2],
+  output logic [W-1:0]    res_s1_o [2],
+  output logic [W-1:0]    res_s2_o [2],
+  // per ring: q bus (q_i and i of the iteration started in the previous cycle)
+  output logic            qv_o [2],
+  output logic [W-1:0]    q_o [2],
+  output logic [TagW-1:0] tag_o [2]
+);
+  localparam int unsigned Half = Pes / 2;
+  localparam int unsigned Fw   = 6 * W + TagW + 2;   // FIFO word: s1 s2 a b n q tag first last
+
+  initial begin
+    if (Pes < 1 || Pes > 128) $fatal(1, "pka_hscm_array: Pes must be 1..128");
+  end
+
+  // PE inputs and outputs
+  logic            i_valid [Pes], i_first [Pes], i_last [Pes];
+  logic [W-1:0]    i_s1 [Pes], i_s2 [Pes], i_a [Pes], i_b [Pes], i_n [Pes], i_q [Pes];
+  logic [TagW-1:0] i_tag [Pes];
+  logic            o_valid [Pes], o_first [Pes], o_last [Pes], o_res [Pes];
+  logic [W-1:0]    o_s1 [Pes], o_s2 [Pes], o_a [Pes], o_b [Pes], o_n [Pes], o_q [Pes];
+  logic [TagW-1:0] o_tag [Pes];
+  logic            p_free [Pes], p_take [Pes], p_lstart [Pes], p_qv [Pes];
+  logic [W-1:0]    p_q [Pes];
+  logic [TagW-1:0] p_tag [Pes], p_em1 [Pes], p_fp1 [Pes];
+  logic            ring1 [Pes];
+
+  // FIFOs
+  logic            f_wv [2], f_rv [2], f_pop [2];
+  logic [Fw-1:0]   f_wd [2], f_rd [2];
+
+  function automatic logic [Fw-1:0] pack(logic [W-1:0] s1, logic [W-1:0] s2, logic [W-1:0] a,
+                                          logic [W-1:0] b, logic [W-1:0] n, logic [W-1:0] q,
+                                          logic [TagW-1:0] tag, logic first, logic last);
+    return {last, first, tag, q, n, b, a, s2, s1};
+  endfunction
+
+  localparam int unsigned Last0 = Pes - 1;
+  localparam int unsigned LastH = (Half > 0) ? Half - 1 : 0;
+
+  // ring membership and per-PE geometry
+  always_comb begin
+    for (int p = 0; p < Pes; p++) begin
+      ring1[p] = split_i && (p >= int'(Half));
+      p_em1[p] = ring1[p] ? em1_i[1] : em1_i[0];
+      p_fp1[p] = ring1[p] ? fp1_i[1] : fp1_i[0];
+    end
+  end
+
+  // FIFO inputs: the ring's last PE, or the sequencer's stream for the ring's first PE
+  always_comb begin
+    if (inj_valid_i[0] && !inj_dir_i[0] && inj_tgt_i[0] == 7'd0) begin
+      f_wv[0] = 1'b1;
+      f_wd[0] = pack('0, '0, inj_a_i[0], inj_b_i[0], inj_n_i[0], '0, '0, inj_first_i[0], 1'b0);
+    end else if (split_i) begin
+      f_wv[0] = o_valid[LastH];
+      f_wd[0] = pack(o_s1[LastH], o_s2[LastH], o_a[LastH], o_b[LastH], o_n[LastH], o_q[LastH],
+                     o_tag[LastH], o_first[LastH], o_last[LastH]);
+    end else begin
+      f_wv[0] = o_valid[Last0];
+      f_wd[0] = pack(o_s1[Last0], o_s2[Last0], o_a[Last0], o_b[Last0], o_n[Last0], o_q[Last0],
+                     o_tag[Last0], o_first[Last0], o_last[Last0]);
+    end
+    if (inj_valid_i[1] && !inj_dir_i[1] && 32'(inj_tgt_i[1]) == Half) begin
+      f_wv[1] = split_i;
+      f_wd[1] = pack('0, '0, inj_a_i[1], inj_b_i[1], inj_n_i[1], '0, '0, inj_first_i[1], 1'b0);
+    end else begin
+      f_wv[1] = split_i && o_valid[Last0];
+      f_wd[1] = pack(o_s1[Last0], o_s2[Last0], o_a[Last0], o_b[Last0], o_n[Last0], o_q[Last0],
+                     o_tag[Last0], o_first[Last0], o_last[Last0]);
+    end
+  end
+
+  // PE inputs: the FIFO (a ring's first PE), the sequencer's stream, or the previous PE
+  always_comb begin
+    for (int p = 0; p < Pes; p++) begin
+      logic first_pe, use_inj, r1;
+      r1 = ring1[p];
+      first_pe = (p == 0) || (split_i && p == int'(Half));
+      use_inj  = (!first_pe || inj_dir_i[r1]) && inj_valid_i[r1] && (32'(inj_tgt_i[r1]) == 32'(p));
+      if (first_pe && !use_inj) begin
+        i_valid[p] = f_rv[r1];
+        {i_last[p], i_first[p], i_tag[p], i_q[p], i_n[p], i_b[p], i_a[p], i_s2[p], i_s1[p]} = f_rd[r1];
+      end else if (use_inj) begin
+        i_valid[p] = 1'b1;
+        i_first[p] = inj_first_i[r1];
+        i_last[p]  = 1'b0;
+        i_tag[p]   = '0;
+        i_q[p]     = '0;
+        i_s1[p]    = '0;
+        i_s2[p]    = '0;
+        i_a[p]     = inj_a_i[r1];
+        i_b[p]     = inj_b_i[r1];
+        i_n[p]     = inj_n_i[r1];
+      end else begin
+        i_valid[p] = o_valid[p-1];
+        i_first[p] = o_first[p-1];
+        i_last[p]  = o_last[p-1];
+        i_tag[p]   = o_tag[p-1];
+        i_q[p]     = o_q[p-1];
+        i_s1[p]    = o_s1[p-1];
+        i_s2[p]    = o_s2[p-1];
+        i_a[p]     = o_a[p-1];
+        i_b[p]     = o_b[p-1];
+        i_n[p]     = o_n[p-1];
+      end
+    end
+  end
+
+  always_comb begin   // the ring's first PE takes from its FIFO unless fed directly
+    f_pop[0] = p_take[0] && !(inj_valid_i[0] && inj_dir_i[0]);
+    f_pop[1] = split_i && p_take[Half] && !(inj_valid_i[1] && inj_dir_i[1]);
+  end
+
+  // per-ring buses (AND-OR: at most one driver per ring and cycle)
+  always_comb begin
+    for (int r = 0; r < 2; r++) begin
+      last_start_o[r] = 1'b0;
+      last_pe_o[r]    = '0;
+      res_valid_o[r]  = 1'b0;
+      res_s1_o[r]     = '0;
+      res_s2_o[r]     = '0;
+      qv_o[r]         = 1'b0;
+      q_o[r]          = '0;
+      tag_o[r]        = '0;
+    end
+    for (int p = 0; p < Pes; p++) begin
+      logic r1;
+      r1 = ring1[p];
+      if (p_lstart[p]) begin
+        last_start_o[r1] = 1'b1;
+        last_pe_o[r1]    = last_pe_o[r1] | 7'(p);
+      end
+      if (o_res[p]) begin
+        res_valid_o[r1] = 1'b1;
+        res_s1_o[r1]    = res_s1_o[r1] | o_s1[p];
+        res_s2_o[r1]    = res_s2_o[r1] | o_s2[p];
+      end
+      if (p_qv[p]) begin
+        qv_o[r1]  = 1'b1;
+        q_o[r1]   = q_o[r1] | p_q[p];
+        tag_o[r1] = tag_o[r1] | p_tag[p];
+      end
+    end
+  end
+
+  for (genvar r = 0; r < 2; r++) begin : g_fifo
+    pka_hscm_fifo #(
+      .Width (Fw),
+      .Depth (Depth)
+    ) u_fifo (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .flush_i    (flush_i),
+      .wr_valid_i (f_wv[r]),
+      .wr_data_i  (f_wd[r]),
+      .rd_valid_o (f_rv[r]),
+      .rd_data_o  (f_rd[r]),
+      .rd_pop_i   (f_pop[r])
+    );
+  end
+
+  for (genvar p = 0; p < Pes; p++) begin : g_pe
+    pka_hscm_pe #(
+      .W    (W),
+      .TagW (TagW)
+    ) u_pe (
+      .clk_i        (clk_i),
+      .rst_ni       (rst_ni),
+      .em1_i        (p_em1[p]),
+      .fp1_i        (p_fp1[p]),
+      .in_valid_i   (i_valid[p]),
+      .in_first_i   (i_first[p]),
+      .in_s1_i      (i_s1[p]),
+      .in_s2_i      (i_s2[p]),
+      .in_a_i       (i_a[p]),
+      .in_b_i       (i_b[p]),
+      .in_n_i       (i_n[p]),
+      .in_q_i       (i_q[p]),
+      .in_tag_i     (i_tag[p]),
+      .in_last_i    (i_last[p]),
+      .out_valid_o  (o_valid[p]),
+      .out_first_o  (o_first[p]),
+      .out_s1_o     (o_s1[p]),
+      .out_s2_o     (o_s2[p]),
+      .out_a_o      (o_a[p]),
+      .out_b_o      (o_b[p]),
+      .out_n_o      (o_n[p]),
+      .out_q_o      (o_q[p]),
+      .out_tag_o    (o_tag[p]),
+      .out_last_o   (o_last[p]),
+      .res_valid_o  (o_res[p]),
+      .free_o       (p_free[p]),
+      .take_o       (p_take[p]),
+      .last_start_o (p_lstart[p]),
+      .qv_o         (p_qv[p]),
+      .q_o          (p_q[p]),
+      .tag_o        (p_tag[p])
+    );
+  end
+
+  logic unused;
+  always_comb begin
+    unused = 1'b0;
+    for (int p = 0; p < Pes; p++) unused = unused ^ p_free[p];
+  end
+endmodule

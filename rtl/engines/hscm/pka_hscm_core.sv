@@ -1,0 +1,814 @@
+// SPDX-License-Identifier: Apache-2.0
+// pka_hscm_core: quotient-pipelined high-radix scalable Montgomery engine (paper 004, Wu, Li,
+// Liu: HSCM, Algorithm 3; MRDC eq. 5; MULT Algorithm 4; Algorithm A1; Montgomery ladder; CRT-RSA
+// eq. 4; final reduction by approximation, Appendix B), with the common pka boundary.
+//
+//             +------------------- pka_hscm_array: Pes PEs -------------------+
+//   FIFO0 -> PE 0 -> PE 1 -> ... -> PE L-1 -+ (joined: one HSCM of Pes PEs)    |
+//     ^                                     | (split: two HSCMs of Pes/2 PEs)  |
+//     +-------------------------------------+ -> FIFO1 -> PE Pes/2 -> ...      |
+//   per HSCM r: pka_hscm_seq (chains products, CPA of the results, inject), pka_hscm_prog
+//   (descriptors: Algorithm A1, ladder, MRDC, MULT), pka_hscm_redc (mu/N, final reduction),
+//   operand RAM (2R1W, entries of e_max words) and N RAM; pka_hscm_alu (range checks, CRT
+//   compare/add), pka_hscm_io (word port: loads with checks, store).
+//
+// Operations (k = w = W; n = cmd_len_i; results canonical unless stated; slots per pka_pkg):
+//   OP_MONTMUL  R = A B R^-1 mod N in [0, 2^(n+2k+1)), R = 2^(k f), f = ceil((n+2k+2)/k);
+//               A, B < N; N = (mu N + 1)/2^2k precomputed by the host in X0 (the paper's
+//               HSCM of Table 2, whose N is an input).  ceil((n+2k+1)/32) words to R.
+//   OP_MODMUL   R = A B mod N            (W = R^2 mod N)
+//   OP_MODEXP   R = A^E mod N            (W = R^2 mod N; cmd_elen_i exponent bits;
+//                                         cmd_arg_i[3:0] = window k of Algorithm A1, 0|1 binary)
+//   OP_MODEXP_CT  the same by the Montgomery ladder on two HSCMs of Pes/2 PEs: exactly
+//               cmd_elen_i steps, cycles independent of E's value
+//   OP_MODRED   R = (A_HI:A) mod N, A_HI:A = A_HI 2^(32 ceil(n/32)) + A < 2^(2n) (MRDC, W = R^2)
+//   OP_MUL      R_HI:R = A B for A, B < 2^n (MULT mode; R, R_HI: ceil(n/32) words each)
+//   OP_RSA_CRT  R = A^d mod N by CRT on two HSCMs: cmd_len_i = bits of N, cmd_elen_i = bits of
+//               P, cmd_arg_i[15:0] = bits of Q, [19:16] = window; P, Q, N, A (< N), DP, DQ,
+//               QINV = q^-1 mod p; host constants X0 = R_p^3 mod p, X1 = R_q^3 mod q,
+//               X2 = p^-1 mod q.  Checks u q + v p = N + 1 (two MULTs), then per HSCM: MRDC,
+//               A1, HSCM(S, u|v), final reduction; then y_p q and y_q p (MULT), their sum,
+//               final reduction mod N (eq. 4 with t in {0, 1}).
+// Cycles (cycles_o; pka.model.hscm is the exact model): a chain of K products on a ring of L PEs
+// takes 3 + s_G + f cycles, s_G = (G // L) max(e, 2L) + 2 (G % L), G = K (f+2) - 1, e = f + 1;
+// mu/N 2k + e + 5; final reduction 2k + 2f + 13; CRT compare/add 2 max(f_p, f_q) + 1.
+// io_cycles_o: operand loads (with zero fill of the RAM entries), exponent alignment, the range
+// checks (one compare pass per operand) and the result store.
+// Errors (status, done within a bounded time): unknown op ST_ERR_OPCODE; window > MaxWindow or a
+// two-HSCM op with Pes odd ST_ERR_UNSUPPORTED; n < 2k+4, n > MaxLen (CRT: p, q > MaxLen/2,
+// |bits(p) - bits(q)| > 2k), elen > MaxLen, or a modulus without exactly its given length
+// ST_ERR_LENGTH; even N, P or Q ST_ERR_EVEN_MODULUS; A, B >= N (message >= N, MUL operands
+// >= 2^n, A_HI:A >= 2^(2n)) ST_ERR_OPERAND_RANGE; u q + v p != N + 1 (p, q not coprime, wrong
+// inverses or N != p q) ST_ERR_NO_INVERSE.
+`default_nettype none
+
+module pka_hscm_core
+  import pka_pkg::*;
+  import pka_hscm_pkg::*;
+#(
+  parameter int unsigned MaxLen    = 512,  // largest modulus bits (multiple of 32, 64..4096)
+  parameter int unsigned MemAw     = 10,   // word address width: 16 slots of 2^(MemAw-4) words
+  parameter int unsigned W         = 16,   // word = digit bits w = k: 16, 32, 64
+  parameter int unsigned Pes       = 4,    // processing elements L, 1..128 (two HSCMs: even)
+  parameter int unsigned MaxWindow = 6     // largest A1 window (table of 2^(MaxWindow-1)), 1..8
+) (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  input  logic               cmd_valid_i,
+  output logic               cmd_ready_o,
+  input  logic [7:0]         cmd_op_i,
+  input  logic [15:0]        cmd_len_i,
+  input  logic [15:0]        cmd_elen_i,
+  input  logic [31:0]        cmd_arg_i,
+  output logic               mem_req_o,
+  input  logic               mem_gnt_i,
+  output logic               mem_we_o,
+  output logic [MemAw-1:0]   mem_addr_o,
+  output logic [31:0]        mem_wdata_o,
+  input  logic               mem_rvalid_i,
+  input  logic [31:0]        mem_rdata_i,
+  output logic               done_o,
+  output logic [7:0]         status_o,
+  output logic [31:0]        cycles_o,
+  output logic [31:0]        io_cycles_o
+);
+  // ---- sizes ----------------------------------------------------------------------------------
+  localparam int unsigned Lw        = $clog2(W);
+  localparam int unsigned FMax      = (MaxLen + 3 * W + 1) / W;
+  localparam int unsigned EMax      = FMax + 1;
+  localparam int unsigned Ew        = EMax;                    // words per RAM entry
+  localparam int unsigned TblN      = 1 << (MaxWindow - 1);
+  localparam int unsigned NumEnt    = NumFixedEnt + TblN;
+  localparam int unsigned Depth     = NumEnt * Ew;
+  localparam int unsigned Aw        = $clog2(Depth);
+  localparam int unsigned TagW      = $clog2(FMax + 2) + 1;
+  localparam int unsigned NAw       = $clog2(EMax);
+  localparam int unsigned Half      = Pes / 2;
+  localparam int unsigned SlotWords = 1 << (MemAw - 4);
+  localparam int unsigned MinLen    = 2 * W + 4;
+
+  initial begin
+    if (MaxLen % 32 != 0 || MaxLen < 64 || MaxLen > 4096) $fatal(1, "MaxLen: multiple of 32, 64..4096");
+    if (W != 16 && W != 32 && W != 64) $fatal(1, "W must be 16, 32 or 64");
+    if (Pes < 1 || Pes > 128) $fatal(1, "Pes must be 1..128");
+    if (MaxWindow < 1 || MaxWindow > 8) $fatal(1, "MaxWindow must be 1..8");
+    if (SlotWords * 32 < MaxLen + 2 * W + 1) $fatal(1, "MemAw too small: a slot must hold MaxLen+2W+1 bits");
+    if (MinLen > MaxLen) $fatal(1, "MaxLen below the engine minimum 2W+4");
+  end
+
+  localparam logic [3:0] PG_MONTMUL = 4'd0, PG_MODMUL = 4'd1, PG_MODRED = 4'd2, PG_MUL = 4'd3,
+                         PG_CHECK = 4'd4, PG_RECOMB = 4'd5, PG_EXP = 4'd6, PG_CRT = 4'd7,
+                         PG_LADDER = 4'd8;
+  localparam logic [1:0] ALU_CMP = 2'd0, ALU_CHECK = 2'd1, ALU_ADD = 2'd2;
+
+  typedef enum logic [3:0] {
+    S_IDLE, S_LOAD, S_ALIGN, S_RCHK, S_PREP, S_CHKMUL, S_CHKALU, S_RUN, S_RECMUL, S_RECADD,
+    S_RECRED, S_STORE, S_DONE
+  } state_e;
+
+  // per-HSCM phase progress
+  typedef enum logic [2:0] {RC_IDLE, RC_PREP, RC_CHAIN, RC_REDGO, RC_RED, RC_DONE} rc_e;
+
+  // ---- registers ------------------------------------------------------------------------------
+  state_e      st_q, st_d;
+  logic        first_q;              // first cycle of a state
+  op_e         op_q, op_d;
+  logic [15:0] len_q, len_d, elen_q, elen_d, lenq_q, lenq_d;
+  logic [3:0]  win_q, win_d;
+  logic [7:0]  status_q, status_d;
+  logic [31:0] cyc_q, cyc_d, io_q, io_d;
+  rc_e         rs_q [2], rs_d [2];
+  logic        al_q [2], al_d [2];   // exponent alignment finished
+  logic [1:0]  rk_q, rk_d;           // range check index
+  logic        rkw_q, rkw_d;         // range check running
+
+  // ---- per-HSCM signals -----------------------------------------------------------------------
+  logic [Aw-1:0]   ra [2], rb [2], wa [2];
+  logic [W-1:0]    rda [2], rdb [2], wd [2];
+  logic            we [2];
+  logic [NAw-1:0]  nra [2], nwa [2];
+  logic [W-1:0]    nrd [2], nwd [2], nrd_unused [2];
+  logic            nwe [2];
+  logic            sq_start [2], sq_take [2], sq_done [2], sq_we [2];
+  logic [Aw-1:0]   sq_ra [2], sq_rb [2], sq_wa [2];
+  logic [W-1:0]    sq_wd [2], sq_cpa [2];
+  logic [TagW-1:0] sq_nra [2];
+  desc_t           sq_desc [2];
+  logic            rc_prep [2], rc_red [2], rc_done [2], rc_we [2], rc_nwe [2], rc_own [2];
+  logic [Aw-1:0]   rc_ra [2], rc_rb [2], rc_wa [2];
+  logic [W-1:0]    rc_wd [2], rc_nwd [2];
+  logic [TagW-1:0] rc_nwa [2];
+  logic [15:0]     rc_n [2];
+  logic [7:0]      rc_x [2], rc_m [2];
+  logic            pg_init [2], pg_take [2], pg_align [2], pg_adone [2], pg_norm [2];
+  logic            pg_clear [2], pg_push [2];
+  logic [3:0]      pg_mode [2], pg_k;
+  desc_t           pg_desc [2], pg_desc1 [2];
+  logic [15:0]     pg_elen [2], pg_eload [2];
+  logic [TagW-1:0] f_r [2], em1_r [2], fp1_r [2];
+  logic            inj_valid [2], inj_first [2];
+  logic [W-1:0]    inj_a [2], inj_b [2], inj_n [2];
+  logic [6:0]      inj_tgt [2], pe_first [2], pe_last [2];
+  logic            inj_dir [2];
+  logic            a_lstart [2], a_res [2], a_qv [2];
+  logic [6:0]      a_lpe [2];
+  logic [W-1:0]    a_s1 [2], a_s2 [2], a_q [2];
+  logic [TagW-1:0] a_tag [2];
+  // io and alu
+  logic            io_load, io_store, io_ldone, io_sdone, io_we [2], io_nwe, io_eclr [2], io_epush [2];
+  logic [7:0]      io_err;
+  logic [Aw-1:0]   io_wa [2], io_ra;
+  logic [W-1:0]    io_wd;
+  logic [TagW-1:0] io_nwa;
+  logic [31:0]     io_eword;
+  logic [15:0]     store_words;
+  logic [7:0]      store_ent;
+  logic            alu_start, alu_busy, alu_done, alu_flag, alu_we;
+  logic [1:0]      alu_mode;
+  logic [7:0]      alu_x, alu_ref;
+  logic [15:0]     alu_words;
+  logic [Aw-1:0]   alu_ra0, alu_rb0, alu_ra1, alu_wa;
+  logic [W-1:0]    alu_wd;
+
+  // ---- operation geometry -------------------------------------------------------------------------
+  logic        is_crt, is_ct, split, has_exp, reduce_run;
+  logic [15:0] n_r [2], f0n, f1n, fN;
+
+  function automatic logic [15:0] fwords(logic [15:0] n);
+    return (n + 16'(3 * W + 1)) >> Lw;
+  endfunction
+
+  function automatic logic [15:0] pw(logic [15:0] bits);
+    return (bits + 16'd31) >> 5;
+  endfunction
+
+  always_comb begin
+    is_crt  = op_q == OP_RSA_CRT;
+    is_ct   = op_q == OP_MODEXP_CT;
+    split   = is_crt || is_ct;
+    has_exp = op_q == OP_MODEXP || is_ct || is_crt;
+    reduce_run = !(op_q == OP_MONTMUL || op_q == OP_MUL);
+    n_r[0]  = is_crt ? elen_q : len_q;
+    n_r[1]  = is_crt ? lenq_q : len_q;
+    f0n     = fwords(n_r[0]);
+    f1n     = fwords(n_r[1]);
+    fN      = fwords(len_q);
+    for (int r = 0; r < 2; r++) begin
+      f_r[r]   = TagW'(fwords(n_r[r]));
+      em1_r[r] = f_r[r];
+      fp1_r[r] = f_r[r] + TagW'(1);
+    end
+    pe_first[0] = '0;
+    pe_last[0]  = split ? 7'(Half - 1) : 7'(Pes - 1);
+    pe_first[1] = 7'(Half);
+    pe_last[1]  = 7'(Pes - 1);
+    unique case (op_q)
+      OP_MONTMUL: begin
+        store_words = pw(len_q + 16'(2 * W + 1));
+        store_ent   = ENT_RES;
+      end
+      OP_MUL: begin
+        store_words = 16'd2 * pw(len_q);
+        store_ent   = ENT_PR;
+      end
+      default: begin
+        store_words = pw(len_q);
+        store_ent   = ENT_Y;
+      end
+    endcase
+  end
+
+  // ---- command decode ---------------------------------------------------------------------------
+  logic       cmd_err;
+  logic [7:0] cmd_st;
+  op_e        cop;
+
+  always_comb begin
+    cop     = op_e'(cmd_op_i);
+    cmd_err = 1'b0;
+    cmd_st  = ST_OK;
+    unique case (cop)
+      OP_MONTMUL, OP_MODMUL, OP_MODEXP, OP_MODEXP_CT, OP_MODRED, OP_MUL, OP_RSA_CRT: ;
+      default: begin
+        cmd_err = 1'b1;
+        cmd_st  = ST_ERR_OPCODE;
+      end
+    endcase
+    if (!cmd_err && (((cop == OP_MODEXP_CT || cop == OP_RSA_CRT) && (Pes < 2 || Pes % 2 != 0))
+                     || (cop == OP_MODEXP && 32'(cmd_arg_i[3:0]) > MaxWindow)
+                     || (cop == OP_RSA_CRT && 32'(cmd_arg_i[19:16]) > MaxWindow))) begin
+      cmd_err = 1'b1;
+      cmd_st  = ST_ERR_UNSUPPORTED;
+    end
+    if (!cmd_err && (32'(cmd_len_i) < MinLen || 32'(cmd_len_i) > MaxLen
+                     || ((cop == OP_MODEXP || cop == OP_MODEXP_CT) && 32'(cmd_elen_i) > MaxLen))) begin
+      cmd_err = 1'b1;
+      cmd_st  = ST_ERR_LENGTH;
+    end
+    if (!cmd_err && cop == OP_RSA_CRT) begin
+      logic [15:0] a, b;
+      a = cmd_elen_i;
+      b = cmd_arg_i[15:0];
+      if (32'(a) < MinLen || 32'(b) < MinLen || 32'(a) > MaxLen / 2 || 32'(b) > MaxLen / 2
+          || ((a > b) ? a - b : b - a) > 16'(2 * W)) begin
+        cmd_err = 1'b1;
+        cmd_st  = ST_ERR_LENGTH;
+      end
+    end
+  end
+
+  // ---- phase control of the two HSCMs -----------------------------------------------------------
+  logic [1:0] act;           // HSCMs taking part in the current phase
+  logic       rdone [2];     // HSCM r has finished its part (this cycle included)
+  logic       ph_done;
+
+  always_comb begin
+    unique case (st_q)
+      S_RECRED: act = 2'b01;
+      default:  act = split ? 2'b11 : 2'b01;
+    endcase
+    ph_done = 1'b1;
+    for (int r = 0; r < 2; r++) begin
+      rs_d[r]     = rs_q[r];
+      sq_start[r] = 1'b0;
+      rc_prep[r]  = 1'b0;
+      rc_red[r]   = 1'b0;
+      rc_n[r]     = n_r[r];
+      rc_x[r]     = ENT_RES;
+      rc_m[r]     = ENT_MOD;
+      if (first_q && act[r]) begin
+        unique case (st_q)
+          S_PREP: begin
+            rc_prep[r] = 1'b1;
+            rs_d[r] = RC_PREP;
+          end
+          S_CHKMUL, S_RUN, S_RECMUL: begin
+            sq_start[r] = 1'b1;
+            rs_d[r] = RC_CHAIN;
+          end
+          S_RECRED: begin
+            rc_red[r] = 1'b1;
+            rs_d[r] = RC_RED;
+          end
+          default: ;
+        endcase
+      end
+      unique case (rs_q[r])
+        RC_PREP, RC_RED: if (rc_done[r]) rs_d[r] = RC_DONE;
+        RC_CHAIN: if (sq_done[r]) begin
+          rs_d[r] = (st_q == S_RUN && reduce_run && (r == 0 || is_crt)) ? RC_REDGO : RC_DONE;
+        end
+        RC_REDGO: begin
+          rc_red[r] = 1'b1;
+          rs_d[r] = RC_RED;
+        end
+        default: ;
+      endcase
+      rdone[r] = rs_d[r] == RC_DONE;
+      if (act[r] && !rdone[r]) ph_done = 1'b0;
+    end
+    if (st_q == S_RECRED) begin
+      rc_x[0] = ENT_X;
+      rc_m[0] = ENT_NMOD;
+      rc_n[0] = len_q;
+    end
+  end
+
+  // ---- main state machine -----------------------------------------------------------------------
+  logic        to_chain;
+  logic [16:0] c;            // current range check
+
+  assign c = range_chk(op_q, rk_q);
+  assign to_chain = (st_d == S_CHKMUL || st_d == S_RUN || st_d == S_RECMUL) && st_d != st_q;
+
+  always_comb begin
+    st_d     = st_q;
+    op_d     = op_q;
+    len_d    = len_q;
+    elen_d   = elen_q;
+    lenq_d   = lenq_q;
+    win_d    = win_q;
+    status_d = status_q;
+    cyc_d    = cyc_q;
+    io_d     = io_q;
+    rk_d     = rk_q;
+    rkw_d    = rkw_q;
+    done_o   = 1'b0;
+    io_load  = 1'b0;
+    io_store = 1'b0;
+    alu_start = 1'b0;
+    alu_mode  = ALU_CMP;
+    alu_x     = ENT_A;
+    alu_ref   = ENT_MOD;
+    alu_words = 16'(Ew);
+    for (int r = 0; r < 2; r++) begin
+      al_d[r]     = al_q[r] || pg_adone[r];
+      pg_align[r] = 1'b0;
+    end
+
+    unique case (st_q)
+      S_IDLE: if (cmd_valid_i) begin
+        op_d     = cop;
+        len_d    = cmd_len_i;
+        elen_d   = cmd_elen_i;
+        lenq_d   = cmd_arg_i[15:0];
+        win_d    = (cop == OP_RSA_CRT) ? cmd_arg_i[19:16] : cmd_arg_i[3:0];
+        cyc_d    = '0;
+        io_d     = '0;
+        status_d = cmd_st;
+        st_d     = cmd_err ? S_DONE : S_LOAD;
+      end
+      S_LOAD: begin
+        io_d    = io_q + 32'd1;
+        io_load = first_q;
+        if (io_ldone) begin
+          if (io_err != ST_OK) begin
+            status_d = io_err;
+            st_d = S_DONE;
+          end else begin
+            st_d = has_exp ? S_ALIGN : S_RCHK;
+          end
+        end
+      end
+      S_ALIGN: begin
+        io_d = io_q + 32'd1;
+        pg_align[0] = first_q;
+        pg_align[1] = first_q && is_crt;
+        al_d[0] = !first_q && (al_q[0] || pg_adone[0]);
+        al_d[1] = !first_q && (al_q[1] || pg_adone[1] || !is_crt);
+        if (al_d[0] && al_d[1]) st_d = S_RCHK;
+      end
+      S_RCHK: begin
+        io_d = io_q + 32'd1;
+        if (first_q) begin
+          rk_d  = '0;
+          rkw_d = 1'b0;
+        end else if (!rkw_q) begin
+          if (c[16]) begin
+            alu_start = 1'b1;
+            alu_mode  = ALU_CMP;
+            alu_x     = c[15:8];
+            alu_ref   = c[7:0];
+            rkw_d     = 1'b1;
+          end else begin
+            st_d = (op_q == OP_MONTMUL || op_q == OP_MUL) ? S_RUN : S_PREP;
+          end
+        end else if (alu_done) begin
+          rkw_d = 1'b0;
+          rk_d  = rk_q + 2'd1;
+          if (alu_flag) begin
+            status_d = ST_ERR_OPERAND_RANGE;
+            st_d = S_DONE;
+          end
+        end
+      end
+      S_PREP: begin
+        cyc_d = cyc_q + 32'd1;
+        if (ph_done) st_d = is_crt ? S_CHKMUL : S_RUN;
+      end
+      S_CHKMUL: begin
+        cyc_d = cyc_q + 32'd1;
+        if (ph_done) st_d = S_CHKALU;
+      end
+      S_CHKALU: begin
+        cyc_d     = cyc_q + 32'd1;
+        alu_start = first_q;
+        alu_mode  = ALU_CHECK;
+        alu_words = 16'd2 * ((f0n > f1n) ? f0n : f1n);
+        if (alu_done) begin
+          if (alu_flag) begin
+            status_d = ST_ERR_NO_INVERSE;
+            st_d = S_DONE;
+          end else begin
+            st_d = S_RUN;
+          end
+        end
+      end
+      S_RUN: begin
+        cyc_d = cyc_q + 32'd1;
+        if (ph_done) st_d = is_crt ? S_RECMUL : S_STORE;
+      end
+      S_RECMUL: begin
+        cyc_d = cyc_q + 32'd1;
+        if (ph_done) st_d = S_RECADD;
+      end
+      S_RECADD: begin
+        cyc_d     = cyc_q + 32'd1;
+        alu_start = first_q;
+        alu_mode  = ALU_ADD;
+        alu_words = 16'd2 * ((f0n > f1n) ? f0n : f1n);
+        if (alu_done) st_d = S_RECRED;
+      end
+      S_RECRED: begin
+        cyc_d = cyc_q + 32'd1;
+        if (ph_done) st_d = S_STORE;
+      end
+      S_STORE: begin
+        io_d     = io_q + 32'd1;
+        io_store = first_q;
+        if (io_sdone) st_d = S_DONE;
+      end
+      default: begin  // S_DONE
+        done_o = 1'b1;
+        st_d   = S_IDLE;
+      end
+    endcase
+  end
+
+  // range checks after loading: {valid, X, REF} (X < REF, HSCM 0)
+  function automatic logic [16:0] range_chk(op_e op, logic [1:0] idx);
+    logic [16:0] x;
+    x = '0;
+    unique case (op)
+      OP_MONTMUL, OP_MODMUL: begin
+        if (idx == 2'd0) x = {1'b1, ENT_A, ENT_MOD};
+        if (idx == 2'd1) x = {1'b1, ENT_B, ENT_MOD};
+      end
+      OP_MODEXP, OP_MODEXP_CT: if (idx == 2'd0) x = {1'b1, ENT_A, ENT_MOD};
+      OP_RSA_CRT: if (idx == 2'd0) x = {1'b1, ENT_MSG, ENT_NMOD};
+      default: ;
+    endcase
+    return x;
+  endfunction
+
+  // ---- program generators ------------------------------------------------------------------------
+  always_comb begin
+    pg_k = (win_q == '0) ? 4'd1 : win_q;
+    for (int r = 0; r < 2; r++) begin
+      pg_init[r] = to_chain;
+      unique case (st_d)
+        S_CHKMUL: pg_mode[r] = PG_CHECK;
+        S_RECMUL: pg_mode[r] = PG_RECOMB;
+        default: unique case (op_q)
+          OP_MONTMUL:   pg_mode[r] = PG_MONTMUL;
+          OP_MODMUL:    pg_mode[r] = PG_MODMUL;
+          OP_MODEXP:    pg_mode[r] = PG_EXP;
+          OP_MODEXP_CT: pg_mode[r] = PG_LADDER;
+          OP_MODRED:    pg_mode[r] = PG_MODRED;
+          OP_MUL:       pg_mode[r] = PG_MUL;
+          default:      pg_mode[r] = PG_CRT;
+        endcase
+      endcase
+      pg_elen[r]  = is_crt ? n_r[r] : elen_q;
+      pg_eload[r] = pw(pg_elen[r]) << 5;
+      pg_norm[r]  = !is_ct;
+      pg_clear[r] = io_eclr[r];
+      pg_push[r]  = io_epush[r];
+      pg_take[r]  = sq_take[r];
+    end
+    sq_desc[0] = pg_desc[0];
+    sq_desc[1] = is_ct ? pg_desc1[0] : pg_desc[1];
+  end
+
+  // ---- RAM port ownership ---------------------------------------------------------------------
+  always_comb begin
+    for (int r = 0; r < 2; r++) begin
+      rc_own[r] = rc_prep[r] || rc_red[r] || rs_q[r] == RC_PREP || rs_q[r] == RC_RED;
+      if (rc_own[r]) begin
+        ra[r] = rc_ra[r];
+        rb[r] = rc_rb[r];
+        we[r] = rc_we[r];
+        wa[r] = rc_wa[r];
+        wd[r] = rc_wd[r];
+      end else begin
+        ra[r] = sq_ra[r];
+        rb[r] = sq_rb[r];
+        we[r] = sq_we[r];
+        wa[r] = sq_wa[r];
+        wd[r] = sq_wd[r];
+      end
+      unique case (st_q)
+        S_LOAD: begin
+          we[r] = io_we[r];
+          wa[r] = io_wa[r];
+          wd[r] = io_wd;
+        end
+        S_RCHK, S_CHKALU, S_RECADD: begin
+          ra[r] = (r == 0) ? alu_ra0 : alu_ra1;
+          rb[r] = alu_rb0;
+          we[r] = (r == 0) && alu_we;
+          wa[r] = alu_wa;
+          wd[r] = alu_wd;
+        end
+        S_STORE: ra[r] = io_ra;
+        default: ;
+      endcase
+      nra[r] = NAw'(sq_nra[r]);
+      nwe[r] = rc_nwe[r];
+      nwa[r] = NAw'(rc_nwa[r]);
+      nwd[r] = rc_nwd[r];
+    end
+    if (st_q == S_LOAD) begin
+      nwe[0] = io_nwe;
+      nwa[0] = NAw'(io_nwa);
+      nwd[0] = io_wd;
+    end
+  end
+
+  // ---- registers ------------------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q     <= S_IDLE;
+      first_q  <= 1'b0;
+      status_q <= ST_OK;
+      cyc_q    <= '0;
+      io_q     <= '0;
+      rs_q[0]  <= RC_IDLE;
+      rs_q[1]  <= RC_IDLE;
+      al_q[0]  <= 1'b0;
+      al_q[1]  <= 1'b0;
+      rkw_q    <= 1'b0;
+    end else begin
+      st_q     <= st_d;
+      first_q  <= st_d != st_q;
+      status_q <= status_d;
+      cyc_q    <= cyc_d;
+      io_q     <= io_d;
+      for (int r = 0; r < 2; r++) begin
+        rs_q[r] <= (st_d != st_q) ? RC_IDLE : rs_d[r];
+        al_q[r] <= al_d[r];
+      end
+      rkw_q    <= rkw_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    op_q   <= op_d;
+    len_q  <= len_d;
+    elen_q <= elen_d;
+    lenq_q <= lenq_d;
+    win_q  <= win_d;
+    rk_q   <= rk_d;
+  end
+
+  assign cmd_ready_o = st_q == S_IDLE;
+  assign status_o    = status_q;
+  assign cycles_o    = cyc_q;
+  assign io_cycles_o = io_q;
+
+  // ---- instances ------------------------------------------------------------------------------
+  pka_hscm_array #(
+    .W     (W),
+    .Pes   (Pes),
+    .TagW  (TagW),
+    .Depth (EMax)
+  ) u_array (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .split_i      (split),
+    .flush_i      (st_q == S_IDLE),
+    .em1_i        (em1_r),
+    .fp1_i        (fp1_r),
+    .inj_valid_i  (inj_valid),
+    .inj_first_i  (inj_first),
+    .inj_a_i      (inj_a),
+    .inj_b_i      (inj_b),
+    .inj_n_i      (inj_n),
+    .inj_tgt_i    (inj_tgt),
+    .inj_dir_i    (inj_dir),
+    .last_start_o (a_lstart),
+    .last_pe_o    (a_lpe),
+    .res_valid_o  (a_res),
+    .res_s1_o     (a_s1),
+    .res_s2_o     (a_s2),
+    .qv_o         (a_qv),
+    .q_o          (a_q),
+    .tag_o        (a_tag)
+  );
+
+  for (genvar r = 0; r < 2; r++) begin : g_hscm
+    pka_hscm_seq #(
+      .W    (W),
+      .TagW (TagW),
+      .Aw   (Aw),
+      .Ew   (Ew)
+    ) u_seq (
+      .clk_i        (clk_i),
+      .rst_ni       (rst_ni),
+      .start_i      (sq_start[r]),
+      .f_i          (f_r[r]),
+      .em1_i        (em1_r[r]),
+      .pe_first_i   (pe_first[r]),
+      .pe_last_i    (pe_last[r]),
+      .desc_i       (sq_desc[r]),
+      .desc_take_o  (sq_take[r]),
+      .last_start_i (a_lstart[r]),
+      .last_pe_i    (a_lpe[r]),
+      .res_s1_i     (a_s1[r]),
+      .res_s2_i     (a_s2[r]),
+      .qv_i         (a_qv[r]),
+      .q_i          (a_q[r]),
+      .tag_i        (a_tag[r]),
+      .other_i      (sq_cpa[1 - r]),
+      .cpa_o        (sq_cpa[r]),
+      .ra_o         (sq_ra[r]),
+      .rb_o         (sq_rb[r]),
+      .rda_i        (rda[r]),
+      .rdb_i        (rdb[r]),
+      .nra_o        (sq_nra[r]),
+      .nrd_i        (nrd[r]),
+      .we_o         (sq_we[r]),
+      .wa_o         (sq_wa[r]),
+      .wd_o         (sq_wd[r]),
+      .inj_valid_o  (inj_valid[r]),
+      .inj_first_o  (inj_first[r]),
+      .inj_a_o      (inj_a[r]),
+      .inj_b_o      (inj_b[r]),
+      .inj_n_o      (inj_n[r]),
+      .inj_tgt_o    (inj_tgt[r]),
+      .inj_dir_o    (inj_dir[r]),
+      .done_o       (sq_done[r])
+    );
+
+    pka_hscm_prog #(
+      .EBits     (MaxLen),
+      .MaxWindow (MaxWindow)
+    ) u_prog (
+      .clk_i         (clk_i),
+      .rst_ni        (rst_ni),
+      .e_clear_i     (pg_clear[r]),
+      .e_push_i      (pg_push[r]),
+      .e_word_i      (io_eword),
+      .align_start_i (pg_align[r]),
+      .elen_i        (pg_elen[r]),
+      .eload_i       (pg_eload[r]),
+      .norm_i        (pg_norm[r]),
+      .k_i           (pg_k),
+      .align_done_o  (pg_adone[r]),
+      .init_i        (pg_init[r]),
+      .mode_i        (pg_mode[r]),
+      .desc_o        (pg_desc[r]),
+      .desc1_o       (pg_desc1[r]),
+      .take_i        (pg_take[r])
+    );
+
+    pka_hscm_redc #(
+      .W    (W),
+      .TagW (TagW),
+      .Aw   (Aw),
+      .Ew   (Ew)
+    ) u_redc (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .prep_i  (rc_prep[r]),
+      .red_i   (rc_red[r]),
+      .n_i     (rc_n[r]),
+      .x_ent_i (rc_x[r]),
+      .m_ent_i (rc_m[r]),
+      .t_ent_i (ENT_Y),
+      .ra_o    (rc_ra[r]),
+      .rb_o    (rc_rb[r]),
+      .rda_i   (rda[r]),
+      .rdb_i   (rdb[r]),
+      .we_o    (rc_we[r]),
+      .wa_o    (rc_wa[r]),
+      .wd_o    (rc_wd[r]),
+      .nwe_o   (rc_nwe[r]),
+      .nwa_o   (rc_nwa[r]),
+      .nwd_o   (rc_nwd[r]),
+      .done_o  (rc_done[r])
+    );
+
+    pka_hscm_ram #(
+      .W     (W),
+      .Depth (Depth),
+      .Aw    (Aw)
+    ) u_ram (
+      .clk_i (clk_i),
+      .ra_i  (ra[r]),
+      .rda_o (rda[r]),
+      .rb_i  (rb[r]),
+      .rdb_o (rdb[r]),
+      .we_i  (we[r]),
+      .wa_i  (wa[r]),
+      .wd_i  (wd[r])
+    );
+
+    pka_hscm_ram #(
+      .W     (W),
+      .Depth (EMax),
+      .Aw    (NAw)
+    ) u_nram (
+      .clk_i (clk_i),
+      .ra_i  (nra[r]),
+      .rda_o (nrd[r]),
+      .rb_i  ('0),
+      .rdb_o (nrd_unused[r]),
+      .we_i  (nwe[r]),
+      .wa_i  (nwa[r]),
+      .wd_i  (nwd[r])
+    );
+  end
+
+  pka_hscm_io #(
+    .W     (W),
+    .MemAw (MemAw),
+    .Aw    (Aw),
+    .Ew    (Ew),
+    .TagW  (TagW)
+  ) u_io (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .load_i        (io_load),
+    .store_i       (io_store),
+    .op_i          (op_q),
+    .len_i         (len_q),
+    .elen_i        (elen_q),
+    .lenq_i        (lenq_q),
+    .store_words_i (store_words),
+    .store_ent_i   (store_ent),
+    .load_done_o   (io_ldone),
+    .load_err_o    (io_err),
+    .store_done_o  (io_sdone),
+    .mem_req_o     (mem_req_o),
+    .mem_gnt_i     (mem_gnt_i),
+    .mem_we_o      (mem_we_o),
+    .mem_addr_o    (mem_addr_o),
+    .mem_wdata_o   (mem_wdata_o),
+    .mem_rvalid_i  (mem_rvalid_i),
+    .mem_rdata_i   (mem_rdata_i),
+    .we_o          (io_we),
+    .wa_o          (io_wa),
+    .wd_o          (io_wd),
+    .nwe_o         (io_nwe),
+    .nwa_o         (io_nwa),
+    .e_clear_o     (io_eclr),
+    .e_push_o      (io_epush),
+    .e_word_o      (io_eword),
+    .ra_o          (io_ra),
+    .rd_i          (rda[0])
+  );
+
+  pka_hscm_alu #(
+    .W  (W),
+    .Aw (Aw),
+    .Ew (Ew)
+  ) u_alu (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .start_i   (alu_start),
+    .mode_i    (alu_mode),
+    .x_ent_i   (alu_x),
+    .ref_ent_i (alu_ref),
+    .words_i   (alu_words),
+    .lim0_i    (16'd2 * f0n),
+    .lim1_i    (16'd2 * f1n),
+    .limn_i    (fN),
+    .ra0_o     (alu_ra0),
+    .rb0_o     (alu_rb0),
+    .ra1_o     (alu_ra1),
+    .rda0_i    (rda[0]),
+    .rdb0_i    (rdb[0]),
+    .rda1_i    (rda[1]),
+    .we0_o     (alu_we),
+    .wa0_o     (alu_wa),
+    .wd0_o     (alu_wd),
+    .busy_o    (alu_busy),
+    .done_o    (alu_done),
+    .flag_o    (alu_flag)
+  );
+
+  logic unused;
+  assign unused = ^{nrd_unused[0], nrd_unused[1], alu_busy, a_res[0], a_res[1], cmd_arg_i[31:20],
+                    io_nwa};
+endmodule

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: Apache-2.0
+// pka_hscm_redc: the word-serial side unit of one HSCM (Figure 7): the Montgomery constants of a
+// modulus (PREP) and the final reduction by approximation (REDUCE, section 4 and Appendix B).
+//
+// PREP: mu = -M^-1 mod 2^(2k) one bit per cycle (keep t = M mu mod 2^2k, set bit i of mu when
+//   bit i of t is 0), then N = (mu M + 1) / 2^2k word-serially (mu M + 1 = 0 mod 2^2k: words 0
+//   and 1 are dropped), written to the N RAM (e words).  2k + e + 5 cycles.
+// REDUCE: X < 2^(n+2k+1) -> X mod M, canonical.  t = 2k + 4, h = 3, n0 = n - t:
+//   x1 = floor(X / 2^n0) and y1 = floor(M / 2^n0) from six words of each at word floor(n0/k);
+//   q1 = floor((x1 - 1)/(y1 + 1)) by Algorithm B1 (2k + 2 restoring steps; x1 = 0 gives q1 = 0);
+//   pass 1: R1 = X - q1 M (q1 M word by word, q1 = 2^k q_h + q_l in two w x w multipliers), and
+//           the borrow of R1 - M on the fly (R1 in [0, 2M) by B7);
+//   pass 2: R = R1 - M if R1 >= M else R1: in [0, M) (the paper keeps R1 = M: range (0, M]).
+//   2k + 2f + 12 cycles.  X, M and the result T are entries of the operand RAM.
+`default_nettype none
+
+module pka_hscm_redc #(
+  parameter int unsigned W    = 16,   // word bits
+  parameter int unsigned TagW = 9,    // word index bits of the N RAM
+  parameter int unsigned Aw   = 12,   // operand RAM address bits
+  parameter int unsigned Ew   = 68    // words per RAM entry
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  input  logic            prep_i,     // start PREP (modulus in entry m_ent_i)
+  input  logic            red_i,      // start REDUCE (X in x_ent_i, M in m_ent_i, R to t_ent_i)
+  input  logic [15:0]     n_i,        // modulus bits
+  input  logic [7:0]      x_ent_i,
+  input  logic [7:0]      m_ent_i,
+  input  logic [7:0]      t_ent_i,
+  output logic [Aw-1:0]   ra_o,
+  output logic [Aw-1:0]   rb_o,
+  input  logic [W-1:0]    rda_i,
+  input  logic [W-1:0]    rdb_i,
+  output logic            we_o,
+  output logic [Aw-1:0]   wa_o,
+  output logic [W-1:0]    wd_o,
+  output logic            nwe_o,
+  output logic [TagW-1:0] nwa_o,
+  output logic [W-1:0]    nwd_o,
+  output logic            done_o
+);
+  localparam int unsigned Lw = $clog2(W);
+  localparam int unsigned T  = 2 * W + 4;       // Appendix B: t = 2k + 4
+  localparam int unsigned Qw = 2 * W + 2;       // quotient bits t - h + 1
+  localparam int unsigned Uw = 4 * W + 5;       // x1 bits 2t - h
+  localparam int unsigned Iu = $clog2(Uw);       // index bits into x1, mu, q1
+  localparam int unsigned Im = $clog2(2 * W);
+  localparam int unsigned Iq = $clog2(Qw);
+
+  typedef enum logic [3:0] {
+    R_IDLE, P_RD, P_MU, P_PASS, X_RD, X_EXT, X_DIV, X_PASS1, X_PASS2
+  } rst_e;
+
+  rst_e            st_q, st_d;
+  logic [15:0]     i_q, i_d;            // step / word counter (read side)
+  logic            pv_q, pv_d;          // a read was issued last cycle (process side valid)
+  logic [15:0]     pj_q, pj_d;          // word index being processed
+  logic [2*W-1:0]  mu_q, mu_d, tt_q, tt_d, ml_q, ml_d;
+  logic [W-1:0]    m0_q, m0_d;
+  logic [6*W-1:0]  xw_q, xw_d, mw_q, mw_d;
+  logic [Uw-1:0]   u_q, u_d;
+  logic [T:0]      p_q, p_d, rem_q, rem_d;
+  logic [Qw-1:0]   q1_q, q1_d;
+  logic [2*W+3:0]  mc_q, mc_d;          // carry of q1 M (or mu M)
+  logic            b1_q, b1_d, b2_q, b2_d, ge_q, ge_d;
+  logic [7:0]      x_ent_q, x_ent_d, m_ent_q, m_ent_d, t_ent_q, t_ent_d;
+  logic [15:0]     n_q, n_d;
+
+  logic [15:0]     f, e, n0, j0;
+  logic [Lw-1:0]   off;
+
+  function automatic logic [Aw-1:0] addr(logic [7:0] ent, logic [15:0] x);
+    return Aw'(32'(ent) * Ew + 32'(x));
+  endfunction
+
+  always_comb begin
+    f   = (n_q + 16'(3 * W + 1)) >> Lw;
+    e   = f + 16'd1;
+    n0  = n_q - 16'(T);
+    j0  = n0 >> Lw;
+    off = n0[Lw-1:0];
+  end
+
+  logic [3*W+3:0]  prod;
+  logic [Qw-1:0]   opnd;
+  logic [W:0]      d1, d2, d3;
+  logic [W-1:0]    mj, xj;
+  logic [T+1:0]    cc, cc2;
+  logic [6*W-1:0]  xs, ms;
+  logic            unused_xs;
+
+  always_comb begin
+    st_d = st_q;
+    i_d  = i_q;
+    pv_d = 1'b0;
+    pj_d = pj_q;
+    mu_d = mu_q;
+    tt_d = tt_q;
+    ml_d = ml_q;
+    m0_d = m0_q;
+    xw_d = xw_q;
+    mw_d = mw_q;
+    u_d  = u_q;
+    p_d  = p_q;
+    rem_d = rem_q;
+    q1_d = q1_q;
+    mc_d = mc_q;
+    b1_d = b1_q;
+    b2_d = b2_q;
+    ge_d = ge_q;
+    x_ent_d = x_ent_q;
+    m_ent_d = m_ent_q;
+    t_ent_d = t_ent_q;
+    n_d  = n_q;
+    ra_o = '0;
+    rb_o = '0;
+    we_o = 1'b0;
+    wa_o = '0;
+    wd_o = '0;
+    nwe_o = 1'b0;
+    nwa_o = '0;
+    nwd_o = '0;
+    done_o = 1'b0;
+
+    // word processing of the passes (one cycle after the read)
+    mj   = (pj_q < f) ? rdb_i : '0;
+    xj   = (pj_q < f) ? rda_i : '0;
+    opnd = (st_q == P_PASS) ? Qw'(mu_q) : q1_q;   // mu (2k bits) or q1 = 2^k q_h + q_l
+    prod = (3*W+4)'(opnd) * (3*W+4)'(mj) + (3*W+4)'(mc_q);
+    d1   = {1'b0, xj} - {1'b0, prod[W-1:0]} - (W+1)'(b1_q);   // R1 = X - q1 M
+    d2   = {1'b0, d1[W-1:0]} - {1'b0, mj} - (W+1)'(b2_q);    // R1 - M (borrow only)
+    d3   = {1'b0, xj} - {1'b0, mj} - (W+1)'(b2_q);           // pass 2: R1 - M
+    xs   = xw_q >> off;
+    ms   = mw_q >> off;
+    cc   = {rem_q, u_q[i_q[Iu-1:0]]};
+    cc2  = cc - {1'b0, p_q};
+    unused_xs = ^{xs[6*W-1:Uw], ms[6*W-1:T]};
+
+    unique case (st_q)
+      R_IDLE: begin
+        n_d = n_i;
+        x_ent_d = x_ent_i;
+        m_ent_d = m_ent_i;
+        t_ent_d = t_ent_i;
+        i_d = '0;
+        if (prep_i) begin
+          st_d = P_RD;
+          rb_o = addr(m_ent_i, 16'd0);
+        end else if (red_i) begin
+          st_d = X_RD;
+        end
+      end
+      // ---- PREP: mu bit by bit, then N = (mu M + 1) >> 2k --------------------------------
+      P_RD: begin
+        i_d = i_q + 16'd1;
+        if (i_q == 16'd0) begin
+          rb_o = addr(m_ent_q, 16'd1);
+          m0_d = rdb_i;
+        end else begin
+          tt_d = {rdb_i, m0_q};
+          ml_d = {rdb_i, m0_q};
+          mu_d = (2*W)'(1);
+          i_d  = 16'd1;
+          st_d = P_MU;
+        end
+      end
+      P_MU: begin
+        if (!tt_q[i_q[Im-1:0]]) begin
+          mu_d[i_q[Im-1:0]] = 1'b1;
+          tt_d = tt_q + (ml_q << i_q[Im-1:0]);
+        end
+        i_d = i_q + 16'd1;
+        if (i_q == 16'(2 * W - 1)) begin
+          st_d = P_PASS;
+          i_d  = '0;
+          mc_d = (2*W+4)'(1);   // the + 1
+        end
+      end
+      P_PASS: begin
+        if (i_q <= e + 16'd1) begin
+          rb_o = addr(m_ent_q, i_q);
+          i_d  = i_q + 16'd1;
+          pv_d = 1'b1;
+          pj_d = i_q;
+        end
+        if (pv_q) begin
+          mc_d = (2*W+4)'(prod[3*W+3:W]);
+          if (pj_q >= 16'd2) begin
+            nwe_o = 1'b1;
+            nwa_o = TagW'(pj_q - 16'd2);
+            nwd_o = prod[W-1:0];
+          end
+          if (pj_q == e + 16'd1) begin
+            done_o = 1'b1;
+            st_d = R_IDLE;
+          end
+        end
+      end
+      // ---- REDUCE ---------------------------------------------------------------------------
+      X_RD: begin   // words j0 .. j0+5 of X and M
+        if (i_q < 16'd6) begin
+          ra_o = addr(x_ent_q, j0 + i_q);
+          rb_o = addr(m_ent_q, j0 + i_q);
+          pv_d = 1'b1;
+          pj_d = j0 + i_q;
+          i_d  = i_q + 16'd1;
+        end
+        if (pv_q) begin
+          xw_d = {xj, xw_q[6*W-1:W]};
+          mw_d = {mj, mw_q[6*W-1:W]};
+          if (i_q == 16'd6) st_d = X_EXT;
+        end
+      end
+      X_EXT: begin
+        u_d   = (xs[Uw-1:0] == '0) ? '0 : xs[Uw-1:0] - Uw'(1);
+        p_d   = (T+1)'(ms[T-1:0]) + (T+1)'(1);
+        rem_d = (T+1)'((xs[Uw-1:0] == '0 ? '0 : xs[Uw-1:0] - Uw'(1)) >> Qw);
+        q1_d  = '0;
+        i_d   = 16'(Qw - 1);
+        st_d  = X_DIV;
+      end
+      X_DIV: begin  // Algorithm B1: C = 2T + u_i, C' = C - P
+        if (cc2[T+1]) begin
+          rem_d = cc[T:0];
+        end else begin
+          rem_d = cc2[T:0];
+          q1_d[i_q[Iq-1:0]] = 1'b1;
+        end
+        i_d = i_q - 16'd1;
+        if (i_q == '0) begin
+          st_d = X_PASS1;
+          i_d  = '0;
+          mc_d = '0;
+          b1_d = 1'b0;
+          b2_d = 1'b0;
+        end
+      end
+      X_PASS1: begin  // R1 = X - q1 M -> T, borrow of R1 - M
+        if (i_q < f) begin
+          ra_o = addr(x_ent_q, i_q);
+          rb_o = addr(m_ent_q, i_q);
+          pv_d = 1'b1;
+          pj_d = i_q;
+          i_d  = i_q + 16'd1;
+        end
+        if (pv_q) begin
+          mc_d = (2*W+4)'(prod[3*W+3:W]);
+          b1_d = d1[W];
+          b2_d = d2[W];
+          we_o = 1'b1;
+          wa_o = addr(t_ent_q, pj_q);
+          wd_o = d1[W-1:0];
+          if (pj_q == f - 16'd1) begin
+            ge_d = !d2[W];
+            st_d = X_PASS2;
+            i_d  = '0;
+            b2_d = 1'b0;
+          end
+        end
+      end
+      X_PASS2: begin  // R = R1 - M if R1 >= M
+        if (i_q < f) begin
+          ra_o = addr(t_ent_q, i_q);
+          rb_o = addr(m_ent_q, i_q);
+          pv_d = 1'b1;
+          pj_d = i_q;
+          i_d  = i_q + 16'd1;
+        end
+        if (pv_q) begin
+          b2_d = d3[W];
+          we_o = 1'b1;
+          wa_o = addr(t_ent_q, pj_q);
+          wd_o = ge_q ? d3[W-1:0] : rda_i;
+          if (pj_q == f - 16'd1) begin
+            done_o = 1'b1;
+            st_d = R_IDLE;
+          end
+        end
+      end
+      default: st_d = R_IDLE;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q <= R_IDLE;
+      pv_q <= 1'b0;
+    end else begin
+      st_q <= st_d;
+      pv_q <= pv_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    i_q     <= i_d;
+    pj_q    <= pj_d;
+    mu_q    <= mu_d;
+    tt_q    <= tt_d;
+    ml_q    <= ml_d;
+    m0_q    <= m0_d;
+    xw_q    <= xw_d;
+    mw_q    <= mw_d;
+    u_q     <= u_d;
+    p_q     <= p_d;
+    rem_q   <= rem_d;
+    q1_q    <= q1_d;
+    mc_q    <= mc_d;
+    b1_q    <= b1_d;
+    b2_q    <= b2_d;
+    ge_q    <= ge_d;
+    x_ent_q <= x_ent_d;
+    m_ent_q <= m_ent_d;
+    t_ent_q <= t_ent_d;
+    n_q     <= n_d;
+  end
+endmodule

