@@ -90,6 +90,48 @@ CONFIGS: list[dict[str, Any]] = [
 ]
 
 
+# Design units alone (pka synth --unit): the datapath without controller, memory interface or shell,
+# for the issue's two questions: does the HSCM PE pipeline reach 150 MHz, and does the csa2
+# bit-slice array reach the paper's 77.6 MHz at L = 1024.
+UNITS: list[dict[str, Any]] = [
+    {"id": "unit-hscm-pe-w16", "unit": "pka_hscm_pe", "fileset": "hscm", "rtl": {"W": 16, "TagW": 9},
+     "freq": 200.0, "note": "one HSCM PE (two 16x16 multipliers), paper 004 Fig. 2"},
+    {"id": "unit-csa2-slice", "unit": "pka_csa2_slice", "fileset": "csa2", "rtl": {"ChunkW": 1},
+     "note": "one csa2 bit-slice (paper 000 Fig. 2: 24 LUTs, 12 FFs, 5.25 ns alone on Virtex-E -8)"},
+    {"id": "unit-csa2-array-1024", "unit": "pka_csa2_array", "fileset": "csa2",
+     "rtl": {"MaxLen": 1024, "ChunkW": 1}, "note": "the L + 4 = 1028 bit-slices, paper 000 Fig. 1"},
+]
+
+
+def run_unit(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bool) -> dict[str, Any]:
+    from pka.synth import unit_design
+    row: dict[str, Any] = {"id": cfg["id"], "unit": cfg["unit"], "rtl_params": cfg["rtl"], "target": target,
+                           "note": cfg.get("note", ""), "kind": "unit"}
+    engine = cfg["fileset"]
+    if landed(engine):
+        row["status"] = landed(engine)
+        return row
+    try:
+        d = unit_design(cfg["unit"], cfg["fileset"], cfg["rtl"])
+        if cfg.get("freq"):
+            opts = FlowOptions(freq=cfg["freq"], seed=opts.seed, no_tmdriv=opts.no_tmdriv, timeout=opts.timeout)
+        res = cached_result(d, target, opts) if cached_only else synth_design(d, target, opts)
+    except PkaError as exc:
+        row["status"] = f"error: {exc}"
+        return row
+    except Exception as exc:
+        row["status"] = f"error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        return row
+    if res is None:
+        row["status"] = "not synthesised yet"
+        return row
+    row.update(status="ok", fmax_mhz=res["fmax_mhz"], area={k: v for k, v in res["area"].items()
+                                                            if not k.endswith("_avail")},
+               wrapper_area=res.get("shell_area"), critical_path=res.get("critical_path"), flow=res["flow"],
+               tools=res["tools"], tool_time_s=res["time"])
+    return row
+
+
 def paper_cols(cfg: dict[str, Any]) -> dict[str, Any]:
     p = dict(PAPER[cfg["paper"]])
     if cfg["engine"] == "hscm":
@@ -155,6 +197,7 @@ def fmt_time(us: float | None) -> str:
 
 
 def print_table(rows: list[dict[str, Any]]) -> None:
+    rows = [r for r in rows if r.get("kind") != "unit"]
     head = ["config", "cycles", "fmax MHz", "time/op", "LUT4", "FF", "DSP", "EBR", "time x kLUT4 (ms)",
             "| paper fmax", "paper time"]
     out = []
@@ -179,8 +222,9 @@ DOC = REPO / "doc" / "results.md"
 BEGIN, END = "<!-- BEGIN bench/synth.py tables -->", "<!-- END bench/synth.py tables -->"
 
 
-def markdown(rows: list[dict[str, Any]]) -> str:
-    """The two tables of doc/results.md (ours, then the papers'), from the JSON rows."""
+def markdown(all_rows: list[dict[str, Any]]) -> str:
+    """The tables of doc/results.md (ours, units, the papers'), from the JSON rows."""
+    rows = [r for r in all_rows if r.get("kind") != "unit"]
     out = ["Ours: the engine in the narrow-I/O shell (doc/synth.md), Yosys + nextpnr, "
            "**Lattice ECP5 LFE5U-85F speed grade 6, CABGA381**; cycles from the golden models (exact); "
            "time = cycles / fmax; area includes the shell (~475 LUT4, ~345 FF, 1 EBR per 512 words).", "",
@@ -203,6 +247,23 @@ def markdown(rows: list[dict[str, Any]]) -> str:
             f"{a.get('dsp', '-')} | {a.get('ebr', '-')} | "
             f"{r['time_x_klut4_ms']:.3g} | {cp.get('in', '-')}, {cp.get('logic_levels', '-')} levels | "
             f"{flow.get('freq', '-'):g} MHz{', no-tmdriv' if flow.get('no_tmdriv') else ''}, seed {flow.get('seed', '-')} |")
+    units = [r for r in all_rows if r.get("kind") == "unit"]
+    if units:
+        out += ["", "Design units alone (`pka synth --unit`: every port behind scan registers, no shell; same device "
+                "and flow). The path column names where the worst path starts and ends (`top` = the scan wrapper).", "",
+                "| unit | RTL parameters | fmax (MHz) | LUT4 | FF | DSP | wrapper FF | critical path | flow | note |",
+                "|---|---|---|---|---|---|---|---|---|---|"]
+        for r in units:
+            rp = ", ".join(f"{k}={v}" for k, v in r["rtl_params"].items())
+            if r.get("status") != "ok":
+                out.append(f"| {r['unit']} | {rp} | {r.get('status')} | | | | | | | {r.get('note', '')} |")
+                continue
+            a, cp, flow = r["area"], r.get("critical_path") or {}, r.get("flow", {})
+            out.append(f"| {r['unit']} | {rp} | {r['fmax_mhz']:.1f} | {a.get('lut4', '-'):,} | {a.get('ff', '-'):,} | "
+                       f"{a.get('dsp', '-')} | {(r.get('wrapper_area') or {}).get('ff', '-')} | "
+                       f"{cp.get('delay_ns', '-')} ns, {cp.get('logic_levels', '-')} levels, {cp.get('in', '-')}: "
+                       f"{cp.get('from_net', '-')} -> {cp.get('to_cell', '-')} | "
+                       f"{flow.get('freq', '-'):g} MHz, seed {flow.get('seed', '-')} | {r.get('note', '')} |")
     out += ["", "The papers' figures (quoted; their devices and tools, **not** measured here):", "",
             "| configuration | paper | device and tools | fmax (MHz) | time | area | cycles |",
             "|---|---|---|---|---|---|---|"]
@@ -256,7 +317,19 @@ def main(argv: list[str] | None = None) -> int:
         old[key] = row
         rows.append(row)
         print(f"bench/synth: {cfg['id']}: {row.get('status')} ({row['wall_s']} s)", file=sys.stderr, flush=True)
-    order = {c["id"]: i for i, c in enumerate(CONFIGS)}
+    for cfg in UNITS:
+        if (engines and cfg["fileset"] not in engines) or (ids and cfg["id"] not in ids):
+            continue
+        t0 = time.perf_counter()
+        print(f"bench/synth: {cfg['id']} ...", file=sys.stderr, flush=True)
+        row = run_unit(cfg, args.target, opts, args.cached_only)
+        row["wall_s"] = round(time.perf_counter() - t0, 1)
+        key = row["id"] + "@" + row["target"]
+        if row.get("status") != "ok" and old.get(key, {}).get("status") == "ok":
+            row = old[key]
+        old[key] = row
+        print(f"bench/synth: {cfg['id']}: {row.get('status')} ({row['wall_s']} s)", file=sys.stderr, flush=True)
+    order = {c["id"]: i for i, c in enumerate(CONFIGS + UNITS)}
     merged = sorted(old.values(), key=lambda r: (r["target"], order.get(r["id"], 99)))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({
