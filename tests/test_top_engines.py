@@ -133,3 +133,31 @@ def test_p256_ecdh_through_the_bus_rns() -> None:
     mine = ec.derive_private_key(k, ec.SECP256R1())
     peer_key = ec.EllipticCurvePublicNumbers(peer.x, peer.y, ec.SECP256R1()).public_key()
     assert int.from_bytes(mine.exchange(ec.ECDH(), peer_key), "big") == r.result
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine,params", [("csa2", {"variant": "fast", "l": 0}), ("csa2", {"variant": "paper", "l": 0}),
+                                           ("mwr4", {"radix": 4, "ns": 8, "w": 16}), ("mwr4", {"radix": 2, "ns": 4, "w": 8})])
+def test_montgomery_engines_vs_model(engine: str, params: dict) -> None:
+    """csa2 and mwr4 through the top: SLOT_W made by MONT_PARAMS in hardware, results and cycles
+    equal to the engines' models; MODINV and ECC_CHECK on them; mwr4's MONTMUL."""
+    import importlib
+    model = importlib.import_module(f"pka.model.{engine}")
+    rng = random.Random(7)
+    for bits in (64, 200, 256):
+        p = session(engine, params, bits)
+        n = _mod(rng, bits)
+        a, b, e = rng.randrange(n), rng.randrange(n), rng.getrandbits(bits)
+        _same(p.modexp(a, e, n, engine, params=params), model.modexp(a, e, n, params))
+        r, m = p.modmul(a, b, n, engine, params=params), model.modmul(a, b, n, params)
+        assert r.result == a * b % n and r.cycles == m.detail.get("total_cycles", m.cycles)
+        if engine == "mwr4":
+            _same(p.montmul(a, b, n, engine), model.montmul(a, b, n, params))
+    prime = P256[0]
+    p = session(engine, params, 256)
+    assert p.modinv(12345, prime, engine, params=params).result == pow(12345, -1, prime)
+    _, a, b, gx, gy = P256
+    p.ecc_check(gx, gy, a, b, prime, engine, params=params)
+    with pytest.raises(PkaError) as err:
+        p.ecc_check(gx, gy ^ 2, a, b, prime, engine, params=params)
+    assert err.value.status == Status.ERR_NOT_ON_CURVE

@@ -273,6 +273,17 @@ class Pka:
         res = self.run(Op.MODMUL, length, engine=self.engine_id(engine), progress=progress)
         return self.result(res, self.read_slot(Slot.R, nw), b0, mont_params_cycles=mont, total_cycles=res.compute)
 
+    def montmul(self, a: int, b: int, n: int, engine: str | None = None) -> OpResult:
+        """A B R^-1 mod N in the engine's Montgomery domain and output range (MONTMUL)."""
+        length = max(1, n.bit_length())
+        nw = words_for(length)
+        b0 = self.bus.bus_cycles
+        self.write_slot(Slot.N, n, nw)
+        self.write_slot(Slot.A, a, nw)
+        self.write_slot(Slot.B, b, nw)
+        res = self.run(Op.MONTMUL, length, engine=self.engine_id(engine))
+        return self.result(res, self.read_slot(Slot.R, nw), b0)
+
     def modinv(self, a: int, n: int, engine: str | None = None,
                progress: Callable[[int], None] | None = None, params: dict[str, Any] | None = None) -> OpResult:
         """a^-1 mod N for a prime N (MODINV: Fermat on the engine's MODEXP, checked by MODMUL).
