@@ -19,6 +19,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from pka.model import mwr4 as model
 
@@ -38,8 +39,8 @@ PAPER_TABLE3_US = {2: 4.68, 4: 2.56, 8: 4.01}
 PAPER_PE_SLICES_W8 = {2: 6, 4: 8, 8: 20}
 
 
-def grid() -> list[dict[str, object]]:
-    rows: list[dict[str, object]] = []
+def grid() -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
     for n in SIZES:
         for ns in NSS:
             for w in WS:
@@ -52,12 +53,12 @@ def grid() -> list[dict[str, object]]:
     return rows
 
 
-def simulate(subset: list[tuple[int, int, int]], seed: int) -> list[dict[str, object]]:
+def simulate(subset: list[tuple[int, int, int]], seed: int) -> list[dict[str, Any]]:
     from pka.rtl import mwr4 as rtl
     from pka.sim import Op, Slot
 
     rng = random.Random(seed)
-    rows: list[dict[str, object]] = []
+    rows: list[dict[str, Any]] = []
     for r, ns, w in subset:
         cfg = model.Config(r, ns, w)
         for n in SIZES:
@@ -77,11 +78,11 @@ def simulate(subset: list[tuple[int, int, int]], seed: int) -> list[dict[str, ob
     return rows
 
 
-def toggle_table(vectors: int, seed: int) -> list[dict[str, object]]:
+def toggle_table(vectors: int, seed: int) -> list[dict[str, Any]]:
     from pka.rtl import mwr4 as rtl
 
     rng = random.Random(seed)
-    rows: list[dict[str, object]] = []
+    rows: list[dict[str, Any]] = []
     n = 256
     ops = []
     for _ in range(vectors):
@@ -110,7 +111,7 @@ def toggle_table(vectors: int, seed: int) -> list[dict[str, object]]:
     return rows
 
 
-def modexp_run(n: int, seed: int) -> dict[str, object]:
+def modexp_run(n: int, seed: int) -> dict[str, Any]:
     from pka.rtl import mwr4 as rtl
 
     rng = random.Random(seed)
@@ -127,7 +128,7 @@ def modexp_run(n: int, seed: int) -> dict[str, object]:
             "model_cycles": ref.cycles, "wall_s": round(wall, 1)}
 
 
-def equal_area(n: int = 256, w: int = 8, slices: int = 95) -> list[dict[str, object]]:
+def equal_area(n: int = 256, w: int = 8, slices: int = 95) -> list[dict[str, Any]]:
     """Cycle estimate at the paper's equal-area point: NS = floor(95 / PE slices at w = 8)."""
     rows = []
     base = None
@@ -141,7 +142,7 @@ def equal_area(n: int = 256, w: int = 8, slices: int = 95) -> list[dict[str, obj
     return rows
 
 
-def plots(rows: list[dict[str, object]]) -> list[str]:
+def plots(rows: list[dict[str, Any]]) -> list[str]:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -170,9 +171,9 @@ def plots(rows: list[dict[str, object]]) -> list[str]:
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
     for ax, n in zip(axes, SIZES):
         for w in WS:
-            ys = [next(float(x["ratio_to_radix2"]) for x in rows if (x["radix"], x["n"], x["ns"], x["w"]) == (4, n, ns, w))
+            rs = [next(float(x["ratio_to_radix2"]) for x in rows if (x["radix"], x["n"], x["ns"], x["w"]) == (4, n, ns, w))
                   for ns in NSS]
-            ax.plot(NSS, ys, marker="o", label=f"w = {w}")
+            ax.plot(NSS, rs, marker="o", label=f"w = {w}")
         ax.axhline(0.55, color="red", linestyle="--", label="goal 0.55")
         ax.set_xscale("log", base=2)
         ax.set_xticks(NSS, [str(x) for x in NSS])

@@ -165,3 +165,20 @@ def test_select_toggles_equal_model() -> None:
                 assert t["reg"] > 0 and t["net"] > 0
                 sel[freeze] += t["sel"]
     assert sel[True] < sel[False]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("radix", [2, 4, 8])
+def test_large_operands(radix: int) -> None:
+    """Benchmark sizes (slow tier): 256- and 1024-bit products and a 256-bit modexp with stalls."""
+    p = {"radix": radix, "ns": 8, "w": 16}
+    rng = random.Random(radix)
+    for n in (256, 1024):
+        m = _modulus(rng, n)
+        a, b = rng.randrange(m), rng.randrange(m)
+        r, ref = rtl.modmul(a, b, m, p, stall=200), model.modmul(a, b, m, p)
+        assert (r.result, r.cycles, r.detail["total_cycles"]) == (a * b % m, ref.cycles, ref.detail["total_cycles"])
+    m = _modulus(rng, 256)
+    x, e = rng.randrange(m), rng.getrandbits(256)
+    r = rtl.modexp(x, e, m, p, stall=300)
+    assert (r.result, r.cycles) == (pow(x, e, m), model.modexp(x, e, m, p).cycles)
