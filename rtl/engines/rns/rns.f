@@ -7,7 +7,6 @@ rtl/common/pka_pkg.sv
 rtl/engines/rns/pka_rns_ucode.sv
 rtl/engines/rns/pka_rns_cox.sv
 rtl/engines/rns/pka_rns_rower.sv
-rtl/engines/rns/pka_rns_mm.sv
 rtl/engines/rns/pka_rns_gamma.sv
 rtl/engines/rns/pka_rns_sb_rower.sv
 rtl/engines/rns/pka_rns_sb.sv
