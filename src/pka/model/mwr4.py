@@ -265,18 +265,24 @@ def mont_product(a: int, b: int, m: int, cfg: Config, n: int | None = None) -> P
     k = cfg.k
     r = 1 << k
     qa, a_top = multiplier_digits(a, k, geo.digits)
-    m_low = m % r
+    mask = r - 1
+    qm_of = [mont_digit(sp, m % r, k) for sp in range(r)]      # Table 2 (radix 4) for this M
     qa_min, qa_max, qm_min, qm_max = digit_ranges(k)
-    hi, lo = qa_max * b + qm_max * m, -qa_min * b - qm_min * m  # s_bounds_ok, hoisted
+    pp_of = {d: d * b for d in range(qa_min, qa_max + 1)}      # PP = qa*B: shifts/inversions of B
+    pm_of = {q: q * m for q in range(qm_min, qm_max + 1)}      # PM = qm*M
+    # s_bounds_ok hoisted: -L < S < U  <=>  s_min <= S <= s_max
+    hi, lo = qa_max * b + qm_max * m, -qa_min * b - qm_min * m
+    s_max = (hi - 1) // mask
+    s_min = -lo // mask + 1 if lo else 0
     s = 0
     qm: list[int] = []
     for d in qa:
-        sp = s + d * b
-        q = mont_digit(sp % r, m_low, k)
-        x = sp + q * m
-        assert x % r == 0, "low digit of S + PP + PM not zero"
+        sp = s + pp_of[d]
+        q = qm_of[sp & mask]
+        x = sp + pm_of[q]
+        assert x & mask == 0, "low digit of S + PP + PM not zero"
         s = x >> k
-        assert (r - 1) * s < hi and ((r - 1) * s > -lo if lo else s >= 0), "S left the range of the recurrence"
+        assert s_min <= s <= s_max, "S left the range of the recurrence"
         qm.append(q)
     return _finish(s + a_top * b, a, b, m, geo, qa, qm, a_top)
 
