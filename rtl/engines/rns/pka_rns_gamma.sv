@@ -15,7 +15,10 @@ module pka_rns_gamma #(
   parameter int unsigned MaxN = 9
 ) (
   input  logic                        clk_i,
-  input  logic                        start_i,    // products of registers x, y
+  input  logic                        start_i,    // products of registers x, y (one pair)
+  input  logic                        first_i,    // first pair: start u, v (else accumulate)
+  input  logic                        lin_en_i,   // ADD/SUB: Kz, Rz = x +- y (+ zero representation)
+  input  logic                        lin_sub_i,
   input  logic [4:0]                  x_i, y_i,
   input  logic                        be_en_i,    // accumulate bus * |Ma_s| + k * |-Ma| into acc[tgt]
   input  logic                        be_clr_i,
@@ -35,7 +38,7 @@ module pka_rns_gamma #(
   input  logic                        ld_rf_i,
   input  logic [5:0]                  ld_addr_i,
   input  logic                        ld_cst_i,
-  input  logic [$clog2(MaxN+3)-1:0]   ld_idx_i,
+  input  logic [$clog2(MaxN+5)-1:0]   ld_idx_i,
   input  logic [5:0]                  ld_data_i,
   input  logic [5:0]                  st_addr_i,
   output logic [5:0]                  st_data_o,
@@ -46,15 +49,15 @@ module pka_rns_gamma #(
 );
   logic [5:0] rf_q [64];
   logic [5:0] col_q [MaxN];
-  logic [5:0] corr_q, mainv_q, ma_q;
+  logic [5:0] corr_q, mainv_q, ma_q, z0k_q, z0r_q;
   logic [5:0] u_q, v_q, ku_q, kv_q, kz_q, rz_q, qk_q, qr_q;
   logic [5:0] acc_q [4];
 
   logic [5:0] xk, xr, yk, yr, p1, p2, p3;
-  assign xk = rf_q[{x_i, 1'b0}];
-  assign xr = rf_q[{x_i, 1'b1}];
-  assign yk = rf_q[{y_i, 1'b0}];
-  assign yr = rf_q[{y_i, 1'b1}];
+  assign xk = (x_i == '0) ? '0 : rf_q[{x_i, 1'b0}];   // register 0 reads as zero
+  assign xr = (x_i == '0) ? '0 : rf_q[{x_i, 1'b1}];
+  assign yk = (y_i == '0) ? '0 : rf_q[{y_i, 1'b0}];
+  assign yr = (y_i == '0) ? '0 : rf_q[{y_i, 1'b1}];
   assign p1 = xk * yk;
   assign p2 = xr * yr;
   assign p3 = (xk + xr) * (yk + yr);
@@ -65,8 +68,8 @@ module pka_rns_gamma #(
 
   always_ff @(posedge clk_i) begin
     if (start_i) begin
-      u_q <= 6'((p1 << 1) + p2);
-      v_q <= p3 - p1 - p2;
+      u_q <= (first_i ? 6'd0 : u_q) + 6'((p1 << 1) + p2);
+      v_q <= (first_i ? 6'd0 : v_q) + p3 - p1 - p2;
     end
     if (be_en_i) acc_q[be_tgt_i] <= (be_clr_i ? 6'd0 : acc_q[be_tgt_i]) + 6'(bus_i * col_q[be_col_i])
                                     + (k_i ? corr_q : 6'd0);
@@ -78,6 +81,10 @@ module pka_rns_gamma #(
       kz_q <= ku_q + acc_q[1];
       rz_q <= 6'(kv_q << 1) + acc_q[0];
     end
+    if (lin_en_i) begin
+      kz_q <= lin_sub_i ? xk + z0k_q - yk : xk + yk;
+      rz_q <= lin_sub_i ? xr + z0r_q - yr : xr + yr;
+    end
     if (mkq_i) begin
       qk_q <= (qk_d == 6'd63) ? 6'd0 : qk_d;
       qr_q <= (qr_d == 6'd63) ? 6'd0 : qr_d;
@@ -85,11 +92,13 @@ module pka_rns_gamma #(
     if (wk_i) rf_q[{wd_i, 1'b0}] <= kz_q - 6'(qk_q * ma_q) + qr_q;
     if (wr_i) rf_q[{wd_i, 1'b1}] <= rz_q - 6'(qr_q * ma_q) + 6'(qk_q << 1);
     if (ld_rf_i) rf_q[ld_addr_i] <= ld_data_i;
-    if (ld_cst_i) begin   // host block: |-Ma|_64, |Ma^-1|_64, |Ma|_64, then |Ma_i|_64
+    if (ld_cst_i) begin   // host block: |-Ma|, |Ma^-1|, |Ma|, 3Ma - 3, 3Ma - 6 (mod 64), |Ma_i|_64
       if (ld_idx_i == 0) corr_q <= ld_data_i;
       else if (ld_idx_i == 1) mainv_q <= ld_data_i;
       else if (ld_idx_i == 2) ma_q <= ld_data_i;
-      else col_q[$clog2(MaxN)'(32'(ld_idx_i) - 3)] <= ld_data_i;
+      else if (ld_idx_i == 3) z0k_q <= ld_data_i;
+      else if (ld_idx_i == 4) z0r_q <= ld_data_i;
+      else col_q[$clog2(MaxN)'(32'(ld_idx_i) - 5)] <= ld_data_i;
     end
   end
 

@@ -15,13 +15,19 @@
 //   T4         Kz = Ku + Rv, Rz = 2Kv + Ru (SBMM done: T4 + 1 cycles)
 //   T4+1, T4+2 Compress: xi of Kz_a, Rz_a;  T5..: BE a -> gamma (2 n_a steps, alpha = 0)
 //   T6         Q_K, Q_R (63 -> 0);  T6+1, T6+2: Q Ma on b;  T7: d.K written, T7+1: d.R written
-// SB costs T7 + 2 cycles; LOOP / ENDLOOP / IFBIT 1 cycle; HALT 0. Ops: MODMUL (SB RES = A*B),
-// MODEXP (left-to-right from 1); others ST_ERR_OPCODE. Slots (host step, doc/rns.md):
-//   SLOT_N word 0 (parity); SLOT_X0: per rower j, 8 + n_a + n_b constants, then the gamma block
-//   (3 + n_a words); SLOT_A, SLOT_B, SLOT_X1 (ONE): register images of 2(n_a + n_b + 1) words
-//   [K_a, K_b, K_gamma, R_a, R_b, R_gamma]; SLOT_E exponent; result image in SLOT_R.
-// Errors: len not a multiple of 2W, below 2W*1 or above MaxLen -> ST_ERR_LENGTH; elen > MaxLen ->
-// ST_ERR_LENGTH; even modulus -> ST_ERR_EVEN_MODULUS; a residue >= its modulus -> ST_ERR_OPERAND_RANGE.
+// SB of K = 1..3 pairs (sum of products): the products take 6K cycles and every later event is
+// delayed by D = 6(K-1). SB costs T7 + 2 (+ D) cycles. ADD / SUB d, x, y: Kz, Rz = x + y (or
+// x - y + (3Ma - 3, 3Ma - 6), a representation of 3P) on a (t = 0) and b (t = 1), then the
+// Compress events with T4 = 1: 2 n_a + 14 cycles. LOOP / ENDLOOP / IFBIT / MAP / UNMAP 1 cycle;
+// HALT 0. Ops: MODMUL (SB RES = A*B), MODEXP (left-to-right from 1), ECC_MUL (the (X,Z) ladder
+// of pka.model.rns.PROGRAMS["sb_ecc"]); others ST_ERR_OPCODE. Slots (host step, doc/rns.md):
+//   SLOT_N word 0 (parity); SLOT_X0: per rower j, 12 + n_a + n_b constants, then the gamma block
+//   (5 + n_a words); SLOT_A, SLOT_B, SLOT_X1 (ONE, a, 2b, -4b): register images of
+//   2(n_a + n_b + 1) words [K_a, K_b, K_gamma, R_a, R_b, R_gamma]; SLOT_E scalar/exponent;
+//   SLOT_X2 Fermat exponent P - 2; result images RES in SLOT_R, RES_HI in SLOT_R_HI.
+// Errors: len not a multiple of 2W or above MaxLen, elen > MaxLen, ECC with elen = 0 ->
+// ST_ERR_LENGTH; even modulus -> ST_ERR_EVEN_MODULUS; a residue >= its modulus or an ECC scalar 0
+// -> ST_ERR_OPERAND_RANGE.
 `default_nettype none
 
 module pka_rns_sb
@@ -58,8 +64,8 @@ module pka_rns_sb
   localparam int unsigned SlotW    = 1 << (MemAw - 4);
   localparam int unsigned AccExtra = (W == 16) ? 5 : 7;
   localparam int unsigned NW       = $clog2(2 * NB + 2);
-  localparam int unsigned IdxW     = $clog2(8 + 2 * NB);
-  localparam int unsigned GIdxW    = $clog2(NAMax + 3);
+  localparam int unsigned IdxW     = $clog2(12 + 2 * NB);
+  localparam int unsigned GIdxW    = $clog2(NAMax + 5);
   localparam int unsigned ColW     = $clog2(2 * NB);
   localparam int unsigned LenW     = $clog2(MaxLen + 1);
   localparam int unsigned EWords   = (MaxLen + 31) / 32;
@@ -70,19 +76,20 @@ module pka_rns_sb
   initial begin
     if (W != 16 && W != 32) $fatal(1, "W must be 16 or 32");
     if (MaxLen % (2 * W) != 0 || NumRowers < 2) $fatal(1, "MaxLen must be a positive multiple of 2W");
-    if (NB * (8 + 2 * NB) + NB + 3 > SlotW) $fatal(1, "MemAw too small for the constant table");
+    if (NB * (12 + 2 * NB) + NB + 5 > SlotW) $fatal(1, "MemAw too small for the constant table");
   end
 
-  localparam logic [4:0] RegInA = 5'd5, RegInB = 5'd6, RegOne = 5'd8, RegRes = 5'd13;
+  localparam logic [4:0] RegInA = 5'd5, RegInB = 5'd6, RegOne = 5'd8, RegRes = 5'd13, RegResHi = 5'd14;
 
   typedef enum logic [3:0] {
-    UHalt = 4'd0, ULoop = 4'd4, UEndLoop = 4'd5, UIfBit = 4'd6, USb = 4'd9
+    UHalt = 4'd0, UAdd = 4'd2, USub = 4'd3, ULoop = 4'd4, UEndLoop = 4'd5, UIfBit = 4'd6, UMap = 4'd7,
+    UUnmap = 4'd8, USb = 4'd9
   } uop_e;
   typedef enum logic [2:0] {Idle, Load, Exec, Store, Done} state_e;
   state_e state_q, state_d;
 
   logic [7:0]      op_q, op_d;
-  logic [LenW-1:0] elen_q, elen_d;
+  logic [LenW-1:0] elen_q, elen_d, len_q, len_d;
   logic [NW-1:0]   na_q, na_d, nb_q, nb_d;
   logic [7:0]      status_q, status_d;
   logic [31:0]     cyc_q, cyc_d, io_q, io_d;
@@ -103,26 +110,30 @@ module pka_rns_sb
   assign na_cmd = cmd_len_i / 16'(2 * W);
 
   // ---- load / store -----------------------------------------------------------------------------
-  // phases: 0 N word, 1 constants (rowers, then gamma), 2 IN_A, 3 IN_B, 4 ONE, 5 exponent, 6 done
+  // phases: 0 N word, 1 constants (rowers, then gamma), 2 IN_A, 3 IN_B, 4 X1 (4 images), 5 scalar,
+  // 6 Fermat exponent, 7 done
   logic [2:0]      ph_q, ph_d;
   logic [CntW-1:0] req_q, req_d, rsp_q, rsp_d, cnt;
   logic [NW-1:0]   rj_q, rj_d;       // rower (constants) or channel index within a part (images)
   logic [IdxW-1:0] rt_q, rt_d;       // constant index
   logic            rp_q, rp_d;       // image part: 0 K, 1 R
   logic            rg_q, rg_d;       // constants: gamma block
-  logic [EWords*32-1:0] scal_q, scal_d;
+  logic [EWords*32-1:0] scal_q, scal_d, expo_q, expo_d;
+  logic [1:0]      rr_q, rr_d;       // image number within SLOT_X1 / store: RES, RES_HI
   logic            err_q, err_d;
 
   logic [CntW-1:0] cw, img;
-  assign cw  = CntW'(8) + CntW'(na_q) + CntW'(nb_q);
+  assign cw  = CntW'(12) + CntW'(na_q) + CntW'(nb_q);
   assign img = (CntW'(na_q) + CntW'(nb_q) + 1) << 1;
 
   always_comb begin
     unique case (ph_q)
       3'd0: cnt = CntW'(1);
-      3'd1: cnt = CntW'(nb_q) * cw + CntW'(na_q) + 3;
-      3'd2, 3'd3, 3'd4: cnt = img;
+      3'd1: cnt = CntW'(nb_q) * cw + CntW'(na_q) + 5;
+      3'd2, 3'd3: cnt = img;
+      3'd4: cnt = img << 2;
       3'd5: cnt = CntW'((32'(elen_q) + 31) / 32);
+      3'd6: cnt = CntW'((32'(len_q) + 31) / 32);
       default: cnt = '0;
     endcase
   end
@@ -139,7 +150,8 @@ module pka_rns_sb
       3'd2: ld_addr = slot_addr(SLOT_A, MemAw'(req_q));
       3'd3: ld_addr = slot_addr(SLOT_B, MemAw'(req_q));
       3'd4: ld_addr = slot_addr(SLOT_X1, MemAw'(req_q));
-      default: ld_addr = slot_addr(SLOT_E, MemAw'(req_q));
+      3'd5: ld_addr = slot_addr(SLOT_E, MemAw'(req_q));
+      default: ld_addr = slot_addr(SLOT_X2, MemAw'(req_q));
     endcase
   end
 
@@ -155,7 +167,7 @@ module pka_rns_sb
   logic [6:0]      qv;
   logic            au_en, au_clr, au_dbl, au_corr, av_en, av_clr, av_sub;
   logic [1:0]      au_idx, av_idx, red_src, red_idx;
-  logic            red_half, sc_we, fix_u, fix_v, mkz, wk, wr;
+  logic            red_half, sc_we, fix_u, fix_v, mkz, wk, wr, lin_en, lin_sub;
   logic [4:0]      sc_wi, wd;
   logic            ld_rf, ld_half, ld_cst;
   logic [5:0]      ld_addr6;
@@ -209,6 +221,8 @@ module pka_rns_sb
       .fix_u_i   (fix_u),
       .fix_v_i   (fix_v),
       .mkz_i     (mkz),
+      .lin_en_i  (lin_en),
+      .lin_sub_i (lin_sub),
       .wk_i      (wk),
       .wr_i      (wr),
       .qk_i      ({1'b0, qk}),
@@ -233,7 +247,7 @@ module pka_rns_sb
   end
 
   // gamma channel
-  logic            g_start, g_be_en, g_be_clr, g_ku, g_kv, g_mkq, g_ld_rf, g_ld_cst;
+  logic            g_start, g_first, g_be_en, g_be_clr, g_ku, g_kv, g_mkq, g_ld_rf, g_ld_cst;
   logic [1:0]      g_tgt;
   logic [$clog2(NAMax)-1:0] g_col;
   logic [GIdxW-1:0] g_ld_idx;
@@ -245,6 +259,9 @@ module pka_rns_sb
   pka_rns_gamma #(.W(W), .MaxN(NAMax)) u_gamma (
     .clk_i    (clk_i),
     .start_i  (g_start),
+    .first_i  (g_first),
+    .lin_en_i (lin_en),
+    .lin_sub_i(lin_sub),
     .x_i      (sx),
     .y_i      (sy),
     .be_en_i  (g_be_en),
@@ -288,45 +305,83 @@ module pka_rns_sb
 
   // ---- microprogram --------------------------------------------------------------------------------
   uop_e            uop;
-  logic [4:0]      ud, ua0, ub0;
+  logic [4:0]      ud, ua [3], ub [3];
+  logic [1:0]      uk;
+  logic            usrc;
   logic [PcW-1:0]  utgt;
+  logic            map_q, map_d, src_q, src_d;
   assign uop  = uop_e'(uword[3:0]);
-  assign ud   = uword[8:4];
-  assign ua0  = uword[15:11];
-  assign ub0  = uword[20:16];
+  assign uk   = uword[10:9];
+  assign usrc = uword[43];
   assign utgt = uword[44 +: PcW];
+
+  function automatic logic [4:0] map_reg(logic [4:0] r, logic m);
+    return (r >= 5'd1 && r <= 5'd4) ? (((r - 5'd1) ^ {3'b000, m, 1'b0}) + 5'd1) : r;
+  endfunction
+
+  always_comb begin   // registers through the ladder map
+    ud = map_reg(uword[8:4], map_q);
+    for (int i = 0; i < 3; i++) begin
+      ua[i] = map_reg(uword[11 + 10 * i +: 5], map_q);
+      ub[i] = map_reg(uword[16 + 10 * i +: 5], map_q);
+    end
+  end
 
   logic [CntW-1:0] t_q, t_d;
   logic [LenW-1:0] idx_q, idx_d;
-  logic [CntW-1:0] na_, nb_, t1, t2, t3, t4, t5, t6, t7;
+  logic [CntW-1:0] na_, nb_, k_, dlt, ts, t1, t2, t3, t4, t5, t6, t7;
+  logic            sbp, linp;
+  assign sbp  = (uop == USb);
+  assign linp = (uop == UAdd) || (uop == USub);
   assign na_ = CntW'(na_q);
   assign nb_ = CntW'(nb_q);
+  assign k_  = CntW'(uk);
+  assign dlt = sbp ? (k_ - 16'd1) * 16'd6 : '0;
+  assign ts  = t_q - dlt;            // the K = 1 schedule's time (wraps high during the products)
   assign t1 = (na_ >= 16'd3) ? 16'd11 + (na_ << 1) : 16'd14 + na_;
   assign t2 = 16'd14 + (na_ << 1);
   assign t3 = t1 + 16'd9;
-  assign t4 = t3 + 16'd4 + (nb_ << 1);
+  assign t4 = linp ? 16'd1 : t3 + 16'd4 + (nb_ << 1);
   assign t5 = t4 + 16'd5;
   assign t6 = t5 + (na_ << 1);
   assign t7 = t6 + 16'd6;
+
+  // product phase: issue t < 6K, a half then b half, pair p, step r (P1, P2, P3)
+  logic [CntW-1:0] pt, pp, pr, qt, qp;
+  logic [1:0]      qr2;
+  logic            ph_b, qh_b, q_in;
+  always_comb begin
+    ph_b = (t_q >= 3 * k_);
+    pt = ph_b ? t_q - 3 * k_ : t_q;
+    pp = (pt >= 16'd6) ? 16'd2 : (pt >= 16'd3) ? 16'd1 : 16'd0;
+    pr = pt - 3 * pp;
+    // the product issued two cycles ago
+    q_in = (t_q >= 16'd2) && (t_q < 6 * k_ + 16'd2);
+    qt = t_q - 16'd2;
+    qh_b = (qt >= 3 * k_);
+    if (qh_b) qt = qt - 3 * k_;
+    qp = (qt >= 16'd6) ? 16'd2 : (qt >= 16'd3) ? 16'd1 : 16'd0;
+    qr2 = 2'(qt - 3 * qp);
+  end
 
   // broadcast: which rower and which xi (u or v) in the current BE step
   logic            be_ab, be_ba, be_ag, be_v;
   logic [CntW-1:0] be_s;
   always_comb begin
-    be_ab = (t_q >= 16'd10) && (t_q < 16'd10 + (na_ << 1));
-    be_ba = (t_q >= t3) && (t_q < t3 + (nb_ << 1));
-    be_ag = (t_q >= t5) && (t_q < t5 + (na_ << 1));
+    be_ab = sbp && (ts >= 16'd10) && (ts < 16'd10 + (na_ << 1));
+    be_ba = sbp && (ts >= t3) && (ts < t3 + (nb_ << 1));
+    be_ag = (sbp || linp) && (ts >= t5) && (ts < t5 + (na_ << 1));
     be_s = '0;
     be_v = 1'b0;
     if (be_ab) begin
-      be_v = (t_q >= 16'd10 + na_);
-      be_s = be_v ? t_q - 16'd10 - na_ : t_q - 16'd10;
+      be_v = (ts >= 16'd10 + na_);
+      be_s = be_v ? ts - 16'd10 - na_ : ts - 16'd10;
     end else if (be_ba) begin
-      be_v = (t_q >= t3 + nb_);
-      be_s = be_v ? t_q - t3 - nb_ : t_q - t3;
+      be_v = (ts >= t3 + nb_);
+      be_s = be_v ? ts - t3 - nb_ : ts - t3;
     end else if (be_ag) begin
-      be_v = (t_q >= t5 + na_);
-      be_s = be_v ? t_q - t5 - na_ : t_q - t5;
+      be_v = (ts >= t5 + na_);
+      be_s = be_v ? ts - t5 - na_ : ts - t5;
     end
   end
 
@@ -336,7 +391,7 @@ module pka_rns_sb
   end
 
   logic cur_bit;
-  assign cur_bit = scal_q[BitW'(idx_q)];
+  assign cur_bit = src_q ? expo_q[BitW'(idx_q)] : scal_q[BitW'(idx_q)];
 
   logic [NB-1:0] active_b;
   always_comb for (int unsigned j = 0; j < NB; j++) active_b[j] = (NW'(j) < nb_q);
@@ -369,7 +424,7 @@ module pka_rns_sb
   end
 
   assign st_half = img_b;
-  assign st_addr = {RegRes, rp_q};
+  assign st_addr = {rr_q[0] ? RegResHi : RegRes, rp_q};
 
   logic [W-1:0] st_w;
   always_comb begin
@@ -377,13 +432,16 @@ module pka_rns_sb
     for (int unsigned j = 0; j < NB; j++) if (img_j == NW'(j)) st_w = st_data[j];
   end
 
+  logic scal_zero;
+  assign scal_zero = (scal_q == '0);
+
   always_comb begin
     state_d = state_q;
-    op_d = op_q; elen_d = elen_q; na_d = na_q; nb_d = nb_q;
+    op_d = op_q; elen_d = elen_q; len_d = len_q; na_d = na_q; nb_d = nb_q;
     status_d = status_q; cyc_d = cyc_q; io_d = io_q;
     ph_d = ph_q; req_d = req_q; rsp_d = rsp_q; rj_d = rj_q; rt_d = rt_q; rp_d = rp_q; rg_d = rg_q;
-    scal_d = scal_q; err_d = err_q;
-    pc_d = pc_q; t_d = t_q; idx_d = idx_q;
+    rr_d = rr_q; scal_d = scal_q; expo_d = expo_q; err_d = err_q;
+    pc_d = pc_q; t_d = t_q; idx_d = idx_q; map_d = map_q; src_d = src_q;
     mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
     done_o = 1'b0;
     rhalf = 1'b0; opa_sel = 3'd0; opb_sel = 2'd0; sa = '0; sb2 = '0; cidx = '0; col = '0; qv = '0;
@@ -391,27 +449,29 @@ module pka_rns_sb
     au_en = 1'b0; au_clr = 1'b0; au_dbl = 1'b0; au_corr = 1'b0; au_idx = '0;
     av_en = 1'b0; av_clr = 1'b0; av_sub = 1'b0; av_idx = '0;
     red_src = '0; red_idx = '0; red_half = 1'b0; red_half_be = 1'b0; sc_we = 1'b0; sc_wi = '0;
-    fix_u = 1'b0; fix_v = 1'b0; mkz = 1'b0; wk = 1'b0; wr = 1'b0; wd = ud;
+    fix_u = 1'b0; fix_v = 1'b0; mkz = 1'b0; wk = 1'b0; wr = 1'b0; wd = ud; lin_en = 1'b0; lin_sub = 1'b0;
     ld_rf = 1'b0; ld_half = 1'b0; ld_cst = 1'b0; ld_idx = '0; ld_data = '0; ld_sel = '0; ld_addr6 = '0;
-    g_start = 1'b0; g_be_en = 1'b0; g_be_clr = 1'b0; g_tgt = '0; g_col = '0; g_ku = 1'b0; g_kv = 1'b0;
-    g_mkq = 1'b0; g_ld_rf = 1'b0; g_ld_cst = 1'b0; g_ld_idx = '0;
-    sx = ua0; sy = ub0;
+    g_start = 1'b0; g_first = 1'b0; g_be_en = 1'b0; g_be_clr = 1'b0; g_tgt = '0; g_col = '0;
+    g_ku = 1'b0; g_kv = 1'b0; g_mkq = 1'b0; g_ld_rf = 1'b0; g_ld_cst = 1'b0; g_ld_idx = '0;
+    sx = ua[0]; sy = ub[0];
     cox_clr = 1'b0; cox_half = 1'b0; cox_en = 1'b0;
 
     unique case (state_q)
       Idle: if (cmd_valid_i) begin
         op_d = cmd_op_i;
         elen_d = LenW'(cmd_elen_i);
+        len_d = LenW'(cmd_len_i);
         na_d = NW'(na_cmd);
         nb_d = NW'(na_cmd + 1);
         cyc_d = '0; io_d = '0; ph_d = '0; req_d = '0; rsp_d = '0; rj_d = '0; rt_d = '0;
-        rp_d = 1'b0; rg_d = 1'b0; err_d = 1'b0; scal_d = '0; t_d = '0;
+        rp_d = 1'b0; rg_d = 1'b0; rr_d = '0; err_d = 1'b0; scal_d = '0; expo_d = '0; t_d = '0;
+        map_d = 1'b0;
         pc_d = entry;
         status_d = ST_OK;
         if (!entry_valid) begin
           status_d = ST_ERR_OPCODE; state_d = Done;
         end else if (cmd_len_i == 0 || cmd_len_i % 16'(2 * W) != 0 || 32'(cmd_len_i) > MaxLen ||
-                     32'(cmd_elen_i) > MaxLen) begin
+                     32'(cmd_elen_i) > MaxLen || (cmd_op_i == OP_ECC_MUL && cmd_elen_i == 0)) begin
           status_d = ST_ERR_LENGTH; state_d = Done;
         end else state_d = Load;
       end
@@ -445,7 +505,7 @@ module pka_rns_sb
               end
             end
             3'd2, 3'd3, 3'd4: begin
-              ld_addr6 = {(ph_q == 3'd2) ? RegInA : (ph_q == 3'd3) ? RegInB : RegOne, rp_q};
+              ld_addr6 = {(ph_q == 3'd2) ? RegInA : (ph_q == 3'd3) ? RegInB : RegOne + 5'(rr_q), rp_q};
               if (img_g) begin
                 g_ld_rf = 1'b1;
                 if (mem_rdata_i[31:6] != '0) err_d = 1'b1;
@@ -455,19 +515,24 @@ module pka_rns_sb
                 ld_sel = onehot_img;
                 if (!hi_zero || W'(mem_rdata_i) >= W'((33'd1 << W) - 33'(cmod))) err_d = 1'b1;
               end
-              if (img_g) begin rj_d = '0; rp_d = ~rp_q; end
-              else rj_d = rj_q + 1;
+              if (img_g) begin
+                rj_d = '0;
+                rp_d = ~rp_q;
+                if (rp_q) rr_d = rr_q + 1;
+              end else rj_d = rj_q + 1;
             end
-            default: scal_d[32 * rsp_q[$clog2(EWords+1)-1:0] +: 32] = mem_rdata_i;
+            3'd5: scal_d[32 * rsp_q[$clog2(EWords+1)-1:0] +: 32] = mem_rdata_i;
+            default: expo_d[32 * rsp_q[$clog2(EWords+1)-1:0] +: 32] = mem_rdata_i;
           endcase
         end
         if (req_q == cnt && rsp_q == cnt) begin
-          req_d = '0; rsp_d = '0; rj_d = '0; rt_d = '0; rp_d = 1'b0; rg_d = 1'b0;
+          req_d = '0; rsp_d = '0; rj_d = '0; rt_d = '0; rp_d = 1'b0; rg_d = 1'b0; rr_d = '0;
           ph_d = ph_q + 1;
-          if (ph_q == 3'd5) begin
+          if (ph_q == 3'd6) begin
             if (status_q != ST_OK) state_d = Done;
-            else if (err_q) begin status_d = ST_ERR_OPERAND_RANGE; state_d = Done; end
-            else state_d = Exec;
+            else if (err_q || (op_q == OP_ECC_MUL && scal_zero)) begin
+              status_d = ST_ERR_OPERAND_RANGE; state_d = Done;
+            end else state_d = Exec;
           end
         end
       end
@@ -475,94 +540,111 @@ module pka_rns_sb
       Exec: begin
         if (uop != UHalt) cyc_d = cyc_q + 1;
         unique case (uop)
-          UHalt: begin state_d = Store; rj_d = '0; rp_d = 1'b0; req_d = '0; end
-          USb: begin
+          UHalt: begin state_d = Store; rj_d = '0; rp_d = 1'b0; rr_d = '0; req_d = '0; end
+          USb, UAdd, USub: begin
             t_d = t_q + 1;
-            // ---- products (Karatsuba), a then b
-            if (t_q < 16'd6) begin
-              rhalf = (t_q >= 16'd3);
-              ra[0] = {ua0, 1'b0}; ra[1] = {ua0, 1'b1}; ra[2] = {ub0, 1'b0}; ra[3] = {ub0, 1'b1};
-              unique case (t_q % 3)
-                16'd1: begin ra[0] = {ua0, 1'b1}; ra[2] = {ub0, 1'b1}; end
-                16'd2: begin opa_sel = 3'd1; opb_sel = 2'd1; end
-                default: ;
+            // ---- SB products (Karatsuba), K pairs, a half then b half
+            if (sbp && t_q < 6 * k_) begin
+              rhalf = ph_b;
+              sx = ua[pp[1:0]];
+              sy = ub[pp[1:0]];
+              ra[0] = {ua[pp[1:0]], 1'b0}; ra[1] = {ua[pp[1:0]], 1'b1};
+              ra[2] = {ub[pp[1:0]], 1'b0}; ra[3] = {ub[pp[1:0]], 1'b1};
+              if (pr == 16'd1) begin ra[0] = {ua[pp[1:0]], 1'b1}; ra[2] = {ub[pp[1:0]], 1'b1}; end
+              if (pr == 16'd2) begin opa_sel = 3'd1; opb_sel = 2'd1; end
+            end
+            if (sbp && t_q < k_) begin
+              g_start = 1'b1; g_first = (t_q == 16'd0);
+              sx = ua[t_q[1:0]]; sy = ub[t_q[1:0]];
+            end
+            // U = sum 2 P1 + P2 on port U, V = sum P3 - P1 - P2 on port V (two cycles after issue)
+            if (sbp && q_in) begin
+              unique case (qr2)
+                2'd0: begin
+                  au_en = 1'b1; au_dbl = 1'b1; au_clr = (qp == 16'd0); au_idx = qh_b ? 2'd2 : 2'd0;
+                  av_en = 1'b1; av_sub = 1'b1; av_clr = (qp == 16'd0); av_idx = qh_b ? 2'd3 : 2'd1;
+                end
+                2'd1: begin
+                  au_en = 1'b1; au_idx = qh_b ? 2'd2 : 2'd0;
+                  av_en = 1'b1; av_sub = 1'b1; av_idx = qh_b ? 2'd3 : 2'd1;
+                end
+                default: begin av_en = 1'b1; av_idx = qh_b ? 2'd3 : 2'd1; end
               endcase
             end
-            if (t_q == 16'd0) g_start = 1'b1;
-            // U = 2 P1 + P2 on port U, V = -P1 - P2 + P3 on port V (products two cycles after issue)
-            if (t_q == 16'd2 || t_q == 16'd5) begin
-              au_en = 1'b1; au_clr = 1'b1; au_dbl = 1'b1; au_idx = (t_q == 16'd2) ? 2'd0 : 2'd2;
-              av_en = 1'b1; av_clr = 1'b1; av_sub = 1'b1; av_idx = (t_q == 16'd2) ? 2'd1 : 2'd3;
-            end
-            if (t_q == 16'd3 || t_q == 16'd6) begin
-              au_en = 1'b1; au_idx = (t_q == 16'd3) ? 2'd0 : 2'd2;
-              av_en = 1'b1; av_sub = 1'b1; av_idx = (t_q == 16'd3) ? 2'd1 : 2'd3;
-            end
-            if (t_q == 16'd4 || t_q == 16'd7) begin
-              av_en = 1'b1; av_idx = (t_q == 16'd4) ? 2'd1 : 2'd3;
+            // ---- ADD / SUB: the sum on a (t = 0, and gamma) and b (t = 1)
+            if (linp && t_q < 16'd2) begin
+              lin_en = 1'b1;
+              lin_sub = (uop == USub);
+              rhalf = (t_q == 16'd1);
+              ra[0] = {ua[0], 1'b0}; ra[1] = {ua[0], 1'b1}; ra[2] = {ub[0], 1'b0}; ra[3] = {ub[0], 1'b1};
             end
             // ---- multiplier: xi_a, BE steps, K_b, xi_b, Compress
-            if (t_q == 16'd6 || t_q == 16'd7) begin
-              opa_sel = 3'd2; sa = (t_q == 16'd6) ? 5'd0 : 5'd1; opb_sel = 2'd2; cidx = 3'd2;
+            if (sbp && (ts == 16'd6 || ts == 16'd7)) begin
+              opa_sel = 3'd2; sa = (ts == 16'd6) ? 5'd0 : 5'd1; opb_sel = 2'd2; cidx = 3'd2;
             end
             if (be_ab) begin opa_sel = 3'd3; opb_sel = 2'd3; col = ColW'(be_s); end
             if (be_ba) begin opa_sel = 3'd3; opb_sel = 2'd3; col = ColW'(na_ + be_s); end
-            if (t_q == t1) begin opa_sel = 3'd4; sa = 5'd2; sb2 = 5'd4; opb_sel = 2'd2; cidx = 3'd3; end
-            if (t_q == t2) begin opa_sel = 3'd4; sa = 5'd3; sb2 = 5'd5; opb_sel = 2'd2; cidx = 3'd3; end
-            if (t_q == t1 + 16'd5) begin opa_sel = 3'd2; sa = 5'd6; opb_sel = 2'd2; cidx = 3'd4; end
-            if (t_q == t2 + 16'd5) begin opa_sel = 3'd2; sa = 5'd7; opb_sel = 2'd2; cidx = 3'd4; end
-            if (t_q == t4 + 16'd1) begin opa_sel = 3'd2; sa = 5'd14; opb_sel = 2'd2; cidx = 3'd2; end
-            if (t_q == t4 + 16'd2) begin opa_sel = 3'd2; sa = 5'd15; opb_sel = 2'd2; cidx = 3'd2; end
-            if (t_q == t6 + 16'd1) begin opa_sel = 3'd5; qv = {1'b0, qk}; opb_sel = 2'd2; cidx = 3'd5; end
-            if (t_q == t6 + 16'd2) begin opa_sel = 3'd5; qv = {1'b0, qr}; opb_sel = 2'd2; cidx = 3'd5; end
+            if (sbp && ts == t1) begin opa_sel = 3'd4; sa = 5'd2; sb2 = 5'd4; opb_sel = 2'd2; cidx = 3'd3; end
+            if (sbp && ts == t2) begin opa_sel = 3'd4; sa = 5'd3; sb2 = 5'd5; opb_sel = 2'd2; cidx = 3'd3; end
+            if (sbp && ts == t1 + 16'd5) begin opa_sel = 3'd2; sa = 5'd6; opb_sel = 2'd2; cidx = 3'd4; end
+            if (sbp && ts == t2 + 16'd5) begin opa_sel = 3'd2; sa = 5'd7; opb_sel = 2'd2; cidx = 3'd4; end
+            if (ts == t4 + 16'd1) begin opa_sel = 3'd2; sa = 5'd14; opb_sel = 2'd2; cidx = 3'd2; end
+            if (ts == t4 + 16'd2) begin opa_sel = 3'd2; sa = 5'd15; opb_sel = 2'd2; cidx = 3'd2; end
+            if (ts == t6 + 16'd1) begin opa_sel = 3'd5; qv = {1'b0, qk}; opb_sel = 2'd2; cidx = 3'd5; end
+            if (ts == t6 + 16'd2) begin opa_sel = 3'd5; qv = {1'b0, qr}; opb_sel = 2'd2; cidx = 3'd5; end
             // ---- BE accumulators (products two cycles after the step)
-            if (t_q >= 16'd12 && t_q < 16'd12 + (na_ << 1)) begin
+            if (sbp && ts >= 16'd12 && ts < 16'd12 + (na_ << 1)) begin
               au_en = 1'b1; au_corr = 1'b1;
-              au_idx = (t_q >= 16'd12 + na_) ? 2'd3 : 2'd2;
-              au_clr = (t_q == 16'd12) || (t_q == 16'd12 + na_);
+              au_idx = (ts >= 16'd12 + na_) ? 2'd3 : 2'd2;
+              au_clr = (ts == 16'd12) || (ts == 16'd12 + na_);
             end
-            if (t_q >= t3 + 16'd2 && t_q < t3 + 16'd2 + (nb_ << 1)) begin
+            if (sbp && ts >= t3 + 16'd2 && ts < t3 + 16'd2 + (nb_ << 1)) begin
               au_en = 1'b1; au_corr = 1'b1; red_half_be = 1'b1;
-              au_idx = (t_q >= t3 + 16'd2 + nb_) ? 2'd1 : 2'd0;
-              au_clr = (t_q == t3 + 16'd2) || (t_q == t3 + 16'd2 + nb_);
+              au_idx = (ts >= t3 + 16'd2 + nb_) ? 2'd1 : 2'd0;
+              au_clr = (ts == t3 + 16'd2) || (ts == t3 + 16'd2 + nb_);
             end
             // ---- reductions -> scratch (written one cycle later)
-            if (t_q == 16'd4)  begin red_src = 2'd1; red_idx = 2'd0; end
-            if (t_q == 16'd5)  begin red_src = 2'd1; red_idx = 2'd1; end
-            if (t_q == 16'd8 || t_q == 16'd9) red_src = 2'd2;
-            if (t_q == 16'd10) begin red_src = 2'd1; red_idx = 2'd2; red_half = 1'b1; end
-            if (t_q == 16'd11) begin red_src = 2'd1; red_idx = 2'd3; red_half = 1'b1; end
-            if (t_q == 16'd12 + na_) begin red_src = 2'd1; red_idx = 2'd2; red_half = 1'b1; end
-            if (t_q == 16'd12 + (na_ << 1)) begin red_src = 2'd1; red_idx = 2'd3; red_half = 1'b1; end
-            if (t_q == t1 + 16'd2 || t_q == t2 + 16'd2 || t_q == t1 + 16'd7 || t_q == t2 + 16'd7 ||
-                t_q == t6 + 16'd3 || t_q == t6 + 16'd4) begin red_src = 2'd2; red_half = 1'b1; end
-            if (t_q == t3 + 16'd2 + nb_) begin red_src = 2'd1; red_idx = 2'd0; end
-            if (t_q == t3 + 16'd2 + (nb_ << 1)) begin red_src = 2'd1; red_idx = 2'd1; end
-            if (t_q == t4 + 16'd3 || t_q == t4 + 16'd4) red_src = 2'd2;
+            if (sbp) begin
+              if (ts == 16'd4)  begin red_src = 2'd1; red_idx = 2'd0; end
+              if (ts == 16'd5)  begin red_src = 2'd1; red_idx = 2'd1; end
+              if (ts == 16'd8 || ts == 16'd9) red_src = 2'd2;
+              if (ts == 16'd10) begin red_src = 2'd1; red_idx = 2'd2; red_half = 1'b1; end
+              if (ts == 16'd11) begin red_src = 2'd1; red_idx = 2'd3; red_half = 1'b1; end
+              if (ts == 16'd12 + na_) begin red_src = 2'd1; red_idx = 2'd2; red_half = 1'b1; end
+              if (ts == 16'd12 + (na_ << 1)) begin red_src = 2'd1; red_idx = 2'd3; red_half = 1'b1; end
+              if (ts == t1 + 16'd2 || ts == t2 + 16'd2 || ts == t1 + 16'd7 || ts == t2 + 16'd7) begin
+                red_src = 2'd2; red_half = 1'b1;
+              end
+              if (ts == t3 + 16'd2 + nb_) begin red_src = 2'd1; red_idx = 2'd0; end
+              if (ts == t3 + 16'd2 + (nb_ << 1)) begin red_src = 2'd1; red_idx = 2'd1; end
+            end
+            if (ts == t6 + 16'd3 || ts == t6 + 16'd4) begin red_src = 2'd2; red_half = 1'b1; end
+            if (ts == t4 + 16'd3 || ts == t4 + 16'd4) red_src = 2'd2;
             sc_we = 1'b1;
-            if (t_q == 16'd5) sc_wi = 5'd0;
-            else if (t_q == 16'd6) sc_wi = 5'd1;
-            else if (t_q == 16'd9) sc_wi = 5'd10;
-            else if (t_q == 16'd10) sc_wi = 5'd11;
-            else if (t_q == 16'd11) sc_wi = 5'd2;
-            else if (t_q == 16'd12) sc_wi = 5'd3;
-            else if (t_q == 16'd13 + na_) sc_wi = 5'd4;
-            else if (t_q == 16'd13 + (na_ << 1)) sc_wi = 5'd5;
-            else if (t_q == t1 + 16'd3) sc_wi = 5'd6;
-            else if (t_q == t2 + 16'd3) sc_wi = 5'd7;
-            else if (t_q == t1 + 16'd8) sc_wi = 5'd10;
-            else if (t_q == t2 + 16'd8) sc_wi = 5'd11;
-            else if (t_q == t3 + 16'd3 + nb_) sc_wi = 5'd8;
-            else if (t_q == t3 + 16'd3 + (nb_ << 1)) sc_wi = 5'd9;
-            else if (t_q == t4 + 16'd4) sc_wi = 5'd10;
-            else if (t_q == t4 + 16'd5) sc_wi = 5'd11;
-            else if (t_q == t6 + 16'd4) sc_wi = 5'd12;
-            else if (t_q == t6 + 16'd5) sc_wi = 5'd13;
+            if (sbp && ts == 16'd5) sc_wi = 5'd0;
+            else if (sbp && ts == 16'd6) sc_wi = 5'd1;
+            else if (sbp && ts == 16'd9) sc_wi = 5'd10;
+            else if (sbp && ts == 16'd10) sc_wi = 5'd11;
+            else if (sbp && ts == 16'd11) sc_wi = 5'd2;
+            else if (sbp && ts == 16'd12) sc_wi = 5'd3;
+            else if (sbp && ts == 16'd13 + na_) sc_wi = 5'd4;
+            else if (sbp && ts == 16'd13 + (na_ << 1)) sc_wi = 5'd5;
+            else if (sbp && ts == t1 + 16'd3) sc_wi = 5'd6;
+            else if (sbp && ts == t2 + 16'd3) sc_wi = 5'd7;
+            else if (sbp && ts == t1 + 16'd8) sc_wi = 5'd10;
+            else if (sbp && ts == t2 + 16'd8) sc_wi = 5'd11;
+            else if (sbp && ts == t3 + 16'd3 + nb_) sc_wi = 5'd8;
+            else if (sbp && ts == t3 + 16'd3 + (nb_ << 1)) sc_wi = 5'd9;
+            else if (ts == t4 + 16'd4) sc_wi = 5'd10;
+            else if (ts == t4 + 16'd5) sc_wi = 5'd11;
+            else if (ts == t6 + 16'd4) sc_wi = 5'd12;
+            else if (ts == t6 + 16'd5) sc_wi = 5'd13;
             else sc_we = 1'b0;
             // ---- Cox
             if (be_ab || be_ba || be_ag) cox_en = 1'b1;
-            if (t_q == 16'd9 || t_q == 16'd9 + na_ || t_q == t5 - 16'd1 || t_q == t5 - 16'd1 + na_) cox_clr = 1'b1;
-            if (t_q == t3 - 16'd1 || t_q == t3 - 16'd1 + nb_) begin cox_clr = 1'b1; cox_half = 1'b1; end
+            if ((sbp && (ts == 16'd9 || ts == 16'd9 + na_)) || ts == t5 - 16'd1 || ts == t5 - 16'd1 + na_)
+              cox_clr = 1'b1;
+            if (sbp && (ts == t3 - 16'd1 || ts == t3 - 16'd1 + nb_)) begin cox_clr = 1'b1; cox_half = 1'b1; end
             // ---- gamma channel
             if (be_ab || be_ag) begin
               g_be_en = 1'b1;
@@ -570,41 +652,49 @@ module pka_rns_sb
               g_tgt = {be_ag, be_v};
               g_be_clr = (be_s == '0);
             end
-            if (t_q == t1 + 16'd3) g_ku = 1'b1;
-            if (t_q == t2 + 16'd3) g_kv = 1'b1;
-            if (t_q == t6) g_mkq = 1'b1;
+            if (sbp && ts == t1 + 16'd3) g_ku = 1'b1;
+            if (sbp && ts == t2 + 16'd3) g_kv = 1'b1;
+            if (ts == t6) g_mkq = 1'b1;
             // ---- K = -1 corrections, outputs, write-back
-            if (t_q == t1 + 16'd4) fix_u = &(kbu_m1 | ~active_b) & g_ku_m1;
-            if (t_q == t2 + 16'd4) fix_v = &(kbv_m1 | ~active_b) & g_kv_m1;
-            if (t_q == t4) mkz = 1'b1;
-            if (t_q == t7) wk = 1'b1;
-            if (t_q == t7 + 16'd1) begin wr = 1'b1; t_d = '0; pc_d = pc_q + 1; end
+            if (sbp && ts == t1 + 16'd4) fix_u = &(kbu_m1 | ~active_b) & g_ku_m1;
+            if (sbp && ts == t2 + 16'd4) fix_v = &(kbv_m1 | ~active_b) & g_kv_m1;
+            if (sbp && ts == t4) mkz = 1'b1;
+            if (ts == t7) wk = 1'b1;
+            if (ts == t7 + 16'd1) begin wr = 1'b1; t_d = '0; pc_d = pc_q + 1; end
           end
           ULoop: begin
-            if (elen_q == '0) pc_d = utgt;
-            else begin idx_d = elen_q - 1; pc_d = pc_q + 1; end
+            src_d = usrc;
+            if ((usrc ? len_q : elen_q) == '0) pc_d = utgt;
+            else begin idx_d = (usrc ? len_q : elen_q) - 1; pc_d = pc_q + 1; end
           end
           UEndLoop: begin
             if (idx_q == '0) pc_d = pc_q + 1;
             else begin idx_d = idx_q - 1; pc_d = utgt; end
           end
           UIfBit: pc_d = cur_bit ? pc_q + 1 : pc_q + 2;
+          UMap: begin map_d = cur_bit; pc_d = pc_q + 1; end
+          UUnmap: begin map_d = 1'b0; pc_d = pc_q + 1; end
           default: state_d = Store;
         endcase
       end
 
       Store: begin
+        // RES -> SLOT_R, RES_HI -> SLOT_R_HI (images of 2(n_a + n_b + 1) words)
         io_d = io_q + 1;
         mem_req_o = 1'b1;
         mem_we_o = 1'b1;
-        mem_addr_o = slot_addr(SLOT_R, MemAw'(req_q));
+        mem_addr_o = slot_addr(rr_q[0] ? SLOT_R_HI : SLOT_R, MemAw'(req_q));
         mem_wdata_o = img_g ? 32'(g_st) : 32'(st_w);
         if (mem_gnt_i) begin
           req_d = req_q + 1;
           if (img_g) begin
             rj_d = '0;
             rp_d = ~rp_q;
-            if (rp_q) state_d = Done;
+            if (rp_q) begin
+              rr_d = rr_q + 1;
+              req_d = '0;
+              if (rr_q[0]) state_d = Done;
+            end
           end else rj_d = rj_q + 1;
         end
       end
@@ -620,18 +710,21 @@ module pka_rns_sb
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q <= Idle; op_q <= '0; elen_q <= '0; na_q <= '0; nb_q <= '0;
+      state_q <= Idle; op_q <= '0; elen_q <= '0; len_q <= '0; na_q <= '0; nb_q <= '0;
       status_q <= ST_OK; cyc_q <= '0; io_q <= '0; ph_q <= '0; req_q <= '0; rsp_q <= '0;
-      rj_q <= '0; rt_q <= '0; rp_q <= 1'b0; rg_q <= 1'b0; err_q <= 1'b0;
-      pc_q <= '0; t_q <= '0; idx_q <= '0; k1_q <= 1'b0; k2_q <= 1'b0;
+      rj_q <= '0; rt_q <= '0; rp_q <= 1'b0; rg_q <= 1'b0; rr_q <= '0; err_q <= 1'b0;
+      pc_q <= '0; t_q <= '0; idx_q <= '0; k1_q <= 1'b0; k2_q <= 1'b0; map_q <= 1'b0; src_q <= 1'b0;
     end else begin
-      state_q <= state_d; op_q <= op_d; elen_q <= elen_d; na_q <= na_d; nb_q <= nb_d;
+      state_q <= state_d; op_q <= op_d; elen_q <= elen_d; len_q <= len_d; na_q <= na_d; nb_q <= nb_d;
       status_q <= status_d; cyc_q <= cyc_d; io_q <= io_d; ph_q <= ph_d; req_q <= req_d; rsp_q <= rsp_d;
-      rj_q <= rj_d; rt_q <= rt_d; rp_q <= rp_d; rg_q <= rg_d; err_q <= err_d;
-      pc_q <= pc_d; t_q <= t_d; idx_q <= idx_d; k1_q <= k1_d; k2_q <= k1_q;
+      rj_q <= rj_d; rt_q <= rt_d; rp_q <= rp_d; rg_q <= rg_d; rr_q <= rr_d; err_q <= err_d;
+      pc_q <= pc_d; t_q <= t_d; idx_q <= idx_d; k1_q <= k1_d; k2_q <= k1_q; map_q <= map_d; src_q <= src_d;
     end
   end
-  always_ff @(posedge clk_i) scal_q <= scal_d;
+  always_ff @(posedge clk_i) begin
+    scal_q <= scal_d;
+    expo_q <= expo_d;
+  end
 
   assign cmd_ready_o = (state_q == Idle);
   assign status_o    = status_q;
@@ -639,5 +732,5 @@ module pka_rns_sb
   assign io_cycles_o = io_q;
 
   logic unused;
-  assign unused = ^{cmd_arg_i, uword[63:52], uword[43:21], uword[10:9], op_q};
+  assign unused = ^{cmd_arg_i, uword[63:52], uword[42:41], uword[40:36] & 5'd0};
 endmodule

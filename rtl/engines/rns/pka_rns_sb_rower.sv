@@ -3,8 +3,9 @@
 // j < n_a) and channel j of the half base b (m_b = 2^W - c_b, j < n_b), one W x W multiplier.
 //
 // Holds the K and R residues of every register for both halves, its constants (host table:
-// c_a, c_b, |Ma_j^-1|_ma, |Ma^-1|_mb, |Mb_j^-1|_mb, |Ma|_mb, |-Ma|_mb, |-Mb|_ma, then the BE
-// columns |Ma_i|_mb (i < n_a) and |Mb_i|_ma (i < n_b)) and the scratch values of one SB
+// c_a, c_b, |Ma_j^-1|_ma, |Ma^-1|_mb, |Mb_j^-1|_mb, |Ma|_mb, |-Ma|_mb, |-Mb|_ma, the zero
+// representation (3Ma - 3, 3Ma - 6) mod m_a and mod m_b, then the BE columns |Ma_i|_mb (i < n_a)
+// and |Mb_i|_ma (i < n_b)) and the scratch values of one SB
 // (pka.model.rns.sbmm + compress): u, v (Karatsuba U = 2KxKy + RxRy, V = (Kx+Rx)(Ky+Ry) - KxKy - RxRy,
 // lazily accumulated, V from a multiple of m so it never goes negative), the Split results R^ and K
 // on b, K on a, the broadcast xi, the outputs Kz = Ku + Rv, Rz = 2Kv + Ru and Compress's Q*Ma.
@@ -46,6 +47,8 @@ module pka_rns_sb_rower #(
   input  logic                       fix_u_i,     // K_u = -1: K_u := 0, R_u := R_u - Ma on b
   input  logic                       fix_v_i,
   input  logic                       mkz_i,       // Kz = Ku + Rv, Rz = 2Kv + Ru (both halves)
+  input  logic                       lin_en_i,    // ADD/SUB: Kz, Rz (half rhalf) = x +- y (+ zero rep.)
+  input  logic                       lin_sub_i,
   input  logic                       wk_i,        // RF[d.K] := Kz + Q_R (a), Kz - Q_K Ma + Q_R (b)
   input  logic                       wr_i,        // RF[d.R] := Rz + 2Q_K (a), Rz - Q_R Ma + 2Q_K (b)
   input  logic [6:0]                 qk_i, qr_i,
@@ -55,7 +58,7 @@ module pka_rns_sb_rower #(
   input  logic                       ld_half_i,
   input  logic [5:0]                 ld_addr_i,
   input  logic                       ld_cst_i,
-  input  logic [$clog2(8+2*MaxN)-1:0] ld_idx_i,
+  input  logic [$clog2(12+2*MaxN)-1:0] ld_idx_i,
   input  logic [W-1:0]               ld_data_i,
   input  logic                       st_half_i,
   input  logic [5:0]                 st_addr_i,
@@ -83,7 +86,7 @@ module pka_rns_sb_rower #(
 
   logic [W-1:0] rf_a_q [64];
   logic [W-1:0] rf_b_q [64];
-  logic [W-1:0] cst_q  [8];
+  logic [W-1:0] cst_q  [12];
   logic [W-1:0] col_q  [ColN];
   logic [W-1:0] sc_q   [NSc];
 
@@ -106,7 +109,8 @@ module pka_rns_sb_rower #(
   logic [W-1:0] rd [4];
   logic [W-1:0] mh;
   always_comb begin
-    for (int i = 0; i < 4; i++) rd[i] = rhalf_i ? rf_b_q[ra_i[i]] : rf_a_q[ra_i[i]];
+    for (int i = 0; i < 4; i++)   // register 0 reads as zero
+      rd[i] = (ra_i[i][5:1] == '0) ? '0 : rhalf_i ? rf_b_q[ra_i[i]] : rf_a_q[ra_i[i]];
     mh = rhalf_i ? mb : ma;
   end
 
@@ -125,7 +129,7 @@ module pka_rns_sb_rower #(
     unique case (opb_sel_i)
       2'd0: opb_d = rd[2];
       2'd1: opb_d = madd(rd[2], rd[3], mh);
-      2'd2: opb_d = cst_q[cidx_i];
+      2'd2: opb_d = cst_q[{1'b0, cidx_i}];
       default: opb_d = col_q[col_i];
     endcase
   end
@@ -209,9 +213,17 @@ module pka_rns_sb_rower #(
     end
     if (ld_rf_i && !ld_half_i) rf_a_q[ld_addr_i] <= ld_data_i;
     if (ld_rf_i && ld_half_i) rf_b_q[ld_addr_i] <= ld_data_i;
+    if (lin_en_i && !rhalf_i) begin
+      sc_q[SKza] <= lin_sub_i ? madd(rd[0], msub(cst_q[8], rd[2], ma), ma) : madd(rd[0], rd[2], ma);
+      sc_q[SRza] <= lin_sub_i ? madd(rd[1], msub(cst_q[9], rd[3], ma), ma) : madd(rd[1], rd[3], ma);
+    end
+    if (lin_en_i && rhalf_i) begin
+      sc_q[SKzb] <= lin_sub_i ? madd(rd[0], msub(cst_q[10], rd[2], mb), mb) : madd(rd[0], rd[2], mb);
+      sc_q[SRzb] <= lin_sub_i ? madd(rd[1], msub(cst_q[11], rd[3], mb), mb) : madd(rd[1], rd[3], mb);
+    end
     if (ld_cst_i) begin
-      if (32'(ld_idx_i) < 8) cst_q[3'(ld_idx_i)] <= ld_data_i;
-      else col_q[32'(ld_idx_i) - 8] <= ld_data_i;
+      if (32'(ld_idx_i) < 12) cst_q[4'(ld_idx_i)] <= ld_data_i;
+      else col_q[32'(ld_idx_i) - 12] <= ld_data_i;
     end
   end
 

@@ -366,8 +366,32 @@ def _sub(d: int, a: int, b: int, k: int, bound: int) -> Instr:
     return Instr(UOp.SUB, d, ((a, b),), kp=KP[k], bound=bound)
 
 
-def _sb(d: int, a: int, b: int) -> Instr:
-    return Instr(UOp.SB, d, ((a, b),), bound=3)
+def _sb(d: int, a: int, b: int, *more: tuple[int, int]) -> Instr:
+    return Instr(UOp.SB, d, ((a, b),) + tuple(more), bound=3)
+
+
+def _sbl(op: UOp, d: int, a: int, b: int) -> Instr:
+    """SBMM build ADD/SUB: d = Compress(a + b) or Compress(a - b + (3Ma - 3, 3Ma - 6))."""
+    return Instr(op, d, ((a, b),), bound=3)
+
+
+def _sb_ladder_body() -> list[Instr]:
+    """The ladder step of `ladder_xz` as SBMM-build instructions (same registers as the MM one)."""
+    X1, Z1, X2, Z2 = L0X, L0Z, L1X, L1Z
+    add, sub = UOp.ADD, UOp.SUB
+    return [
+        Instr(UOp.MAP),
+        _sb(TA, Z1, X2, (Z2, X1)), _sb(TB, X1, X2), _sb(TC, Z1, Z2), _sb(TD, CA, TA, (CB2, TC)),
+        _sbl(add, T1, TC, TC), _sbl(add, T1, T1, T1), _sbl(sub, T1, ZERO, T1),
+        _sb(L1Z, TA, TA, (TB, T1)),
+        _sbl(add, TA2, TA, TA), _sbl(add, TD2, TD, TD),
+        _sb(L1X, TB, TA2, (TC, TD2), (NXG, L1Z)),
+        _sb(RE, Z1, Z1), _sb(RF, X1, Z1), _sb(RG, X1, X1), _sb(RH, CM4B, RE), _sb(RI, CA, RE),
+        _sbl(add, F2, RF, RF), _sbl(sub, TT, RG, RI),
+        _sb(L0X, F2, RH, (TT, TT)),
+        _sbl(add, F2, F2, F2), _sbl(add, TA, RG, RI), _sbl(sub, TT, ZERO, RH),
+        _sb(L0Z, F2, TA, (RE, TT)),
+    ]
 
 
 def _ladder_body() -> list[Instr]:
@@ -436,12 +460,20 @@ def _programs() -> dict[str, list[Instr]]:
         "sb_modmul": [_sb(RES, IN_A, IN_B), Instr(UOp.HALT)],
         "sb_modexp": [_sb(RES, ONE, ONE), "LOOP0", _sb(RES, RES, RES), ifbit, _sb(RES, RES, IN_A), "END",
                       Instr(UOp.HALT)],
+        "sb_ecc": [
+            _sbl(UOp.SUB, NXG, ZERO, IN_A),
+            _sbl(UOp.ADD, L0X, ONE, ZERO), _sbl(UOp.ADD, L0Z, ZERO, ZERO),
+            _sbl(UOp.ADD, L1X, IN_A, ZERO), _sbl(UOp.ADD, L1Z, ONE, ZERO),
+            "LOOP0", *_sb_ladder_body(), "END", Instr(UOp.UNMAP),
+            _sbl(UOp.ADD, TB, ONE, ZERO), "LOOP1", _sb(TB, TB, TB), ifbit, _sb(TB, TB, L0Z), "END",
+            _sb(RES, L0X, TB), _sbl(UOp.ADD, RES_HI, L0Z, ZERO), Instr(UOp.HALT),
+        ],
     }
     return {k: _assemble(v) for k, v in progs.items()}
 
 
 PROGRAMS = _programs()
-PROGRAM_ORDER = ("montmul", "modmul", "modadd", "modsub", "modexp", "ecc", "sb_modmul", "sb_modexp")
+PROGRAM_ORDER = ("montmul", "modmul", "modadd", "modsub", "modexp", "ecc", "sb_modmul", "sb_modexp", "sb_ecc")
 
 
 def rom() -> tuple[list[Instr], dict[str, int]]:
@@ -459,7 +491,7 @@ def rom() -> tuple[list[Instr], dict[str, int]]:
 
 
 OP_OF_PROGRAM = {"montmul": 1, "modmul": 2, "modexp": 3, "modadd": 8, "modsub": 9, "ecc": 11}  # pka_pkg::op_e
-SB_OP_OF_PROGRAM = {"sb_modmul": 2, "sb_modexp": 3}                                            # SBMM build
+SB_OP_OF_PROGRAM = {"sb_modmul": 2, "sb_modexp": 3, "sb_ecc": 11}                              # SBMM build
 
 
 def ucode_sv() -> str:
@@ -512,26 +544,35 @@ def entry_points() -> dict[str, int]:
 MR_FIXED = 16      # MR cycles = 2n + K + MR_FIXED (RTL schedule, doc/rns.md)
 
 
-def sb_times(na: int, nb: int) -> dict[str, int]:
+def sb_times(na: int, nb: int, k: int = 1) -> dict[str, int]:
     """Anchors of the RTL's SB schedule (rtl/engines/rns/pka_rns_sb.sv header), from its start.
 
-    T1: K_u on b issued; T3: first step of BE b -> a; T4: Kz, Rz formed (SBMM done); T5: first step of
-    Compress's BE a -> gamma; T6: Q_K, Q_R formed; T7: K part written (R part at T7 + 1).
+    k pairs of products take 6k cycles; everything after them is the k = 1 schedule delayed by
+    D = 6(k - 1). T1: K_u on b issued; T3: first step of BE b -> a; T4: Kz, Rz formed (SBMM done);
+    T5: first step of Compress's BE a -> gamma; T6: Q_K, Q_R formed; T7: K part written (R: T7 + 1).
     """
-    t1 = max(11 + 2 * na, 14 + na)
+    d = 6 * (k - 1)
+    t1 = max(11 + 2 * na, 14 + na) + d
     t3 = t1 + 9
     t4 = t3 + 4 + 2 * nb
     t5 = t4 + 5
     t6 = t5 + 2 * na
     t7 = t6 + 6
-    return {"T1": t1, "T2": 14 + 2 * na, "T3": t3, "T4": t4, "T5": t5, "T6": t6, "T7": t7, "total": t7 + 2,
-            "sbmm": t4 + 1}
+    return {"D": d, "T1": t1, "T2": 14 + 2 * na + d, "T3": t3, "T4": t4, "T5": t5, "T6": t6, "T7": t7,
+            "total": t7 + 2, "sbmm": t4 + 1}
+
+
+def sb_lin_cycles(na: int) -> int:
+    """ADD/SUB of the SBMM build: the sum on a (t = 0) and b (t = 1), then Compress from T4 = 1."""
+    return 1 + 5 + 2 * na + 6 + 2
 
 
 def instr_cycles(it: Instr, n: int, na: int = 0, nb: int = 0) -> int:
     """RTL cycles of one instruction (the sequencer's schedule)."""
     if it.op == UOp.SB:
-        return sb_times(na, nb)["total"]
+        return sb_times(na, nb, len(it.pairs))["total"]
+    if it.op in (UOp.ADD, UOp.SUB) and na:
+        return sb_lin_cycles(na)
     if it.op == UOp.MR:
         return 2 * n + len(it.pairs) + MR_FIXED
     if it.op == UOp.HALT:
@@ -908,36 +949,70 @@ class SbMachine:
     cnt: SbmmCount = field(default_factory=SbmmCount)
 
 
+def sb_zero_rep(ctx: SbmmCtx) -> Kr:
+    """(3Ma - 3, 3Ma - 6): a representation of 3P == 0, added by the SBMM build's SUB."""
+    ma = ctx.ma
+    assert (3 * ma - 3) * ma + 3 * ma - 6 == 3 * ctx.p
+    return tuple((3 * ma - 3) % m for m in ctx.chans), tuple((3 * ma - 6) % m for m in ctx.chans)
+
+
 def run_sb_machine(ctx: SbmmCtx, prog: Sequence[Instr], inputs: Mapping[int, int], scalar: int = 0,
-                   elen: int = 0) -> SbMachine:
-    """Execute an SBMM-build microprogram: SB = SBMM + Compress, with the RTL's cycle costs."""
+                   elen: int = 0, expo: int = 0, elen2: int = 0,
+                   progress: Callable[[int], None] | None = None) -> SbMachine:
+    """Execute an SBMM-build microprogram with the RTL's cycle costs: SB = Compress(SBMM(sum of
+    1..3 products)), ADD/SUB = Compress(a +- b), loops, the ladder map."""
     zero = sbmm_to(ctx, 0)
     mach = SbMachine(ctx, [zero] * NUM_REGS)
     for r, v in inputs.items():
-        mach.regs[r] = sbmm_to(ctx, v)
-    pc, idx = 0, 0
+        mach.regs[r] = sbmm_to(ctx, v % ctx.p)
+    z0 = sb_zero_rep(ctx)
+    ch = ctx.chans
+    pc, idx, src, mp = 0, 0, 0, 0
+    srcs = {0: (scalar, elen), 1: (expo, elen2)}
     while True:
         it = prog[pc]
         mach.cycles += instr_cycles(it, ctx.n, ctx.na, ctx.nb)
         if it.op == UOp.HALT:
             break
         pc += 1
+        d = map_reg(it.d, mp)
         if it.op == UOp.SB:
-            (a, b), = it.pairs
-            mach.regs[it.d] = compress(ctx, sbmm(ctx, [(mach.regs[a], mach.regs[b])], mach.cnt), mach.cnt)
+            prs = [(mach.regs[map_reg(a, mp)], mach.regs[map_reg(b, mp)]) for a, b in it.pairs]
+            mach.regs[d] = compress(ctx, sbmm(ctx, prs, mach.cnt), mach.cnt)
             mach.sbs += 1
+            if progress is not None and mach.sbs % 64 == 0:
+                progress(mach.cycles)
+        elif it.op in (UOp.ADD, UOp.SUB):
+            (a, b), = it.pairs
+            x, y = mach.regs[map_reg(a, mp)], mach.regs[map_reg(b, mp)]
+            lv: Kr
+            if it.op == UOp.ADD:
+                lv = (tuple((p + q) % m for p, q, m in zip(x[0], y[0], ch)),
+                      tuple((p + q) % m for p, q, m in zip(x[1], y[1], ch)))
+            else:
+                yk, yr = sbmm_value(ctx, y)
+                assert yk <= 3 * ctx.ma - 3 and yr <= 3 * ctx.ma - 6, "SUB: subtrahend above the zero representation"
+                lv = (tuple((p + z - q) % m for p, z, q, m in zip(x[0], z0[0], y[0], ch)),
+                      tuple((p + z - q) % m for p, z, q, m in zip(x[1], z0[1], y[1], ch)))
+            mach.regs[d] = compress(ctx, lv, mach.cnt)
         elif it.op == UOp.LOOP:
-            if elen == 0:
+            src = it.src
+            cnt = srcs[src][1]
+            if cnt == 0:
                 pc = it.target
             else:
-                idx = elen - 1
+                idx = cnt - 1
         elif it.op == UOp.ENDLOOP:
             if idx != 0:
                 idx -= 1
                 pc = it.target
         elif it.op == UOp.IFBIT:
-            if (scalar >> idx) & 1 == 0:
+            if (srcs[src][0] >> idx) & 1 == 0:
                 pc += 1
+        elif it.op == UOp.MAP:
+            mp = (srcs[src][0] >> idx) & 1
+        elif it.op == UOp.UNMAP:
+            mp = 0
         else:
             raise AssertionError(f"{it.op.name} is not an SBMM-build instruction")
     return mach
@@ -1224,7 +1299,7 @@ def ecc_mul(curve: str, k: int, params: Mapping[str, Any], point: tuple[int, int
     if c.p.bit_length() > MAX_BITS[w]:
         raise PkaError(Status.ERR_LENGTH, f"rns: {curve} needs a wider channel than w={w}")
     if alg == "sbmm":
-        return ecc_mul_sbmm(c, k, px, w)
+        return ecc_mul_sbmm(c, k, px, w, progress)
     return ecc_mul_mm(c, k, px, w, progress)
 
 
@@ -1308,19 +1383,18 @@ def ladder_xz(f: SbmmField, c: Curve, k: int, elen: int, x: int) -> tuple[Kr, Kr
     return r[0][0], r[0][1]
 
 
-def ecc_mul_sbmm(c: Curve, k: int, x: int, w: int) -> OpResult:
+def sb_ecc_inputs(c: Curve, x: int) -> dict[int, int]:
+    """The SBMM build needs no Montgomery domain: the curve constants are plain (host mod P)."""
+    return {IN_A: x, ONE: 1, CA: c.a % c.p, CB2: 2 * c.b % c.p, CM4B: -4 * c.b % c.p}
+
+
+def ecc_mul_sbmm(c: Curve, k: int, x: int, w: int, progress: Callable[[int], None] | None = None) -> OpResult:
     ctx = sbmm_context(c.p, w)
-    f = SbmmField(ctx)
     elen = c.order.bit_length()
-    xx, zz = ladder_xz(f, c, k, elen, x)
-    if f.value(zz) == 0:
+    mach = run_sb_machine(ctx, PROGRAMS["sb_ecc"], sb_ecc_inputs(c, x), k, elen, c.p - 2, c.p.bit_length(),
+                          progress)
+    if sbmm_from(ctx, mach.regs[RES_HI]) == 0:
         raise PkaError(Status.ERR_NO_INVERSE, "result is the point at infinity")
-    s = f.of(1)
-    for bit in bin(c.p - 2)[2:]:
-        s = f.mul((s, s))
-        if bit == "1":
-            s = f.mul((s, zz))
-    xr = f.value(f.mul((xx, s)))
-    return OpResult(xr, None, None, {"alg": "sbmm", "curve": c.name, "n_a": ctx.na, "n_b": ctx.nb,
-                                     "sbmm_count": f.sbmms, "compress_count": f.compresses,
-                                     "emm": f.cnt.emm, "gmm": f.cnt.gmm, "elen": elen})
+    d = _sb_detail(ctx, mach)
+    d.update(curve=c.name, elen=elen)
+    return OpResult(sbmm_from(ctx, mach.regs[RES]), mach.cycles, None, d)

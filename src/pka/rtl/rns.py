@@ -103,28 +103,26 @@ def _params(params: Mapping[str, Any]) -> tuple[int, str]:
     return model._w(params), model._alg(params)
 
 
-def _no_sbmm(alg: str) -> None:
-    if alg == "sbmm":
-        raise PkaError(Status.ERR_UNSUPPORTED, "rns RTL: ECC on the SBMM build is not implemented (use alg=mm)")
-
-
 # ---- the SBMM build ------------------------------------------------------------------------------
 
 def sb_table(ctx: model.SbmmCtx) -> list[int]:
-    """Constants of the SBMM build: per rower j (8 + n_a + n_b words), then the gamma block."""
+    """Constants of the SBMM build: per rower j (12 + n_a + n_b words), then the gamma block."""
     a, b, ma, mb, w = ctx.a, ctx.b, ctx.ma, ctx.mb, ctx.w
     out: list[int] = []
     for j in range(ctx.nb):
         has_a = j < ctx.na
         aj = a[j] if has_a else (1 << w) - 1
+        z0k, z0r = 3 * ma - 3, 3 * ma - 6          # (3Ma - 3) Ma + 3Ma - 6 = 3P: zero for SUB
         row = [(1 << w) - aj, (1 << w) - b[j],
                model.inv(ma // aj, aj) if has_a else 0, model.inv(ma, b[j]), model.inv(mb // b[j], b[j]),
-               ma % b[j], (-ma) % b[j], (-mb) % aj if has_a else 0]
+               ma % b[j], (-ma) % b[j], (-mb) % aj if has_a else 0,
+               z0k % aj, z0r % aj, z0k % b[j], z0r % b[j]]
         row += [(ma // a[i]) % b[j] for i in range(ctx.na)]
         row += [(mb // b[i]) % aj if has_a else 0 for i in range(ctx.nb)]
         out += row
     g = model.M_GAMMA
-    out += [(-ma) % g, model.inv(ma, g), ma % g] + [(ma // a[i]) % g for i in range(ctx.na)]
+    out += [(-ma) % g, model.inv(ma, g), ma % g, (3 * ma - 3) % g, (3 * ma - 6) % g]
+    out += [(ma // a[i]) % g for i in range(ctx.na)]
     return out
 
 
@@ -134,25 +132,29 @@ def sb_image(ctx: model.SbmmCtx, v: model.Kr) -> list[int]:
 
 
 def sb_run(op: int, ctx: model.SbmmCtx, regs: Mapping[int, int], scalar: int = 0, elen: int = 0,
-           progress: Callable[[int], None] | None = None) -> tuple[Harness, Any]:
+           progress: Callable[[int], None] | None = None, expo: int = 0) -> tuple[Harness, Any]:
     h = harness(ctx.w, sb_build_for(ctx.p.bit_length(), ctx.w), 1)
     h.write(h.design.slot_addr(Slot.N), [ctx.p & 0xFFFFFFFF])
     h.write(h.design.slot_addr(Slot.X0), sb_table(ctx))
-    full = {model.IN_A: 0, model.IN_B: 0, model.ONE: 1}
+    full = {model.IN_A: 0, model.IN_B: 0, model.ONE: 1, model.CA: 0, model.CB2: 0, model.CM4B: 0}
     full.update(regs)
     h.write(h.design.slot_addr(Slot.A), sb_image(ctx, model.sbmm_to(ctx, full[model.IN_A])))
     h.write(h.design.slot_addr(Slot.B), sb_image(ctx, model.sbmm_to(ctx, full[model.IN_B])))
-    h.write(h.design.slot_addr(Slot.X1), sb_image(ctx, model.sbmm_to(ctx, full[model.ONE])))
+    x1: list[int] = []
+    for r in (model.ONE, model.CA, model.CB2, model.CM4B):
+        x1 += sb_image(ctx, model.sbmm_to(ctx, full[r]))
+    h.write(h.design.slot_addr(Slot.X1), x1)
     h.write_int(h.design.slot_addr(Slot.E), scalar, h.design.slot_words)
+    h.write_int(h.design.slot_addr(Slot.X2), expo, h.design.slot_words)
     res = h.command(op, ctx.p.bit_length(), elen, 0, progress=progress)
     if res.status != 0:
         raise PkaError(Status(res.status), f"rns RTL: status {Status(res.status).name}")
     return h, res
 
 
-def sb_read(h: Harness, ctx: model.SbmmCtx) -> model.Kr:
+def sb_read(h: Harness, ctx: model.SbmmCtx, slot: int = Slot.R) -> model.Kr:
     m = ctx.na + ctx.nb + 1
-    words = h.read(h.design.slot_addr(Slot.R), 2 * m)
+    words = h.read(h.design.slot_addr(slot), 2 * m)
     return tuple(words[:m]), tuple(words[m:])
 
 
@@ -228,7 +230,15 @@ def ecc_mul(curve: str, k: int, params: Mapping[str, Any], point: tuple[int, int
     model.check_scalar(c, k)
     px, py = point if point is not None else (c.gx, c.gy)
     model.check_point(curve, px, py)
-    _no_sbmm(alg)
+    if alg == "sbmm":
+        sctx = model.sbmm_context(c.p, w)
+        elen = c.order.bit_length()
+        h, res = sb_run(Op.ECC_MUL, sctx, model.sb_ecc_inputs(c, px), k, elen, progress, expo=c.p - 2)
+        if model.sbmm_from(sctx, sb_read(h, sctx, Slot.R_HI)) == 0:
+            raise PkaError(Status.ERR_NO_INVERSE, "result is the point at infinity")
+        return OpResult(model.sbmm_from(sctx, sb_read(h, sctx)), res.cycles, res.io_cycles,
+                        {"curve": curve, "n_a": sctx.na, "n_b": sctx.nb, "w": w, "alg": "sbmm", "elen": elen,
+                         "total_cycles": res.cycles})
     if c.p.bit_length() > model.MAX_BITS[w]:
         raise PkaError(Status.ERR_LENGTH, f"rns: {curve} needs a wider channel than w={w}")
     ctx = model.mm_context(c.p, w)
