@@ -38,7 +38,7 @@
 // two-HSCM op with Pes odd ST_ERR_UNSUPPORTED; n < 2k+4, n > MaxLen (CRT: p, q > MaxLen/2,
 // |bits(p) - bits(q)| > 2k), elen > MaxLen, or a modulus without exactly its given length
 // ST_ERR_LENGTH; even N, P or Q ST_ERR_EVEN_MODULUS; A, B >= N (message >= N, MUL operands
-// >= 2^n, A_HI:A >= 2^(2n)) ST_ERR_OPERAND_RANGE; u q + v p != N + 1 (p, q not coprime, wrong
+// >= 2^n, A_HI:A >= 2^(2n), DP >= 2^bits(P), DQ >= 2^bits(Q)) ST_ERR_OPERAND_RANGE; u q + v p != N + 1 (p, q not coprime, wrong
 // inverses or N != p q) ST_ERR_NO_INVERSE.
 `default_nettype none
 

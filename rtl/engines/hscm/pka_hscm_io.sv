@@ -10,7 +10,7 @@
 //   MODRED   N -> MOD, A -> MSG words 0.., A_HI -> MSG after A (A_HI:A < 2^(2n))
 //   MUL      A -> A, B -> B (both < 2^n)
 //   RSA_CRT  P -> MOD0/QQ1 (odd, n_p bits), Q -> MOD1/QQ0 (odd, n_q bits), N -> NMOD0 (n bits),
-//            A -> MSG0/MSG1, DP -> exponent 0, DQ -> exponent 1, QINV -> U0, X2 -> U1,
+//            A -> MSG0/MSG1, DP -> exponent 0 (< 2^n_p), DQ -> exponent 1 (< 2^n_q), QINV -> U0, X2 -> U1,
 //            X0 -> W0 (R_p^3 mod p), X1 -> W1 (R_q^3 mod q)
 // A port word is split into W-bit words (W = 16: two; W = 64: two port words make one); then the
 // rest of the entry is written with zeros, so that every operand read beyond its length is 0.
@@ -156,8 +156,8 @@ module pka_hscm_io
           x = it(4'(SLOT_A), n, DST_RAM, 1'b1, ENT_MSG, 1'b1, ENT_MSG, CHK_NONE, '0);
           x.fill = 16'(2 * Ew);
         end
-        4'd4: x = it(4'(SLOT_DP), el, DST_EXP, 1'b1, '0, 1'b0, '0, CHK_NONE, '0);
-        4'd5: x = it(4'(SLOT_DQ), nq, DST_EXP, 1'b0, '0, 1'b1, '0, CHK_NONE, '0);
+        4'd4: x = it(4'(SLOT_DP), el, DST_EXP, 1'b1, '0, 1'b0, '0, CHK_LIM, 17'(el));
+        4'd5: x = it(4'(SLOT_DQ), nq, DST_EXP, 1'b0, '0, 1'b1, '0, CHK_LIM, 17'(nq));
         4'd6: x = it(4'(SLOT_QINV), el, DST_RAM, 1'b1, ENT_U, 1'b0, '0, CHK_NONE, '0);
         4'd7: x = it(4'(SLOT_X2), nq, DST_RAM, 1'b0, '0, 1'b1, ENT_U, CHK_NONE, '0);
         4'd8: x = it(4'(SLOT_X0), el, DST_RAM, 1'b1, ENT_W, 1'b0, '0, CHK_NONE, '0);

@@ -746,13 +746,8 @@ def crt_program(dexp: int, window: int) -> list[Prod]:
     return exp_program(dexp, window, first, "U", crt=True)
 
 
-def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any]) -> OpResult:
-    """m^d mod n by CRT on two HSCMs of pes/2 PEs: MRDC, MEXP, MULT (eq. 4), canonical.
-
-    Host constants: R^3 mod p, R^3 mod q, v = p^-1 mod q (and u = qinv from the key), N.
-    The engine first checks u q + v p = N + 1 (two MULTs), which holds iff p and q are coprime,
-    u and v are the inverses and N = p q.
-    """
+def crt_checks(m: int, key: CrtKey, params: Mapping[str, Any]) -> None:
+    """The checks of rsa_crt in the order the RTL makes them (PkaError on bad input)."""
     pes, w, window, _ = _params(params)
     _check_split(pes)
     p, q, n = key.p, key.q, key.n
@@ -771,9 +766,23 @@ def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any]) -> OpResult:
     check_odd_modulus(q, "q")
     if not 0 <= m < n:
         raise PkaError(Status.ERR_OPERAND_RANGE, "message out of range [0, n)")
+    if not 0 <= key.dp < 1 << p.bit_length() or not 0 <= key.dq < 1 << q.bit_length():
+        raise PkaError(Status.ERR_OPERAND_RANGE, "d_p, d_q must be shorter than p, q")
     if gcd(p, q) != 1 or p * q != n or not 0 <= key.qinv < p or not 0 <= key.pinv < q \
             or (key.qinv * q) % p != 1 or (key.pinv * p) % q != 1:
         raise PkaError(Status.ERR_NO_INVERSE, "p and q not coprime, or the key's inverses are wrong")
+
+
+def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any]) -> OpResult:
+    """m^d mod n by CRT on two HSCMs of pes/2 PEs: MRDC, MEXP, MULT (eq. 4), canonical.
+
+    Host constants: R^3 mod p, R^3 mod q, v = p^-1 mod q (and u = qinv from the key), N.
+    The engine first checks u q + v p = N + 1 (two MULTs), which holds iff p and q are coprime,
+    u and v are the inverses and N = p q.
+    """
+    pes, w, window, _ = _params(params)
+    crt_checks(m, key, params)
+    p, q, n = key.p, key.q, key.n
     mp, mq = modulus(p, w), modulus(q, w)
     ring = pes // 2
     tl = Timeline()

@@ -98,10 +98,13 @@ def _words(bits: int) -> int:
     return max(1, -(-bits // 32))
 
 
-def _fits(h: Harness, *values: int) -> None:
-    for v in values:
-        if v < 0 or v >> (32 * h.design.slot_words):
-            raise PkaError(Status.ERR_OPERAND_RANGE, "operand out of range")
+def _fits(bits: int, values: tuple[int, ...], model_op: Callable[[], object]) -> None:
+    """The engine loads ceil(bits/32) words of an operand.  A value that does not fit cannot reach
+    the hardware; the model's checks (the RTL's order) then give the status."""
+    if all(0 <= v and not v >> (32 * _words(bits)) for v in values):
+        return
+    model_op()
+    raise PkaError(Status.ERR_OPERAND_RANGE, "operand out of range")
 
 
 #: simulation cycle limit of one command (a hang is reported as pka.sim.SimTimeout)
@@ -135,7 +138,7 @@ def montmul(a: int, b: int, mod: int, params: Mapping[str, Any], progress: Progr
     pes, w, _, _ = _params(params)
     n = _modulus_len(mod, w)
     h = _h_for(n, w, pes)
-    _fits(h, a, b)
+    _fits(n, (a, b), lambda: model.montmul_op(a, b, mod, params))
     nt = model.modulus(mod, w).nt if mod % 2 and n >= model.min_bits(w) else 0
     h.write_slot(Slot.N, mod)
     h.write_slot(Slot.A, a)
@@ -152,7 +155,7 @@ def modmul(a: int, b: int, mod: int, params: Mapping[str, Any], progress: Progre
     pes, w, _, _ = _params(params)
     n = _modulus_len(mod, w)
     h = _h_for(n, w, pes)
-    _fits(h, a, b)
+    _fits(n, (a, b), lambda: model.modmul(a, b, mod, params))
     h.write_slot(Slot.N, mod)
     h.write_slot(Slot.A, a)
     h.write_slot(Slot.B, b)
@@ -175,7 +178,7 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any], progress: P
     if elen > model.MAX_BITS:
         raise PkaError(Status.ERR_LENGTH, f"exponent longer than {model.MAX_BITS} bits")
     h = _h_for(max(n, elen), w, pes, window)
-    _fits(h, base)
+    _fits(n, (base,), lambda: model.modexp(base, exp, mod, params))
     h.write_slot(Slot.N, mod)
     h.write_slot(Slot.A, base)
     h.write_slot(Slot.W, model.r2(mod, w) if mod % 2 and n >= 1 else 0)
@@ -193,7 +196,7 @@ def modred(omega: int, mod: int, params: Mapping[str, Any], progress: Progress =
     h = _h_for(n, w, pes)
     nw = _words(n)
     lo, hi = omega & ((1 << (32 * nw)) - 1), omega >> (32 * nw)
-    _fits(h, lo, hi)
+    _fits(n, (lo, hi), lambda: model.modred(omega, mod, params))
     h.write_slot(Slot.N, mod)
     h.write_slot(Slot.A, lo)
     h.write_slot(Slot.A_HI, hi)
@@ -206,7 +209,7 @@ def mul(a: int, b: int, n: int, params: Mapping[str, Any], progress: Progress = 
     """OP_MUL: the 2n-bit product a b (MULT mode, Algorithm 4)."""
     pes, w, _, _ = _params(params)
     h = _h_for(n, w, pes)
-    _fits(h, a, b)
+    _fits(n, (a, b), lambda: model.mul(a, b, n, params))
     h.write_slot(Slot.A, a)
     h.write_slot(Slot.B, b)
     cyc, io = _run(h, Op.MUL, n, progress=progress)
@@ -226,11 +229,14 @@ def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any], progress: Progress =
         raise PkaError(Status.ERR_OPERAND_RANGE, "p, q and n must be positive")
     nb = _modulus_len(n, w)
     h = _h_for(max(nb, 2 * max(p.bit_length(), q.bit_length())), w, pes, window)
-    _fits(h, m, p, q, key.dp, key.dq, key.qinv, key.pinv)
+    np_, nq = p.bit_length(), q.bit_length()
+    check = lambda: model.crt_checks(m, key, params)  # noqa: E731
+    _fits(nb, (m,), check)
+    _fits(np_, (p, key.dp, key.qinv), check)
+    _fits(nq, (q, key.dq, key.pinv), check)
     for slot, v in ((Slot.N, n), (Slot.A, m), (Slot.P, p), (Slot.Q, q), (Slot.DP, key.dp),
                     (Slot.DQ, key.dq), (Slot.QINV, key.qinv), (Slot.X2, key.pinv)):
         h.write_slot(slot, v)
-    np_, nq = p.bit_length(), q.bit_length()
     h.write_slot(Slot.X0, model.r3(p, w) if p % 2 else 0)
     h.write_slot(Slot.X1, model.r3(q, w) if q % 2 else 0)
     cyc, io = _run(h, Op.RSA_CRT, nb, np_, (nq & 0xFFFF) | (window << 16), progress=progress)

@@ -1,0 +1,291 @@
+"""RTL of hscm (rtl/engines/hscm) against the golden model pka.model.hscm: results AND cycles for
+every operation (HSCM product, modmul, A1/binary/ladder modexp, MRDC, MULT, CRT-RSA), random
+memory stalls, every error code and the return to idle.  Small sizes in CI (n in {64, 100, 128,
+255, 256}, L in {2, 4, 8}, w = 16, one build per L); w = 32/64 and the big sizes are slow tests."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import gmpy2
+import pytest
+
+from conftest import SEED, vectors
+from pka.errors import PkaError, Status
+from pka.model import hscm as M
+from pka.model.common import CrtKey
+from pka.rtl import hscm as R
+from pka.sim import Op, Slot
+
+pytestmark = pytest.mark.rtl
+K = 16
+
+
+def params(pes: int, window: int = 0, ladder: int = 0, w: int = K) -> dict[str, int]:
+    return {"pes": pes, "w": w, "window": window, "ladder": ladder}
+
+
+def rand_mod(rng: random.Random, n: int) -> int:
+    return rng.getrandbits(n) | 1 | (1 << (n - 1))
+
+
+def prime(rng: random.Random, bits: int) -> int:
+    while True:
+        x = rng.getrandbits(bits) | (3 << (bits - 2)) | 1
+        if gmpy2.is_prime(x):
+            return x
+
+
+def crt_key(rng: random.Random, bits: int) -> CrtKey:
+    while True:
+        p, q = prime(rng, bits // 2), prime(rng, bits // 2)
+        if p != q and gmpy2.gcd(65537, (p - 1) * (q - 1)) == 1:
+            return CrtKey.from_pq(p, q)
+
+
+def same(rtl: object, mdl: object) -> None:
+    assert rtl.result == mdl.result, f"result {hex(rtl.result)} != model {hex(mdl.result)}"  # type: ignore[attr-defined]
+    assert rtl.cycles == mdl.cycles, f"cycles {rtl.cycles} != model {mdl.cycles}"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("pes", [2, 4, 8])
+@pytest.mark.parametrize("n", [64, 100, 255])
+def test_products(pes: int, n: int) -> None:
+    """OP_MONTMUL (HSCM output range), OP_MODMUL, OP_MUL (MULT mode), OP_MODRED (MRDC)."""
+    rng = random.Random(SEED + n + pes)
+    p = params(pes)
+    mods = [(1 << (n - 1)) + 1, (1 << n) - 1] + [rand_mod(rng, n) for _ in range(vectors(2))]
+    for m in mods:
+        pairs = [(0, 0), (1, m - 1), (m - 1, m - 1), (rng.randrange(m), rng.randrange(m))]
+        for a, b in pairs:
+            same(R.montmul(a, b, m, p), M.montmul_op(a, b, m, p))
+        a, b = pairs[-1]
+        r, e = R.modmul(a, b, m, p), M.modmul(a, b, m, p)
+        same(r, e)
+        assert r.detail["total_cycles"] == e.detail["total_cycles"]
+        x, y = (1 << n) - 1, rng.getrandbits(n)
+        same(R.mul(x, y, n, p), M.mul(x, y, n, p))
+        for w in (0, m, (1 << (2 * n)) - 1, rng.getrandbits(2 * n)):
+            same(R.modred(w, m, p), M.modred(w, m, p))
+
+
+@pytest.mark.parametrize("pes,n,window", [(2, 64, 0), (4, 100, 2), (8, 128, 3), (4, 256, 4),
+                                          (8, 255, 5), (2, 128, 6)])
+def test_modexp_window(pes: int, n: int, window: int) -> None:
+    """Algorithm A1 (window k, odd powers in RAM) and left-to-right binary (window 0)."""
+    rng = random.Random(SEED + 7 * n + window)
+    p = params(pes, window)
+    m = rand_mod(rng, n)
+    cases = [(0, 0), (5, 0), (m - 1, 1), (2, (1 << n) - 1), (m - 1, (1 << n) - 1), (3, 1 << (n - 1))]
+    cases += [(rng.randrange(m), rng.getrandbits(n)) for _ in range(vectors(3))]
+    for base, e in cases:
+        r = R.modexp(base, e, m, p)
+        same(r, M.modexp(base, e, m, p))
+        assert r.result == pow(base, e, m)
+
+
+@pytest.mark.parametrize("pes", [2, 8])
+def test_ladder_constant_time(pes: int) -> None:
+    """Montgomery ladder on two HSCMs: one cycle count for every exponent of one length."""
+    rng = random.Random(SEED + pes)
+    n = 100
+    m = rand_mod(rng, n)
+    p = params(pes, ladder=1)
+    cycles = set()
+    exps = [(1 << (n - 1)), (1 << n) - 1, (1 << (n - 1)) | 1] + \
+        [rng.getrandbits(n) | (1 << (n - 1)) for _ in range(vectors(6))]
+    for e in exps:
+        base = rng.randrange(m)
+        r = R.modexp(base, e, m, p)
+        same(r, M.modexp(base, e, m, p))
+        assert r.result == pow(base, e, m)
+        cycles.add(r.cycles)
+    assert len(cycles) == 1
+
+
+@pytest.mark.parametrize("pes,window", [(2, 0), (4, 3), (8, 4)])
+def test_rsa_crt_small(pes: int, window: int) -> None:
+    rng = random.Random(SEED + pes * 10 + window)
+    for bits in (128, 200):
+        key = crt_key(rng, bits)
+        for msg in (0, 1, key.n - 1, rng.randrange(key.n)):
+            p = params(pes, window)
+            r = R.rsa_crt(msg, key, p)
+            same(r, M.rsa_crt(msg, key, p))
+            assert r.result == pow(msg, key.d, key.n)
+
+
+def test_rsa_crt_512_cryptography() -> None:
+    """Sign through the CRT path with a 512-bit key, verify with `cryptography` (which no longer
+    generates keys below 1024 bits: the key is built from our primes by RSAPrivateNumbers)."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import padding, rsa
+
+    rng = random.Random(SEED)
+    key = crt_key(rng, 512)
+    pub = rsa.RSAPublicNumbers(key.e, key.n)
+    priv = rsa.RSAPrivateNumbers(key.p, key.q, key.d, key.dp, key.dq, key.qinv, pub).private_key()
+    msg = b"pka: hscm CRT-RSA on the RTL"
+    t = bytes.fromhex("3031300d060960864801650304020105000420") + hashlib.sha256(msg).digest()
+    k = (key.n.bit_length() + 7) // 8
+    em = b"\x00\x01" + b"\xff" * (k - len(t) - 3) + b"\x00" + t
+    p = params(8, 4)
+    r = R.rsa_crt(int.from_bytes(em, "big"), key, p)
+    same(r, M.rsa_crt(int.from_bytes(em, "big"), key, p))
+    priv.public_key().verify(r.result.to_bytes(k, "big"), msg, padding.PKCS1v15(), hashes.SHA256())
+
+
+@pytest.mark.parametrize("stall", [300, 700])
+def test_random_stalls(stall: int) -> None:
+    """Grants withheld at random: same results and compute cycles, more io cycles."""
+    rng = random.Random(SEED + stall)
+    pes = 4
+    p = params(pes, 2)
+    n = 100
+    m = rand_mod(rng, n)
+    h = R.harness(R.max_len_for(n), K, pes)
+    key = crt_key(rng, 128)
+    base, e = rng.randrange(m), rng.getrandbits(n)
+    msg = rng.randrange(key.n)
+    ref = [R.modexp(base, e, m, p), R.rsa_crt(msg, key, p), R.mul(base, e, n, p)]
+    h.stall(stall, seed=stall)
+    try:
+        got = [R.modexp(base, e, m, p), R.rsa_crt(msg, key, p), R.mul(base, e, n, p)]
+    finally:
+        h.stall(0)
+    for a, b in zip(got, ref):
+        assert (a.result, a.cycles) == (b.result, b.cycles)
+        assert a.io_cycles is not None and b.io_cycles is not None and a.io_cycles > b.io_cycles
+
+
+def status(h: object, op: int, length: int, elen: int = 0, arg: int = 0) -> int:
+    return h.command(op, length, elen, arg, max_cycles=200_000).status  # type: ignore[attr-defined]
+
+
+def test_error_codes_and_return_to_idle() -> None:
+    rng = random.Random(SEED)
+    pes = 4
+    h = R.harness(512, K, pes)
+    n = 64
+    m = rand_mod(rng, n)
+
+    def ok_after() -> None:
+        a, b = rng.randrange(m), rng.randrange(m)
+        assert R.modmul(a, b, m, params(pes)).result == a * b % m
+
+    h.write_slot(Slot.N, m)
+    h.write_slot(Slot.A, 3)
+    h.write_slot(Slot.B, 5)
+    h.write_slot(Slot.W, M.r2(m, K))
+    assert status(h, Op.MODADD, n) == Status.ERR_OPCODE
+    assert status(h, 99, n) == Status.ERR_OPCODE
+    assert status(h, Op.MODMUL, 0) == Status.ERR_LENGTH              # zero length
+    assert status(h, Op.MODMUL, 513) == Status.ERR_LENGTH            # above the build maximum
+    assert status(h, Op.MODMUL, 2 * K + 3) == Status.ERR_LENGTH      # below 2w + 4
+    assert status(h, Op.MODMUL, n + 1) == Status.ERR_LENGTH          # N has not len bits
+    assert status(h, Op.MODEXP, n, 513) == Status.ERR_LENGTH         # exponent too long
+    assert status(h, Op.MODEXP, n, 8, 7) == Status.ERR_UNSUPPORTED   # window above MaxWindow
+    ok_after()
+    h.write_slot(Slot.N, m + 1)
+    assert status(h, Op.MODMUL, n) == Status.ERR_EVEN_MODULUS
+    h.write_slot(Slot.N, m)
+    h.write_slot(Slot.A, m)
+    assert status(h, Op.MODMUL, n) == Status.ERR_OPERAND_RANGE        # A = N
+    assert status(h, Op.MODEXP, n, 8) == Status.ERR_OPERAND_RANGE
+    h.write_slot(Slot.A, 1 << 60)
+    assert status(h, Op.MUL, 60) == Status.ERR_OPERAND_RANGE          # MUL operand >= 2^n
+    h.write_slot(Slot.A, 0)
+    h.write_slot(Slot.A_HI, 1 << 63)  # A_HI:A = A_HI 2^64 + A: < 2^128 for n = 64
+    assert status(h, Op.MODRED, n) == Status.OK
+    h.write_slot(Slot.N, rand_mod(rng, 60))
+    assert status(h, Op.MODRED, 60) == Status.ERR_OPERAND_RANGE       # >= 2^120 for n = 60
+    h.write_slot(Slot.N, m)
+    ok_after()
+    # model and driver raise the same statuses
+    for fn in (lambda: R.modmul(m, 1, m, params(pes)), lambda: M.modmul(m, 1, m, params(pes))):
+        with pytest.raises(PkaError) as exc:
+            fn()
+        assert exc.value.status == Status.ERR_OPERAND_RANGE
+    for fn in (lambda: R.modexp(2, 5, m + 1, params(pes)), lambda: M.modexp(2, 5, m + 1, params(pes))):
+        with pytest.raises(PkaError) as exc:
+            fn()
+        assert exc.value.status == Status.ERR_EVEN_MODULUS
+    for fn in (lambda: R.modexp(2, 5, 1 << 20 | 1, params(pes)),
+               lambda: M.modexp(2, 5, 1 << 20 | 1, params(pes))):
+        with pytest.raises(PkaError) as exc:
+            fn()
+        assert exc.value.status == Status.ERR_LENGTH
+
+    # CRT: p or q even, not coprime / wrong inverses, message out of range, lengths
+    key = crt_key(rng, 128)
+    bad = [
+        (CrtKey(key.n, key.e, key.d, key.p + 1, key.q, key.dp, key.dq, key.qinv, key.pinv),
+         Status.ERR_EVEN_MODULUS),
+        (CrtKey(key.n, key.e, key.d, key.p, key.q + 1, key.dp, key.dq, key.qinv, key.pinv),
+         Status.ERR_EVEN_MODULUS),
+        (CrtKey(key.n, key.e, key.d, key.p, key.q, key.dp, key.dq, key.qinv, key.pinv ^ 2),
+         Status.ERR_NO_INVERSE),
+        (CrtKey(key.n + 2, key.e, key.d, key.p, key.q, key.dp, key.dq, key.qinv, key.pinv),
+         Status.ERR_NO_INVERSE),
+    ]
+    q2 = key.p * 3  # shares the factor p with p: not coprime
+    while q2.bit_length() > key.p.bit_length() + K:
+        q2 //= 2
+    q2 |= 1
+    bad.append((CrtKey(key.p * q2, 3, 1, key.p, q2, 1, 1, 1, 1), Status.ERR_NO_INVERSE))
+    for k, st in bad:
+        for fn in (R.rsa_crt, M.rsa_crt):
+            with pytest.raises(PkaError) as exc:
+                fn(5, k, params(pes))
+            assert exc.value.status == st, (fn, st)
+    long_dp = CrtKey(key.n, key.e, key.d, key.p, key.q, key.dp | (1 << key.p.bit_length()), key.dq,
+                     key.qinv, key.pinv)
+    for k, msg in ((key, key.n), (long_dp, 5)):
+        for fn in (R.rsa_crt, M.rsa_crt):
+            with pytest.raises(PkaError) as exc:
+                fn(msg, k, params(pes))
+            assert exc.value.status == Status.ERR_OPERAND_RANGE
+    for msg in (0, key.n - 1):
+        assert R.rsa_crt(msg, key, params(pes)).result == pow(msg, key.d, key.n)
+    # lengths of p and q checked at command decode
+    h.write_slot(Slot.P, key.p)
+    h.write_slot(Slot.Q, key.q)
+    assert status(h, Op.RSA_CRT, key.n.bit_length(), 300, key.q.bit_length()) == Status.ERR_LENGTH
+    assert status(h, Op.RSA_CRT, key.n.bit_length(), key.p.bit_length(), 2 * K) == Status.ERR_LENGTH
+    ok_after()
+
+
+def test_odd_pes_two_hscm_ops_unsupported() -> None:
+    """pes = 3: the ladder and CRT need two rings of pes/2 (model and driver, before the RTL)."""
+    for mod in (M, R):
+        with pytest.raises(PkaError) as exc:
+            mod.modexp(2, 5, (1 << 63) + 1, params(3, ladder=1))
+        assert exc.value.status == Status.ERR_UNSUPPORTED
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("w", [32, 64])
+def test_wide_words(w: int) -> None:
+    rng = random.Random(SEED + w)
+    n = 300
+    m = rand_mod(rng, n)
+    p = params(4, 3, w=w)
+    for _ in range(3):
+        a, e = rng.randrange(m), rng.getrandbits(n)
+        same(R.modexp(a, e, m, p), M.modexp(a, e, m, p))
+        same(R.montmul(a, e % m, m, p), M.montmul_op(a, e % m, m, p))
+    key = crt_key(rng, 2 * (2 * w + 40))
+    msg = rng.randrange(key.n)
+    same(R.rsa_crt(msg, key, p), M.rsa_crt(msg, key, p))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n,pes,paper", [(1024, 16, 354), (1024, 32, 218), (2048, 32, 674)])
+def test_paper_product_cycles(n: int, pes: int, paper: int) -> None:
+    rng = random.Random(SEED + n)
+    m = rand_mod(rng, n)
+    a, b = rng.randrange(m), rng.randrange(m)
+    r = R.montmul(a, b, m, params(pes))
+    same(r, M.montmul_op(a, b, m, params(pes)))
+    assert r.cycles <= paper
