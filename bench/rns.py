@@ -97,16 +97,24 @@ def bench_ecc(backend: str, rng: random.Random) -> list[dict[str, Any]]:
 
     impl = _impl(backend)
     rows = []
-    for name, w in (("p256", 32), ("sbmm192", 16), ("sbmm384", 32), ("sbmm512", 32)):
+    runs = [("p256", 32, "mm"), ("sbmm192", 16, "mm"), ("sbmm384", 32, "mm"), ("sbmm512", 32, "mm"),
+            ("sbmm192", 16, "sbmm"), ("sbmm384", 32, "sbmm"), ("sbmm512", 32, "sbmm")]
+    for name, w, alg in runs:
         c = model.CURVES[name]
         k = rng.randrange(1, c.order)
         t0 = time.perf_counter()
-        res = impl.ecc_mul(name, k, {"w": w, "alg": "mm"})
+        res = impl.ecc_mul(name, k, {"w": w, "alg": alg})
         wall = time.perf_counter() - t0
-        ref = model.ecc_mul(name, k, {"w": w, "alg": "mm"})
+        ref = model.ecc_mul(name, k, {"w": w, "alg": alg})
         assert res.result == ref.result and res.cycles == ref.cycles
-        row: dict[str, Any] = {"curve": name, "w": w, "n": model.channels_mm(c.p.bit_length(), w), "alg": "mm",
-                               "backend": backend, "cycles": res.cycles, "mr_count": ref.detail["mr_count"],
+        if alg == "sbmm":
+            aff = model.affine_mul(c, k, (c.gx, c.gy))
+            assert aff is not None and aff[0] == res.result
+        n = model.channels_mm(c.p.bit_length(), w) if alg == "mm" else ref.detail["n_a"] + ref.detail["n_b"]
+        row: dict[str, Any] = {"curve": name, "w": w, "n": n, "alg": alg,
+                               "rowers": n if alg == "mm" else ref.detail["n_b"],
+                               "backend": backend, "cycles": res.cycles,
+                               "mults": ref.detail.get("mr_count", ref.detail.get("sb_count")),
                                "ladder_bits": ref.detail["elen"], "sim_seconds": round(wall, 2)}
         if name == "p256":
             row["verified_cryptography"] = (
@@ -114,7 +122,7 @@ def bench_ecc(backend: str, rng: random.Random) -> list[dict[str, Any]]:
             assert row["verified_cryptography"]
             row["goal_cycles"] = P256_GOAL
         rows.append(row)
-        print(f"  ECC  {name:8s} w={w}: {res.cycles:,} cycles ({wall:.1f} s)", file=sys.stderr)
+        print(f"  ECC  {name:8s} w={w} {alg}: {res.cycles:,} cycles ({wall:.1f} s)", file=sys.stderr)
     return rows
 
 
@@ -180,12 +188,13 @@ def table(data: dict[str, Any]) -> str:
         cyc = f"{r['cycles']} (SBMM {r['cycles_sbmm_part']} + Compress {r['cycles_compress_part']})"
         out.append(f"| SBMM | {r['l']} | {r['w']} | {r['n']} ({r['n_a']}+{r['n_b']}) | {r['rowers']} + gamma | {cyc} "
                    f"| {r['paper_cycles']} | {r['emm']} | {r['emm_paper']} |")
-    out += ["", "| curve | w | n | ladder bits | MRs | cycles (k*P, affine x) | goal |", "|---|---|---|---|---|---|---|"]
+    out += ["", "| curve | alg | w | n | rowers | ladder bits | products (MR / SB) | cycles (k*P, affine x) | goal |",
+            "|---|---|---|---|---|---|---|---|---|"]
     for r in data["ecc"]:
-        out.append(f"| {r['curve']} | {r['w']} | {r['n']} | {r['ladder_bits']} | {r['mr_count']} | {r['cycles']:,} "
-                   f"| {r.get('goal_cycles', '')} |")
+        out.append(f"| {r['curve']} | {r['alg'].upper()} | {r['w']} | {r['n']} | {r['rowers']} | {r['ladder_bits']} "
+                   f"| {r['mults']} | {r['cycles']:,} | {r.get('goal_cycles', '')} |")
     if data.get("area"):
-        out += ["", "| alg | l | LUT | FF | LUTRAM | DSP48E1 | CARRY4 | slides K7 slices | slides K7 DSP |",
+        out += ["", "| build | l | LUT | FF | LUTRAM | DSP48E1 | CARRY4 | slides K7 slices | slides K7 DSP |",
                 "|---|---|---|---|---|---|---|---|---|"]
         for r in data["area"]:
             out.append(f"| {r['alg'].upper()} | {r['l']} | {r['lut']} | {r['ff']} | {r['lutram']} | {r['dsp']} "

@@ -218,12 +218,28 @@ def test_sbmm_corrections_are_exercised() -> None:
     assert cnt.split_fix > 0 and cnt.compress_fix > 0
 
 
+def test_sbmm_ladder_program_matches_the_field_ladder() -> None:
+    """The SBMM-build microprogram (run_sb_machine) against the independent SbmmField ladder."""
+    c = rns.CURVES["small"]
+    rng = random.Random(SEED + 3)
+    ctx = rns.sbmm_context(c.p, 16)
+    cycles = set()
+    for k in (1, 2, rng.randrange(1, c.order)):
+        r = rns.ecc_mul("small", k, {"w": 16, "alg": "sbmm"})
+        f = rns.SbmmField(ctx)
+        xx, zz = rns.ladder_xz(f, c, k, c.order.bit_length(), c.gx)
+        assert r.result == f.value(xx) * rns.inv(f.value(zz), c.p) % c.p
+        cycles.add(r.cycles)
+    assert len(cycles) == 1
+
+
 def test_sb_cycle_model() -> None:
     """SB (SBMM + Compress) cycles of the RTL schedule; SBMM alone is below the slides' 58 / 66."""
     t = rns.sb_times(6, 7)
     assert t["total"] == t["T7"] + 2 == 75 and t["sbmm"] == 51 <= 58
     t = rns.sb_times(8, 9)
     assert t["total"] == 87 and t["sbmm"] == 59 <= 66
+    assert rns.sb_times(6, 7, 3)["total"] == 75 + 12 and rns.sb_lin_cycles(6) == 26
     ctx = rns.gen_sbmm_prime(64, 16)
     r = rns.modmul(3, 5, ctx.p, {"w": 16, "alg": "sbmm"})
     assert r.cycles == rns.sb_times(2, 3)["total"]

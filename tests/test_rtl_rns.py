@@ -140,8 +140,9 @@ def test_sbmm_build_error_codes() -> None:
     ctx = model.gen_sbmm_prime(64, 16)
     h = rtl.harness(16, 64, 1)
     rtl.sb_run(Op.MODMUL, ctx, {model.IN_A: 3, model.IN_B: 5})
-    assert h.command(Op.ECC_MUL, 64, 8, max_cycles=1000).status == Status.ERR_OPCODE
+    assert h.command(Op.MODADD, 64, max_cycles=1000).status == Status.ERR_OPCODE
     assert h.command(Op.MONTMUL, 64, max_cycles=1000).status == Status.ERR_OPCODE
+    assert h.command(Op.ECC_MUL, 64, 0, max_cycles=1000).status == Status.ERR_LENGTH
     assert h.command(Op.MODMUL, 48, max_cycles=1000).status == Status.ERR_LENGTH   # not 2 n_a w
     assert h.command(Op.MODMUL, 96, max_cycles=1000).status == Status.ERR_LENGTH   # above MaxLen
     assert h.command(Op.MODEXP, 64, 65, max_cycles=1000).status == Status.ERR_LENGTH
@@ -153,7 +154,25 @@ def test_sbmm_build_error_codes() -> None:
     h.write(h.design.slot_addr(Slot.A), [0])
     h.write(h.design.slot_addr(Slot.A) + ctx.na + ctx.nb, [64])          # gamma residue >= 64
     assert h.command(Op.MODMUL, 64, max_cycles=10000).status == Status.ERR_OPERAND_RANGE
+    h.write(h.design.slot_addr(Slot.A) + ctx.na + ctx.nb, [0])
+    h.write_int(h.design.slot_addr(Slot.E), 0, 4)                        # ECC scalar 0
+    assert h.command(Op.ECC_MUL, 64, 8, max_cycles=10000).status == Status.ERR_OPERAND_RANGE
     assert rtl.modmul(3, 5, ctx.p, {"w": 16, "alg": "sbmm"}).result == 15
+
+
+def test_ecc_on_the_sbmm_build_constant_time_with_stalls() -> None:
+    c = model.CURVES["small"]
+    rng = random.Random(SEED + 5)
+    h = rtl.harness(16, 64, 1)
+    h.stall(200, seed=4)
+    cycles = set()
+    for k in [1, c.order - 1] + [rng.randrange(1, c.order) for _ in range(max(1, vectors() // 10))]:
+        got, want = rtl.ecc_mul("small", k, {"w": 16, "alg": "sbmm"}), model.ecc_mul("small", k, {"w": 16, "alg": "sbmm"})
+        ref = model.affine_mul(c, k, (c.gx, c.gy))
+        assert ref is not None and got.result == want.result == ref[0] and got.cycles == want.cycles
+        cycles.add(got.cycles)
+    assert len(cycles) == 1
+    h.stall(0)
 
 
 def test_driver_errors_match_the_model() -> None:
@@ -165,7 +184,7 @@ def test_driver_errors_match_the_model() -> None:
             fn(1, 2, 65537, {"w": 16, "alg": "sbmm"})
         assert exc.value.status == Status.ERR_UNSUPPORTED
     with pytest.raises(PkaError) as exc:
-        rtl.ecc_mul("small", 5, {"w": 16, "alg": "sbmm"})
+        rtl.ecc_mul("small", 5, {"w": 32, "alg": "sbmm"})       # the small curve's P is a w = 16 SBMM prime
     assert exc.value.status == Status.ERR_UNSUPPORTED
     with pytest.raises(PkaError) as exc:
         rtl.modmul(1, 2, (1 << 513) + 1, {"w": 32})
