@@ -35,6 +35,10 @@ module pka_top
   parameter int unsigned VictorK   = 5,     // victor scan factor: 3..5
   parameter int unsigned VictorDelta = 10,  // victor estimator bits of S: K+4..32
   parameter int unsigned VictorEps = 11,    // victor estimator bits of 1/N: K+1..32
+  parameter bit          EnHscm    = 1'b0,  // hscm: high-radix scalable Montgomery (RSA_CRT, MODEXP, ...)
+  parameter int unsigned HscmW     = 16,    // hscm word = digit bits: 16, 32, 64
+  parameter int unsigned HscmPes   = 16,    // hscm processing elements: 1..128 (two HSCMs: even)
+  parameter int unsigned HscmMaxWindow = 6, // hscm largest sliding window: 1..8
   parameter bit          EnRns     = 1'b0,  // rns: Cox-Rower RNS Montgomery (ECC_MUL, MODEXP, ...)
   parameter int unsigned RnsW      = 32,    // rns channel width: 16, 32
   parameter int unsigned MinSlotAw = 0,     // at least 2^MinSlotAw words per slot (rns tables), 0..10
@@ -67,7 +71,7 @@ module pka_top
 );
   localparam int unsigned SlotAw = ($clog2(MaxLen / 32) > MinSlotAw) ? $clog2(MaxLen / 32) : MinSlotAw;
   localparam int unsigned MemAw  = SlotAw + 4;
-  localparam logic [NumEng-1:0] EngMask = NumEng'({EnExample, 2'b0, EnVictor, EnRns, EnMwr4, EnCsa2, 1'b0});
+  localparam logic [NumEng-1:0] EngMask = NumEng'({EnExample, 1'b0, EnHscm, EnVictor, EnRns, EnMwr4, EnCsa2, 1'b0});
   localparam logic [15:0] SecretSlots = 16'((1 << SLOT_E) | (1 << SLOT_P) | (1 << SLOT_Q)
                                           | (1 << SLOT_DP) | (1 << SLOT_DQ) | (1 << SLOT_QINV));
 
@@ -428,6 +432,34 @@ module pka_top
         .MaxLen (MaxLen),
         .MemAw  (MemAw),
         .W      (RnsW)
+      ) u_core (
+        .clk_i        (clk_i),
+        .rst_ni       (rst_ni),
+        .cmd_valid_i  (ecmd_valid[e]),
+        .cmd_ready_o  (ecmd_ready[e]),
+        .cmd_op_i     (ecmd_op),
+        .cmd_len_i    (ecmd_len),
+        .cmd_elen_i   (ecmd_elen),
+        .cmd_arg_i    (ecmd_arg),
+        .mem_req_o    (emem_req[e]),
+        .mem_gnt_i    (emem_gnt[e]),
+        .mem_we_o     (emem_we[e]),
+        .mem_addr_o   (emem_addr[e]),
+        .mem_wdata_o  (emem_wdata[e]),
+        .mem_rvalid_i (rvalid),
+        .mem_rdata_i  (ram_rdata),
+        .done_o       (edone[e]),
+        .status_o     (estatus[e]),
+        .cycles_o     (ecycles[e]),
+        .io_cycles_o  (eio[e])
+      );
+    end else if (e == int'(EngHscm) && EnHscm) begin : gen_hscm
+      pka_hscm_core #(
+        .MaxLen (MaxLen),
+        .MemAw  (MemAw),
+        .W      (HscmW),
+        .Pes    (HscmPes),
+        .MaxWindow (HscmMaxWindow)
       ) u_core (
         .clk_i        (clk_i),
         .rst_ni       (rst_ni),

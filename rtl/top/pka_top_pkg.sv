@@ -47,6 +47,11 @@ package pka_top_pkg;
       EngMwr4:    return (opmask_t'(1) << OP_MODEXP) | (opmask_t'(1) << OP_MODMUL) | (opmask_t'(1) << OP_MONTMUL);
       // doc/victor.md: no host constants
       EngVictor:  return (opmask_t'(1) << OP_MODEXP) | (opmask_t'(1) << OP_MODMUL);
+      // doc/hscm.md: W = R^2 mod N (R = 2^(k f)); RSA_CRT: X0 = R_p^3 mod p, X1 = R_q^3 mod q,
+      // X2 = p^-1 mod q; MONTMUL: X0 = (mu N + 1)/2^2k
+      EngHscm:    return (opmask_t'(1) << OP_MODEXP) | (opmask_t'(1) << OP_MODMUL) | (opmask_t'(1) << OP_MONTMUL)
+                       | (opmask_t'(1) << OP_MODEXP_CT) | (opmask_t'(1) << OP_MODRED) | (opmask_t'(1) << OP_MUL)
+                       | (opmask_t'(1) << OP_RSA_CRT);
       // doc/rns.md: operands are residue vectors and constant tables written by the host
       EngRns:     return (opmask_t'(1) << OP_MODEXP) | (opmask_t'(1) << OP_MODMUL) | (opmask_t'(1) << OP_MONTMUL)
                        | (opmask_t'(1) << OP_ECC_MUL);

@@ -9,7 +9,7 @@
 //   MODADD       R = (A + B) mod N, MODSUB R = (A - B) mod N, for A, B < N (else ERR_OPERAND_RANGE):
 //                a check pass (reads N, A, B: carries of A-N, B-N, A+B (A-B) and A+B-N (A-B+N)),
 //                then a pass that writes the selected sum: 2 passes x 4 cycles per word = 8W.
-//   MONT_PARAMS  W = 2^(2r) mod N into SLOT_W (r = ELEN, or 32W when ELEN = 0, b <= r <= MaxLen+64)
+//   MONT_PARAMS  W = 2^(2r) mod N into SLOT_W (r = ELEN, or 32W when ELEN = 0, b <= r <= MaxLen+256)
 //                and MU = -N^-1 mod 2^64: a scan of N (bit length b, odd?; 2W cycles), the Hensel
 //                lifting of N^-1 bit by bit (63 cycles), x = 2^(b-1) (W cycles), 2r-b+1 non-
 //                restoring doublings x <- 2x - N (x >= 0) or 2x + N (x < 0), x kept in [-N, N) as W
@@ -75,7 +75,7 @@ module pka_top_seq
   localparam int unsigned SlotAw   = MemAw - 4;
   localparam int unsigned MaxWords = MaxLen / 32;
   localparam int unsigned CntW     = MemAw + 1;          // pass word counter (ZEROIZE: all words)
-  localparam int unsigned MaxR     = MaxLen + 64;        // largest Montgomery exponent r accepted
+  localparam int unsigned MaxR     = MaxLen + 256;       // largest Montgomery exponent r accepted
   localparam int unsigned IterW    = $clog2(2 * MaxR + 2);
 
   initial begin

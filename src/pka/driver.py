@@ -117,6 +117,7 @@ class Pka:
     cfg: Hwcfg = field(init=False)
     last: Completion | None = field(init=False, default=None)
     _w_key: tuple[int, int, int] | None = field(init=False, default=None)
+    _crt_consts: dict[Any, list[int]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         ident = self.bus.read32(Reg.ID)
@@ -256,7 +257,8 @@ class Pka:
         self.write_slot(Slot.N, n, nw)
         self.write_slot(Slot.A, base, nw)
         self.write_slot(Slot.E, exp, words_for(exp.bit_length()))
-        res = self.run(Op.MODEXP_CT if ct else Op.MODEXP, length, exp.bit_length(), engine=self.engine_id(engine),
+        arg = 0 if ct else int((params or {}).get("window", 0)) if prof.name == "hscm" else 0
+        res = self.run(Op.MODEXP_CT if ct else Op.MODEXP, length, exp.bit_length(), arg, engine=self.engine_id(engine),
                        progress=progress)
         return self.result(res, self.read_slot(Slot.R, nw), b0, mont_params_cycles=mont, total_cycles=res.compute)
 
@@ -272,6 +274,64 @@ class Pka:
         self.write_slot(Slot.B, b, nw)
         res = self.run(Op.MODMUL, length, engine=self.engine_id(engine), progress=progress)
         return self.result(res, self.read_slot(Slot.R, nw), b0, mont_params_cycles=mont, total_cycles=res.compute)
+
+    def modred(self, omega: int, n: int, engine: str | None = None,
+               params: dict[str, Any] | None = None) -> OpResult:
+        """(A_HI:A) mod N for omega < 2^(2 LEN) (MODRED); A_HI starts at word ceil(LEN/32)."""
+        prof = profile(engine or self.default_engine(Op.MODRED))
+        length = max(1, n.bit_length())
+        nw = words_for(length)
+        b0 = self.bus.bus_cycles
+        mont = self.ensure_w(n, length, prof.r(length, params or {})) if prof.r is not None else 0
+        self.write_slot(Slot.N, n, nw)
+        self.write_slot(Slot.A, omega & ((1 << (32 * nw)) - 1), nw)
+        self.write_slot(Slot.A_HI, omega >> (32 * nw), nw)
+        res = self.run(Op.MODRED, length, engine=self.engine_id(engine))
+        return self.result(res, self.read_slot(Slot.R, nw), b0, mont_params_cycles=mont)
+
+    def mul(self, a: int, b: int, length: int, engine: str | None = None) -> OpResult:
+        """The 2 LEN-bit product A B (MUL): R (low words) and R_HI (high words)."""
+        nw = words_for(length)
+        b0 = self.bus.bus_cycles
+        self.write_slot(Slot.A, a, nw)
+        self.write_slot(Slot.B, b, nw)
+        res = self.run(Op.MUL, length, engine=self.engine_id(engine))
+        lo, hi = self.read_slot(Slot.R, nw), self.read_slot(Slot.R_HI, nw)
+        return self.result(res, lo | hi << (32 * nw), b0)
+
+    def rsa_crt(self, m: int, key: CrtKey, engine: str | None = None,
+                progress: Callable[[int], None] | None = None, params: dict[str, Any] | None = None) -> OpResult:
+        """m^d mod n with the engine's RSA_CRT (hscm, doc/hscm.md): P, Q, DP, DQ, QINV (write-only
+        slots), X2 = p^-1 mod q from the key, and the MRDC constants X0 = R_p^3 mod p,
+        X1 = R_q^3 mod q made in hardware by MONT_PARAMS with r' = 3r/2 (cached per key)."""
+        name = engine or self.default_engine(Op.RSA_CRT)
+        prof = profile(name)
+        params = params or {}
+        b0 = self.bus.bus_cycles
+        setup = 0
+        consts = self._crt_consts.get((key.p, key.q, name))
+        if consts is None:
+            consts = []
+            for prime in (key.p, key.q):
+                bits = prime.bit_length()
+                assert prof.r is not None
+                r3 = self.mont_params(prime, bits, 3 * prof.r(bits, params) // 2)
+                setup += r3.cycles or 0
+                consts.append(r3.result)
+            self._crt_consts[(key.p, key.q, name)] = consts
+        nb = key.n.bit_length()
+        nw = words_for(nb)
+        hw = words_for(max(key.p.bit_length(), key.q.bit_length()))
+        self.write_slot(Slot.N, key.n, nw)
+        self.write_slot(Slot.A, m, nw)
+        for slot, v in ((Slot.P, key.p), (Slot.Q, key.q), (Slot.DP, key.dp), (Slot.DQ, key.dq),
+                        (Slot.QINV, key.qinv), (Slot.X2, key.pinv), (Slot.X0, consts[0]), (Slot.X1, consts[1])):
+            self.write_slot(slot, v, hw)
+        window = int(params.get("window", 0))
+        res = self.run(Op.RSA_CRT, nb, key.p.bit_length(), (key.q.bit_length() & 0xFFFF) | (window << 16),
+                       engine=self.engine_id(engine), progress=progress)
+        return self.result(res, self.read_slot(Slot.R, nw), b0, path="pka_top RSA_CRT", key_setup_cycles=setup,
+                           total_cycles=res.compute)
 
     def montmul(self, a: int, b: int, n: int, engine: str | None = None) -> OpResult:
         """A B R^-1 mod N in the engine's Montgomery domain and output range (MONTMUL)."""
@@ -418,6 +478,22 @@ def _victor_top(params: dict[str, Any], bits: int) -> dict[str, int]:
     return {"VictorK": c.k, "VictorDelta": c.delta, "VictorEps": c.eps}
 
 
+def _hscm_r(length: int, params: dict[str, Any]) -> int:
+    from pka.model import hscm
+    return int(hscm.Geometry(length, int(params.get("w", 16))).r_bits)
+
+
+def _hscm_top(params: dict[str, Any], bits: int) -> dict[str, int]:
+    w = int(params.get("w", 16))
+    words = -(-(_hscm_len(params, bits) + 2 * w + 1) // 32)      # MONTMUL result: n + 2k + 1 bits
+    return {"HscmW": w, "HscmPes": int(params.get("pes", 16)),
+            "HscmMaxWindow": max(6, int(params.get("window", 0))), "MinSlotAw": (words - 1).bit_length()}
+
+
+def _hscm_len(params: dict[str, Any], bits: int) -> int:
+    return max(512, _pow2_len(bits))
+
+
 def _rns_top(params: dict[str, Any], bits: int) -> dict[str, int]:
     w = int(params.get("w", 32))
     size = _pow2_len(bits)
@@ -436,6 +512,8 @@ PROFILES: dict[str, EngineProfile] = {
                           lambda p, b: _pow2_len(b)),
     "victor": EngineProfile("victor", frozenset({Op.MODEXP, Op.MODMUL}), None, _victor_top,
                             lambda p, b: _pow2_len(b)),
+    "hscm": EngineProfile("hscm", frozenset({Op.MODEXP, Op.MODEXP_CT, Op.MODMUL, Op.MONTMUL, Op.MODRED, Op.MUL,
+                                            Op.RSA_CRT}), _hscm_r, _hscm_top, _hscm_len),
     "rns": EngineProfile("rns", frozenset({Op.MODEXP, Op.MODMUL, Op.MONTMUL, Op.ECC_MUL}), None, _rns_top,
                          lambda p, b: _pow2_len(b)),
 }
@@ -509,7 +587,7 @@ class Backend:
         if not 0 <= m < key.n:
             raise PkaError(Status.ERR_OPERAND_RANGE, "message out of range [0, n)")
         if Op.RSA_CRT in self.profile.ops:
-            return session(self.engine, params, key.n.bit_length()).rsa_crt(m, key, self.engine, progress)
+            return session(self.engine, params, key.n.bit_length()).rsa_crt(m, key, self.engine, progress, params)
         rp = self.modexp(m % key.p, key.dp, key.p, params, progress)
         rq = self.modexp(m % key.q, key.dq, key.q, params, progress)
         s = crt_garner(rp.result, rq.result, key)
