@@ -333,16 +333,25 @@ class Pka:
         return self.result(res, self.read_slot(Slot.R, nw), b0, path="pka_top RSA_CRT", key_setup_cycles=setup,
                            total_cycles=res.compute)
 
-    def montmul(self, a: int, b: int, n: int, engine: str | None = None) -> OpResult:
-        """A B R^-1 mod N in the engine's Montgomery domain and output range (MONTMUL)."""
+    def montmul(self, a: int, b: int, n: int, engine: str | None = None,
+                params: dict[str, Any] | None = None) -> OpResult:
+        """A B R^-1 mod N in the engine's Montgomery domain and output range (MONTMUL). hscm takes
+        its host constant N' = (mu N + 1)/2^2k in X0 (doc/hscm.md); its result has n + 2k + 1 bits."""
+        name = engine or self.default_engine(Op.MONTMUL)
         length = max(1, n.bit_length())
         nw = words_for(length)
+        rw = nw
         b0 = self.bus.bus_cycles
         self.write_slot(Slot.N, n, nw)
         self.write_slot(Slot.A, a, nw)
         self.write_slot(Slot.B, b, nw)
+        if name == "hscm":
+            from pka.model import hscm
+            w = int((params or {}).get("w", 16))
+            self.write_slot(Slot.X0, hscm.modulus(n, w).nt if n % 2 and length >= hscm.min_bits(w) else 0, nw)
+            rw = words_for(length + 2 * w + 1)
         res = self.run(Op.MONTMUL, length, engine=self.engine_id(engine))
-        return self.result(res, self.read_slot(Slot.R, nw), b0)
+        return self.result(res, self.read_slot(Slot.R, rw), b0)
 
     def modinv(self, a: int, n: int, engine: str | None = None,
                progress: Callable[[int], None] | None = None, params: dict[str, Any] | None = None) -> OpResult:
