@@ -184,6 +184,8 @@ module pka_rns_sb
   logic [W-1:0]    c_b [NB];
   logic [5:0]      qk, qr;
   logic            k1_q, k1_d, k2_q;
+  logic            red_half_be;        // accumulator correction: 0 BE a -> b, 1 BE b -> a
+  logic            cox_clr, cox_half, cox_en, cox_k;
 
   for (genvar j = 0; j < NB; j++) begin : g_rower
     pka_rns_sb_rower #(
@@ -254,7 +256,6 @@ module pka_rns_sb
   logic [5:0]      g_st;
   logic            g_ku_m1, g_kv_m1;
   logic [4:0]      sx, sy;
-  logic            red_half_be;
 
   pka_rns_gamma #(.W(W), .MaxN(NAMax)) u_gamma (
     .clk_i    (clk_i),
@@ -292,7 +293,6 @@ module pka_rns_sb
     .qr_o     (qr)
   );
 
-  logic cox_clr, cox_half, cox_en, cox_k;
   pka_rns_cox #(.W(W), .Q(CoxQ)) u_cox (
     .clk_i (clk_i),
     .rst_ni(rst_ni),

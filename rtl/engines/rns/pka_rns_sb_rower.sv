@@ -135,10 +135,8 @@ module pka_rns_sb_rower #(
   end
 
   // ---- accumulators -----------------------------------------------------------------------------
-  logic [AccW-1:0] acc_q [4];
-  logic [AccW-1:0] vinit;
   // V starts from 4 m 2^W (> 2 (2^W)^2 >= P1 + P2), a multiple of the product's half modulus
-  assign vinit = AccW'(mh_q) << (W + 2);
+  logic [AccW-1:0] acc_q [4];
   logic [W-1:0] mh_q, mh_q2;   // half modulus aligned with the product (two cycles after issue)
 
   logic [AccW-1:0] corr;
@@ -230,5 +228,5 @@ module pka_rns_sb_rower #(
   assign st_data_o = st_half_i ? rf_b_q[st_addr_i] : rf_a_q[st_addr_i];
 
   logic unused;
-  assign unused = ^{c_red[W-1:CBits], c1_q[W-1:CBits], r2_q, vinit};
+  assign unused = ^{c_red[W-1:CBits], c1_q[W-1:CBits], r2_q};
 endmodule

@@ -57,9 +57,11 @@ ECC: (X,Z) Montgomery ladder on y^2 = x^3 + ax + b (slides' table, [BDE13], [JY0
     The ladder starts from (O, G) = ((1:0), (x_G:1)) and runs exactly `elen` bits, so its time
     depends only on the scalar's length; the affine x = X * Z^(P-2) (Fermat on the same MM).
 
-Cycle model: the microprogram below (PROGRAMS) is the ROM of the RTL sequencer
-(rtl/engines/rns/pka_rns_ucode.sv is generated from it) and `run_machine` executes it with the
-RTL's per-instruction cycle costs (`instr_cycles`).
+Cycle model: the microprograms below (PROGRAMS) are the ROM of the RTL sequencers
+(rtl/engines/rns/pka_rns_ucode.sv is generated from it). `run_machine` executes the MM build's
+programs and `run_sb_machine` the SBMM build's (SB = Compress(SBMM(sum of 1..3 products)),
+ADD/SUB followed by Compress), both with the RTL's per-instruction cycle costs (`instr_cycles`,
+`sb_times`, `sb_lin_cycles`).
 """
 
 from __future__ import annotations
