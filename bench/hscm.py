@@ -1,0 +1,156 @@
+"""Benchmark of the hscm engine (paper 004) on the RTL: the paper's sizes, its figures beside ours.
+
+    python bench/hscm.py            # RTL (Verilator), checks every result and the model's cycles
+    python bench/hscm.py --model    # golden model only (the same cycle counts, seconds)
+    python bench/hscm.py --only mm  # one group: mm, exp, ladder, crt
+
+Prints a table and writes bench/results/hscm.json.  Paper figures: Table 2 (one Montgomery
+product), Table 4 (modexp with the sliding-window method), Table 5 (CRT-RSA); Table 3 gives times
+only, its cycles are derived as time x frequency and marked so.  Cycle counts are exact
+(cycles_o of the core = pka.model.hscm); wall-clock times are recorded, not asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from pka.model import hscm as M
+from pka.model.common import CrtKey, OpResult
+
+OUT = Path(__file__).resolve().parent / "results" / "hscm.json"
+SEED = 4
+
+
+def rand_mod(rng: random.Random, n: int) -> int:
+    return rng.getrandbits(n) | 1 | (1 << (n - 1))
+
+
+def key_of(bits: int) -> CrtKey:
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    k = rsa.generate_private_key(65537, bits).private_numbers()
+    return CrtKey.from_pq(k.p, k.q)
+
+
+def utilisation(n: int, w: int, pes: int, cycles: float) -> float:
+    """Floor (n/w)^2 / L cycles (all 2L multipliers busy) over the cycles taken."""
+    return (n / w) ** 2 / pes / cycles
+
+
+def run(backend: Any, fn: str, *args: Any, progress: bool = False) -> tuple[OpResult, float]:
+    t = time.perf_counter()
+    kw: dict[str, Any] = {}
+    if progress and backend is not M:
+        kw["progress"] = lambda c: print(f"    ... {c} cycles", file=sys.stderr, flush=True)
+    r = getattr(backend, fn)(*args, **kw)
+    return r, time.perf_counter() - t
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--model", action="store_true", help="golden model only")
+    ap.add_argument("--only", choices=["mm", "exp", "ladder", "crt"], default=None)
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args()
+    if args.model:
+        backend: Any = M
+    else:
+        from pka.rtl import hscm as R
+        backend = R
+    rng = random.Random(SEED)
+    rows: list[dict[str, Any]] = []
+
+    def record(group: str, name: str, n: int, pes: int, params: dict[str, int], r: OpResult,
+               expect: int, mdl: int, paper: int | None, paper_note: str, wall: float,
+               extra: dict[str, Any] | None = None) -> None:
+        assert r.result == expect, f"{name}: wrong result"
+        assert r.cycles == mdl, f"{name}: cycles {r.cycles} != model {mdl}"
+        row = {"group": group, "name": name, "n": n, "pes": pes, "params": params,
+               "cycles": r.cycles, "io_cycles": r.io_cycles, "model_cycles": mdl,
+               "paper_cycles": paper, "paper_note": paper_note,
+               "vs_paper": None if paper is None else round(r.cycles / paper, 4),
+               "verified": True, "backend": "model" if backend is M else "rtl",
+               "wall_s": round(wall, 2), **(extra or {})}
+        rows.append(row)
+        pc = "-" if paper is None else f"{paper:,}"
+        ratio = "" if paper is None else f"{r.cycles / paper:6.3f}"
+        print(f"{name:44s} {r.cycles:>11,} {pc:>11s} {ratio:>7s}  {paper_note}", flush=True)
+
+    print(f"{'operation':44s} {'ours':>11s} {'paper':>11s} {'ratio':>7s}")
+    w = 16
+    if args.only in (None, "mm"):
+        for n, pes, paper in ((1024, 16, 354), (1024, 32, 218), (2048, 32, 674)):
+            m = rand_mod(rng, n)
+            a, b = rng.randrange(m), rng.randrange(m)
+            p = {"pes": pes, "w": w, "window": 0, "ladder": 0}
+            fn = "montmul_op" if backend is M else "montmul"
+            r, wall = run(backend, fn, a, b, m, p)
+            exp = M.montmul(a, b, M.modulus(m, w))
+            geo = M.Geometry(n, w)
+            chain = M.chain_cycles(101, geo, pes) - M.chain_cycles(1, geo, pes)
+            record("mm", f"Montgomery product {n}-bit, {pes} PEs", n, pes, p, r, exp,
+                   M.montmul_cycles(geo, pes), paper, "Table 2", wall,
+                   {"utilisation": round(utilisation(n, w, pes, r.cycles), 3),
+                    "chained_cycles_per_product": chain / 100,
+                    "chained_utilisation": round(utilisation(n, w, pes, chain / 100), 3),
+                    "floor_cycles": (n / w) ** 2 / pes})
+    if args.only in (None, "exp"):
+        n = 1024
+        m = rand_mod(rng, n)
+        base = rng.randrange(m)
+        e_rand = rng.getrandbits(n) | (1 << (n - 1))
+        e_t3 = (2 * ((1 << n) - 1)) // 3          # Table 3: E = 2/3 (2^n - 1), weight 1/2
+        cases = [(16, 4, e_rand, 454_648, "Table 4 (window)"), (16, 6, e_rand, 454_648, "Table 4 (window)"),
+                 (32, 6, e_rand, 277_140, "Table 4 (window)"),
+                 (16, 0, e_t3, round(2.27e-3 * 238.10e6), "Table 3 binary: 2.27 ms x 238.10 MHz"),
+                 (32, 0, e_t3, round(1.42e-3 * 232.56e6), "Table 3 binary: 1.42 ms x 232.56 MHz")]
+        for pes, win, e, paper, note in cases:
+            p = {"pes": pes, "w": w, "window": win, "ladder": 0}
+            r, wall = run(backend, "modexp", base, e, m, p, progress=True)
+            mdl = M.modexp(base, e, m, p).cycles if backend is not M else r.cycles
+            label = f"modexp {n}-bit, {pes} PEs, " + (f"window {win}" if win else "binary")
+            record("exp", label, n, pes, p, r, pow(base, e, m), mdl, paper, note, wall)
+        n = 2048
+        m = rand_mod(rng, n)
+        base, e = rng.randrange(m), rng.getrandbits(n) | (1 << (n - 1))
+        p = {"pes": 32, "w": w, "window": 6, "ladder": 0}
+        r, wall = run(backend, "modexp", base, e, m, p, progress=True)
+        mdl = M.modexp(base, e, m, p).cycles if backend is not M else r.cycles
+        record("exp", "modexp 2048-bit, 32 PEs, window 6", n, 32, p, r, pow(base, e, m), mdl,
+               1_714_940, "Table 4 (window)", wall)
+    if args.only in (None, "ladder"):
+        n = 1024
+        m = rand_mod(rng, n)
+        p = {"pes": 32, "w": w, "window": 0, "ladder": 1}
+        base, e = rng.randrange(m), rng.getrandbits(n) | (1 << (n - 1))
+        r, wall = run(backend, "modexp", base, e, m, p, progress=True)
+        mdl = M.modexp(base, e, m, p).cycles if backend is not M else r.cycles
+        record("ladder", "ladder 1024-bit, 2 x 16 PEs (constant time)", n, 32, p, r,
+               pow(base, e, m), mdl, round(1.44e-3 * 250.0e6), "Table 3*: 1.44 ms x 250 MHz", wall)
+    if args.only in (None, "crt"):
+        for bits, pes, win, paper in ((2048, 32, 6, 455_274), (2048, 32, 4, 455_274),
+                                      (2048, 64, 6, 278_496), (4096, 64, 6, 1_724_369)):
+            key = key_of(bits)
+            msg = rng.randrange(key.n)
+            p = {"pes": pes, "w": w, "window": win, "ladder": 0}
+            r, wall = run(backend, "rsa_crt", msg, key, p, progress=True)
+            mdl = M.rsa_crt(msg, key, p) if backend is not M else r
+            record("crt", f"CRT-RSA-{bits}, {pes} PEs (2 x {pes // 2}), window {win}", bits, pes, p,
+                   r, pow(msg, key.d, key.n), mdl.cycles, paper, "Table 5", wall,
+                   {"phases": mdl.detail.get("phases")})
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    old: list[dict[str, Any]] = []
+    if args.only is not None and args.out.exists():
+        old = [x for x in json.loads(args.out.read_text()).get("rows", []) if x["group"] != args.only]
+    args.out.write_text(json.dumps({"engine": "hscm", "paper": "004", "w": w, "seed": SEED,
+                                    "rows": old + rows}, indent=1) + "\n")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
