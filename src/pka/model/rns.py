@@ -66,6 +66,7 @@ ADD/SUB followed by Compress), both with the RTL's per-instruction cycle costs (
 
 from __future__ import annotations
 
+import functools
 import random
 from fractions import Fraction
 from dataclasses import dataclass, field
@@ -127,14 +128,16 @@ def prod(xs: Sequence[int]) -> int:
     return p
 
 
+@functools.lru_cache(maxsize=256)
+def _crt_coeffs(moduli: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    m = prod(moduli)
+    return m, tuple((m // mi) * inv(m // mi, mi) for mi in moduli)
+
+
 def crt(res: Sequence[int], moduli: Sequence[int]) -> int:
     """The integer in [0, prod(moduli)) with the given residues."""
-    m = prod(moduli)
-    x = 0
-    for r, mi in zip(res, moduli):
-        mm = m // mi
-        x += r * mm * inv(mm, mi)
-    return x % m
+    m, coeffs = _crt_coeffs(tuple(moduli))
+    return sum(r * c for r, c in zip(res, coeffs)) % m
 
 
 def cox_error(moduli: Sequence[int], w: int, q: int = COX_Q) -> Fraction:
@@ -217,10 +220,14 @@ class MmCtx:
         """Host conversion: B residues and scaled B' residues."""
         return (tuple(x % mi for mi in self.b), tuple((x * u) % mj for u, mj in zip(self.mu, self.bp)))
 
+    @functools.cached_property
+    def mu_inv(self) -> tuple[int, ...]:
+        return tuple(inv(u, mj) for u, mj in zip(self.mu, self.bp))
+
     def from_rns(self, v: tuple[tuple[int, ...], tuple[int, ...]]) -> int:
         """Host conversion back (CRT on B); asserts the B' half agrees."""
         x = crt(v[0], self.b)
-        y = crt([(r * inv(u, mj)) % mj for r, u, mj in zip(v[1], self.mu, self.bp)], self.bp)
+        y = crt([(r * ui) % mj for r, ui, mj in zip(v[1], self.mu_inv, self.bp)], self.bp)
         assert x == y, "B and B' halves disagree"
         return x
 
