@@ -2,8 +2,8 @@
 compute cycles), plus the sequencer's composite operations on an engine: MODINV (Fermat, checked)
 and ECC_CHECK (y^2 = x^3 + ax + b with the engine's MODMUL), and their error codes.
 
-CI runs the victor engine in a 256-bit build (no host constants); the other engines' builds through
-the top are larger and run in the slow tier (and in bench/top.py)."""
+CI runs the composite operations on the hscm build of tests/test_top_hscm.py (MaxLen 512, 2 PEs);
+the other engines' builds through the top run in the slow tier (and in bench/top.py)."""
 
 from __future__ import annotations
 
@@ -28,8 +28,15 @@ P256 = (0xFFFFFFFF00000001000000000000000000000000FFFFFFFFFFFFFFFFFFFFFFFF, -3,
         0x4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5)
 
 
+HSCM = {"pes": 2, "w": 16, "window": 0, "ladder": 0}
+
+
 def _victor() -> Pka:
     return session("victor", VICTOR, 256)
+
+
+def _hscm() -> Pka:
+    return session("hscm", HSCM, 512)
 
 
 def _mod(rng: random.Random, bits: int) -> int:
@@ -41,6 +48,7 @@ def _same(r: OpResult, m: OpResult) -> None:
     assert r.cycles == m.cycles, (r.cycles, m.cycles)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bits", [8, 64, 129, 256])
 def test_victor_modexp_modmul_vs_model(bits: int) -> None:
     from pka.model import victor as model
@@ -58,6 +66,7 @@ def test_victor_modexp_modmul_vs_model(bits: int) -> None:
         _same(p.modexp(a, e, n, "victor", params=VICTOR), model.modexp(a, e, n, VICTOR))
 
 
+@pytest.mark.slow
 def test_engine_status_comes_through() -> None:
     p = _victor()
     with pytest.raises(PkaError) as e:
@@ -69,47 +78,65 @@ def test_engine_status_comes_through() -> None:
     assert p.modadd(5, 9, 11).result == 3          # and the block is fine afterwards
 
 
-@pytest.mark.parametrize("prime", [251, 65521, (1 << 127) - 1, P256[0]])
+@pytest.mark.parametrize("prime", [(1 << 61) - 1, (1 << 127) - 1, P256[0]])
 def test_modinv(prime: int) -> None:
-    p = _victor()
+    p = _hscm()
     rng = random.Random(prime)
-    for a in [1, 2, prime - 1] + [rng.randrange(1, prime) for _ in range(3)]:
-        r = p.modinv(a, prime, "victor", params=VICTOR)
+    for a in [1, 2, prime - 1] + [rng.randrange(1, prime) for _ in range(2)]:
+        r = p.modinv(a, prime, "hscm", params=HSCM)
         assert r.result == pow(a, -1, prime)
         assert r.cycles > 0
 
 
 def test_modinv_errors() -> None:
-    p = _victor()
-    for a, n, st in ((0, 251, Status.ERR_NO_INVERSE), (5, 250, Status.ERR_EVEN_MODULUS),
-                     (251, 251, Status.ERR_OPERAND_RANGE), (3, 15, Status.ERR_NO_INVERSE),  # gcd 3
-                     (5, 91, Status.ERR_NO_INVERSE)):             # 91 = 7 * 13: Fermat gives a non-inverse
+    p = _hscm()
+    q = (1 << 61) - 1
+    for a, n, st in ((0, q, Status.ERR_NO_INVERSE), (5, 1 << 64, Status.ERR_EVEN_MODULUS),
+                     (q, q, Status.ERR_OPERAND_RANGE), (3, 3 * q, Status.ERR_NO_INVERSE),       # gcd 3
+                     (5, 4294967291 * 4294967279, Status.ERR_NO_INVERSE)):   # composite: Fermat fails
         with pytest.raises(PkaError) as e:
-            p.modinv(a, n, "victor", params=VICTOR)
+            p.modinv(a, n, "hscm", params=HSCM)
         assert e.value.status == st, (a, n)
-    # a composite modulus where Fermat happens to work (Carmichael 561): the checked result is right
-    assert p.modinv(2, 561, "victor", params=VICTOR).result == pow(2, -1, 561)
+    # a Carmichael number (Chernick: 5851 * 11701 * 17551), where Fermat works: the checked result is right
+    carmichael = 5851 * 11701 * 17551
+    assert p.modinv(2, carmichael, "hscm", params=HSCM).result == pow(2, -1, carmichael)
 
 
 def test_ecc_check() -> None:
-    p = _victor()
+    p = _hscm()
     prime, a, b, gx, gy = P256
-    p.ecc_check(gx, gy, a, b, prime, "victor", params=VICTOR)
-    # a point of the curve from cryptography
+    p.ecc_check(gx, gy, a, b, prime, "hscm", params=HSCM)
     from cryptography.hazmat.primitives.asymmetric import ec
     pub = ec.derive_private_key(123456789, ec.SECP256R1()).public_key().public_numbers()
-    r = p.ecc_check(pub.x, pub.y, a, b, prime, "victor", params=VICTOR)
+    r = p.ecc_check(pub.x, pub.y, a, b, prime, "hscm", params=HSCM)
     assert r.cycles and r.cycles > 0
     assert p.read_slot(Slot.A, 8) == pub.x
     for x, y, st in ((gx, gy + 1, Status.ERR_NOT_ON_CURVE), (gx ^ 1, gy, Status.ERR_NOT_ON_CURVE),
                      (gx, prime, Status.ERR_OPERAND_RANGE), (prime + 1, gy, Status.ERR_OPERAND_RANGE)):
         with pytest.raises(PkaError) as e:
-            p.ecc_check(x, y, a, b, prime, "victor", params=VICTOR)
+            p.ecc_check(x, y, a, b, prime, "hscm", params=HSCM)
         assert e.value.status == st
     with pytest.raises(PkaError) as e:       # a coefficient out of range
         p.write_slot(Slot.X1, prime, 8)
         p.run(Op.ECC_CHECK, 256)
-    assert e.value.status in (Status.ERR_OPERAND_RANGE,)
+    assert e.value.status == Status.ERR_OPERAND_RANGE
+
+
+@pytest.mark.slow
+def test_modinv_and_ecc_check_on_victor() -> None:
+    p = _victor()
+    for prime in (251, 65521, (1 << 127) - 1):
+        assert p.modinv(123 % prime, prime, "victor", params=VICTOR).result == pow(123 % prime, -1, prime)
+    for a, n, st in ((0, 251, Status.ERR_NO_INVERSE), (5, 250, Status.ERR_EVEN_MODULUS), (5, 91, Status.ERR_NO_INVERSE)):
+        with pytest.raises(PkaError) as e:
+            p.modinv(a, n, "victor", params=VICTOR)
+        assert e.value.status == st
+    assert p.modinv(2, 561, "victor", params=VICTOR).result == pow(2, -1, 561)   # Carmichael: checked, right
+    prime, a, b, gx, gy = P256
+    p.ecc_check(gx, gy, a, b, prime, "victor", params=VICTOR)
+    with pytest.raises(PkaError) as e:
+        p.ecc_check(gx, gy + 1, a, b, prime, "victor", params=VICTOR)
+    assert e.value.status == Status.ERR_NOT_ON_CURVE
 
 
 @pytest.mark.slow
