@@ -54,10 +54,13 @@ def test_shell_and_top_lint_clean(bits: int, tmp_path: Path) -> None:
 
 
 @pytest.mark.rtl
-def test_shell_drives_engine_through_seven_pins(tmp_path: Path) -> None:
-    """cocotb: serial frames -> RAM -> engine -> status and RAM -> serial, results and cycles checked."""
-    d = S.design_for("example", {}, 64)
-    top = _top_file(d, REPO / "build" / "syn" / "cocotb-top")
+@pytest.mark.parametrize("maxlen", [0, 2048])
+def test_shell_drives_engine_through_seven_pins(maxlen: int) -> None:
+    """cocotb: serial frames -> RAM -> engine -> status and RAM -> serial, results and cycles checked.
+    maxlen=2048 gives MemAw = 10: two RAM banks (the test also writes and reads back the last slot)."""
+    d = S.design_for("example", {"maxlen": maxlen}, 64)
+    assert d.mem_aw == (10 if maxlen else 5)
+    top = _top_file(d, REPO / "build" / "syn" / f"cocotb-top-{maxlen}")
     run_cocotb("pka_syn_top", [*d.sources, S.RAM_SV, S.SHELL, top], "test_pka_syn_shell", S.SYN / "tb",
                extra_env={"PKA_MEM_AW": str(d.mem_aw), "PKA_BITS": "64"})
 

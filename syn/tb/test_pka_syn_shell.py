@@ -105,6 +105,12 @@ async def modadd_through_the_pins(dut):
         assert cycles == 2, cycles          # the example engine's compute cycles, unchanged by the shell
         assert io_cycles > 4 * words, io_cycles
         assert await host.read_int(host.slot_addr(SLOT_R), words) == (a + b) % n
+    # the host path through every bank: a pattern in the last words of the last slot, read back
+    top = (1 << mem_aw) - 4
+    pattern = rng.getrandbits(128)
+    await host.write_int(top, pattern, 4)
+    assert await host.read_int(top, 4) == pattern
+    assert await host.read_int(host.slot_addr(SLOT_R), words) == (a + b) % n   # other bank unchanged
     st, _, _ = await host.command(OP_MODEXP, bits)
     assert st == 4                           # ST_ERR_OPCODE passes through the status frame
     await host.write_int(host.slot_addr(SLOT_N), 10, 1)
