@@ -26,6 +26,8 @@ SEED_OPT = click.option("--seed", type=int, default=1, show_default=True, help="
 TMDRIV_OPT = click.option("--no-tmdriv", is_flag=True,
                           help="nextpnr without timing-driven placement: about half the time, usually a lower fmax")
 TIMEOUT_OPT = click.option("--timeout", type=float, default=None, help="seconds per tool run")
+ROUTER_OPT = click.option("--router", type=click.Choice(["router1", "router2"]), default="router1", show_default=True,
+                          help="nextpnr router (router2 is much faster on large, congested designs)")
 
 
 @contextmanager
@@ -72,6 +74,7 @@ def _status(enabled: bool, label: str) -> Iterator[None]:
 @SEED_OPT
 @TMDRIV_OPT
 @TIMEOUT_OPT
+@ROUTER_OPT
 @click.option("--force", is_flag=True, help="run the tools even if the result is cached")
 @click.option("--keep", is_flag=True, help="keep the working directory (netlist, logs, reports)")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -79,7 +82,7 @@ def _status(enabled: bool, label: str) -> Iterator[None]:
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
 def synth(engine_name: str | None, param_items: tuple[str, ...], bits: int, unit: str | None,
           fileset_name: str | None, rtl_items: tuple[str, ...], target: str, freq: float | None, seed: int,
-          no_tmdriv: bool, timeout: float | None, force: bool, keep: bool, out_path: Path | None,
+          no_tmdriv: bool, timeout: float | None, router: str, force: bool, keep: bool, out_path: Path | None,
           as_json: bool) -> None:
     """Synthesise and place-and-route one engine in its narrow-I/O shell: area, routed fmax, tool time.
 
@@ -104,7 +107,7 @@ def synth(engine_name: str | None, param_items: tuple[str, ...], bits: int, unit
             raise PkaError(Status.ERR_PARAM, "give --engine (or --unit)")
         params = parse_param_items(engine_name, param_items)
         design = design_for(engine_name, params, bits)
-    opts = FlowOptions(freq=freq, seed=seed, no_tmdriv=no_tmdriv, timeout=timeout)
+    opts = FlowOptions(freq=freq, seed=seed, no_tmdriv=no_tmdriv, timeout=timeout, router=router)
     with _status(not as_json, f"{engine_name or unit} on {target}"):
         res = synth_design(design, target, opts, force=force, keep=keep)
     if out_path is not None:
@@ -130,6 +133,7 @@ def synth(engine_name: str | None, param_items: tuple[str, ...], bits: int, unit
 @SEED_OPT
 @TMDRIV_OPT
 @TIMEOUT_OPT
+@ROUTER_OPT
 @click.option("--area", "area_key", default=None, help="area metric for the plot (default lut4; xc7: lut)")
 @click.option("--jobs", type=int, default=1, show_default=True, help="local worker processes")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="run the points on a Dask cluster")
@@ -137,14 +141,14 @@ def synth(engine_name: str | None, param_items: tuple[str, ...], bits: int, unit
               help="output prefix: writes PREFIX.json, PREFIX.png, PREFIX.html (default build/explore/E-BITS-TARGET)")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
 def explore(engine_name: str, grid: str, bits: int, op: str, cycles_from: str, target: str, freq: float | None,
-            seed: int, no_tmdriv: bool, timeout: float | None, area_key: str | None, jobs: int,
+            seed: int, no_tmdriv: bool, timeout: float | None, router: str, area_key: str | None, jobs: int,
             scheduler: str | None, out_prefix: Path | None, as_json: bool) -> None:
     """Sweep an engine's parameters: cycles x fmax = time against area, Pareto plot and HTML report."""
     from pka import explore as ex
     if jobs < 1:
         raise PkaError(Status.ERR_PARAM, "--jobs must be at least 1")
     points = ex.parse_grid(grid, engine_name)
-    opts = FlowOptions(freq=freq, seed=seed, no_tmdriv=no_tmdriv, timeout=timeout)
+    opts = FlowOptions(freq=freq, seed=seed, no_tmdriv=no_tmdriv, timeout=timeout, router=router)
     show = not as_json and sys.stderr.isatty()
     if show:
         from rich.console import Console

@@ -371,7 +371,8 @@ def explore(engine: str, grid: str, bits: int, target: str = "ecp5-85k", op: str
         raise PkaError(Status.ERR_PARAM, f"unknown op {op!r} ({', '.join(OPS)})")
     points = parse_grid(grid, engine)
     flow = flow or FlowOptions()
-    flow_d = {"freq": flow.freq, "seed": flow.seed, "no_tmdriv": flow.no_tmdriv, "timeout": flow.timeout}
+    flow_d = {"freq": flow.freq, "seed": flow.seed, "no_tmdriv": flow.no_tmdriv, "timeout": flow.timeout,
+              "router": flow.router}
     specs = [{"engine": engine, "params": p, "bits": bits, "target": target, "op": op,
               "cycles_from": cycles_from, "flow": flow_d} for p in points]
     n_done = 0

@@ -526,9 +526,13 @@ class FlowOptions:
     seed: int = 1
     no_tmdriv: bool = False        # nextpnr --no-tmdriv: about half the run time, lower fmax
     timeout: float | None = None   # seconds per tool run
+    router: str = "router1"        # nextpnr router: router1 (default) or router2 (faster on big designs)
 
     def key(self, target: Target) -> dict[str, Any]:
-        return {"freq": self.freq or target.default_freq, "seed": self.seed, "no_tmdriv": self.no_tmdriv}
+        k: dict[str, Any] = {"freq": self.freq or target.default_freq, "seed": self.seed, "no_tmdriv": self.no_tmdriv}
+        if self.router != "router1":
+            k["router"] = self.router   # only when not the default, so older cache keys stay valid
+        return k
 
 
 def _hash(parts: list[bytes]) -> str:
@@ -685,6 +689,8 @@ def synth_design(d: SynDesign, target_name: str, opts: FlowOptions | None = None
                "--timing-allow-fail", "--freq", f"{freq:g}", "--seed", str(opts.seed)]
         if opts.no_tmdriv:
             cmd.append("--no-tmdriv")
+        if opts.router != "router1":
+            cmd += ["--router", opts.router]
         log.info("nextpnr: %s on %s (freq %g MHz%s)", d.engine, target.name, freq,
                  ", no-tmdriv" if opts.no_tmdriv else "")
         times["nextpnr_s"] = round(_run(cmd, work, work / "nextpnr.log", opts.timeout), 2)
