@@ -70,6 +70,31 @@ def test_products(pes: int, n: int) -> None:
             same(R.modred(w, m, p), M.modred(w, m, p))
 
 
+def test_each_op_first_after_reset() -> None:
+    """Every operation as the first command of a fresh engine (nothing left in the RAMs by an
+    earlier one), then after the RAMs were filled with other data."""
+    rng = random.Random(SEED + 99)
+    pes, n = 2, 100
+    p = params(pes, 3)
+    m = rand_mod(rng, n)
+    key = crt_key(rng, 128)
+    a, b, e, w = rng.randrange(m), rng.randrange(m), rng.getrandbits(n), rng.getrandbits(2 * n)
+    runs = [
+        (lambda: R.montmul(a, b, m, p), lambda: M.montmul_op(a, b, m, p)),
+        (lambda: R.modmul(a, b, m, p), lambda: M.modmul(a, b, m, p)),
+        (lambda: R.modexp(a, e, m, p), lambda: M.modexp(a, e, m, p)),
+        (lambda: R.modexp(a, e, m, {**p, "ladder": 1}), lambda: M.modexp(a, e, m, {**p, "ladder": 1})),
+        (lambda: R.modred(w, m, p), lambda: M.modred(w, m, p)),
+        (lambda: R.mul(a, b, n, p), lambda: M.mul(a, b, n, p)),
+        (lambda: R.rsa_crt(a % key.n, key, p), lambda: M.rsa_crt(a % key.n, key, p)),
+    ]
+    for rtl, mdl in runs:
+        R.close_all()                      # a new simulator process: RAMs as after reset
+        same(rtl(), mdl())
+    for rtl, mdl in reversed(runs):        # and after the others left their data
+        same(rtl(), mdl())
+
+
 @pytest.mark.parametrize("pes,n,window", [(2, 64, 0), (4, 100, 2), (8, 128, 3), (4, 256, 4),
                                           (8, 255, 5), (2, 128, 6)])
 def test_modexp_window(pes: int, n: int, window: int) -> None:

@@ -7,7 +7,7 @@
 //   MONTMUL  N -> MOD (odd, exactly n bits), A -> A, B -> B, X0 -> N RAM (host N)
 //   MODMUL   N -> MOD, A -> A, B -> B, W -> W
 //   MODEXP   N -> MOD, A -> A, W -> W, E -> exponent (elen bits)     (MODEXP_CT: to both HSCMs)
-//   MODRED   N -> MOD, A -> MSG words 0.., A_HI -> MSG after A (A_HI:A < 2^(2n))
+//   MODRED   N -> MOD, A -> MSG words 0.., A_HI -> MSG after A (A_HI:A < 2^(2n)), W -> W
 //   MUL      A -> A, B -> B (both < 2^n)
 //   RSA_CRT  P -> MOD0/QQ1 (odd, n_p bits), Q -> MOD1/QQ0 (odd, n_q bits), N -> NMOD0 (n bits),
 //            A -> MSG0/MSG1, DP -> exponent 0 (< 2^n_p), DQ -> exponent 1 (< 2^n_q), QINV -> U0, X2 -> U1,
@@ -141,6 +141,7 @@ module pka_hscm_io
           x.off  = 16'((32'(pw(n)) * 32) >> Lw);
           x.fill = 16'(2 * Ew);
         end
+        4'd3: x = it(4'(SLOT_W), n, DST_RAM, 1'b1, ENT_W, 1'b0, '0, CHK_NONE, '0);
         default: ;
       endcase
       OP_MUL: unique case (idx)
