@@ -224,12 +224,12 @@ def test_a1_counts_binary() -> None:
         assert ops.count(0) == 199 and len(ops) - ops.count(0) == bin(e).count("1") - 1
 
 
-@pytest.mark.parametrize("window", [0, 2, 3, 5])
-@pytest.mark.parametrize("n", [64, 100, 256])
-def test_modexp_window(window: int, n: int) -> None:
+@pytest.mark.parametrize("n,window", [(64, 0), (64, 2), (100, 3), (100, 5), (128, 1), (256, 4)])
+def test_modexp_window(n: int, window: int) -> None:
     rng = random.Random(SEED + n + window)
     params = {"pes": 4, "w": K, "window": window, "ladder": 0}
-    for m in edge_moduli(n)[:1] + [rand_mod(rng, n) for _ in range(max(1, vectors(4)))]:
+    mods = edge_moduli(n)[:1] + [rand_mod(rng, n) for _ in range(max(1, vectors(4) if n < 256 else 1))]
+    for m in mods:
         for base, e in [(0, 0), (1, 0), (m - 1, 1), (m - 1, (1 << n) - 1), (2, 3),
                         (rng.randrange(m), rng.getrandbits(n))]:
             r = H.modexp(base, e, m, params)
