@@ -62,6 +62,15 @@ module pka_rns_gamma #(
   assign p2 = xr * yr;
   assign p3 = (xk + xr) * (yk + yr);
 
+  // one write port (loads, then the SB's K and R results), so the file maps to LUT RAM
+  logic       we;
+  logic [5:0] waddr, wdata;
+  always_comb begin
+    we = ld_rf_i | wk_i | wr_i;
+    waddr = ld_rf_i ? ld_addr_i : {wd_i, wr_i};
+    wdata = ld_rf_i ? ld_data_i : wk_i ? kz_q - 6'(qk_q * ma_q) + qr_q : rz_q - 6'(qr_q * ma_q) + 6'(qk_q << 1);
+  end
+
   logic [5:0] qk_d, qr_d;
   assign qk_d = 6'((kz_q - acc_q[2]) * mainv_q);
   assign qr_d = 6'((rz_q - acc_q[3]) * mainv_q);
@@ -89,9 +98,7 @@ module pka_rns_gamma #(
       qk_q <= (qk_d == 6'd63) ? 6'd0 : qk_d;
       qr_q <= (qr_d == 6'd63) ? 6'd0 : qr_d;
     end
-    if (wk_i) rf_q[{wd_i, 1'b0}] <= kz_q - 6'(qk_q * ma_q) + qr_q;
-    if (wr_i) rf_q[{wd_i, 1'b1}] <= rz_q - 6'(qr_q * ma_q) + 6'(qk_q << 1);
-    if (ld_rf_i) rf_q[ld_addr_i] <= ld_data_i;
+    if (we) rf_q[waddr] <= wdata;
     if (ld_cst_i) begin   // host block: |-Ma|, |Ma^-1|, |Ma|, 3Ma - 3, 3Ma - 6 (mod 64), |Ma_i|_64
       if (ld_idx_i == 0) corr_q <= ld_data_i;
       else if (ld_idx_i == 1) mainv_q <= ld_data_i;

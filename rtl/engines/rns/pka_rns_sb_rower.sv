@@ -175,6 +175,25 @@ module pka_rns_sb_rower #(
   assign q2k_a = W'({qk_i, 1'b0});
   assign q2k_b = W'({qk_i, 1'b0});
 
+  // one write port per half (loads, then the SB's K and R results), so the files map to LUT RAM
+  logic         wa_en, wb_en;
+  logic [5:0]   wa_addr, wb_addr;
+  logic [W-1:0] wa_data, wb_data;
+  always_comb begin
+    wa_en = 1'b0; wa_addr = ld_addr_i; wa_data = ld_data_i;
+    wb_en = 1'b0; wb_addr = ld_addr_i; wb_data = ld_data_i;
+    if (ld_rf_i) begin
+      wa_en = !ld_half_i;
+      wb_en = ld_half_i;
+    end else if (wk_i) begin
+      wa_en = 1'b1; wa_addr = {wd_i, 1'b0}; wa_data = madd(sc_q[SKza], qr_a, ma);
+      wb_en = 1'b1; wb_addr = {wd_i, 1'b0}; wb_data = madd(msub(sc_q[SKzb], sc_q[STk], mb), qr_b, mb);
+    end else if (wr_i) begin
+      wa_en = 1'b1; wa_addr = {wd_i, 1'b1}; wa_data = madd(sc_q[SRza], q2k_a, ma);
+      wb_en = 1'b1; wb_addr = {wd_i, 1'b1}; wb_data = madd(msub(sc_q[SRzb], sc_q[STr], mb), q2k_b, mb);
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     opa_q  <= opa_d;
     opb_q  <= opb_d;
@@ -201,16 +220,8 @@ module pka_rns_sb_rower #(
       sc_q[SKzb] <= madd(sc_q[SKbu], sc_q[SRv], mb);
       sc_q[SRzb] <= madd(madd(sc_q[SKbv], sc_q[SKbv], mb), sc_q[SRu], mb);
     end
-    if (wk_i) begin
-      rf_a_q[{wd_i, 1'b0}] <= madd(sc_q[SKza], qr_a, ma);
-      rf_b_q[{wd_i, 1'b0}] <= madd(msub(sc_q[SKzb], sc_q[STk], mb), qr_b, mb);
-    end
-    if (wr_i) begin
-      rf_a_q[{wd_i, 1'b1}] <= madd(sc_q[SRza], q2k_a, ma);
-      rf_b_q[{wd_i, 1'b1}] <= madd(msub(sc_q[SRzb], sc_q[STr], mb), q2k_b, mb);
-    end
-    if (ld_rf_i && !ld_half_i) rf_a_q[ld_addr_i] <= ld_data_i;
-    if (ld_rf_i && ld_half_i) rf_b_q[ld_addr_i] <= ld_data_i;
+    if (wa_en) rf_a_q[wa_addr] <= wa_data;
+    if (wb_en) rf_b_q[wb_addr] <= wb_data;
     if (lin_en_i && !rhalf_i) begin
       sc_q[SKza] <= lin_sub_i ? madd(rd[0], msub(cst_q[8], rd[2], ma), ma) : madd(rd[0], rd[2], ma);
       sc_q[SRza] <= lin_sub_i ? madd(rd[1], msub(cst_q[9], rd[3], ma), ma) : madd(rd[1], rd[3], ma);
