@@ -28,18 +28,18 @@ def paper_formula(k: int, h: int) -> int:
     return (2 * k + 14) * (h + 2) + k + 7
 
 
-def run(sizes: list[int], backend: str, seed: int) -> list[dict[str, object]]:
+def run(sizes: list[int], variants: list[str], backend: str, seed: int) -> list[dict[str, object]]:
     impl = model
     if backend == "rtl":
         from pka.rtl import csa2 as rtl
         impl = rtl  # type: ignore[assignment]
-    rng = random.Random(seed)
     rows: list[dict[str, object]] = []
     for k in sizes:
+        rng = random.Random(seed + k)  # one vector per size, independent of the other sizes
         n = rng.getrandbits(k) | 1 | (1 << (k - 1))
         x = rng.randrange(n)
         e = rng.getrandbits(k) | (1 << (k - 1))  # full length: H = K
-        for variant in ("paper", "fast"):
+        for variant in variants:
             t0 = time.perf_counter()
             res = impl.modexp(x, e, n, {"variant": variant})
             wall = time.perf_counter() - t0
@@ -58,11 +58,17 @@ def run(sizes: list[int], backend: str, seed: int) -> list[dict[str, object]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[256, 512, 1024])
+    ap.add_argument("--variants", nargs="+", choices=("paper", "fast"), default=["paper", "fast"])
+    ap.add_argument("--merge", action="store_true", help="keep rows of other sizes/variants already in --out")
     ap.add_argument("--backend", choices=("rtl", "model"), default="rtl")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
-    rows = run(args.sizes, args.backend, args.seed)
+    rows = run(args.sizes, args.variants, args.backend, args.seed)
+    if args.merge and args.out.exists():
+        new = {(r["k"], r["variant"]) for r in rows}
+        old = [r for r in json.loads(args.out.read_text())["rows"] if (r["k"], r["variant"]) not in new]
+        rows = sorted(old + rows, key=lambda r: (int(r["k"]), str(r["variant"]) != "paper"))
     print(f"{'K=H':>6} {'variant':>7} {'paper formula':>14} {'ours':>12} {'ratio':>7} {'io':>6} "
           f"{'per product':>12}")
     for r in rows:
