@@ -141,6 +141,22 @@ def test_rsa_crt_small(pes: int, window: int) -> None:
             assert r.result == pow(msg, key.d, key.n)
 
 
+def test_rsa_crt_unequal_primes() -> None:
+    """p and q of different lengths: the two HSCMs run different geometries (f_p != f_q)."""
+    rng = random.Random(SEED + 5)
+    for bp, bq in ((100, 112), (130, 98)):
+        while True:
+            p, q = prime(rng, bp), prime(rng, bq)
+            if gmpy2.gcd(65537, (p - 1) * (q - 1)) == 1:
+                break
+        key = CrtKey.from_pq(p, q)
+        msg = rng.randrange(key.n)
+        prm = params(4, 2)
+        r = R.rsa_crt(msg, key, prm)
+        same(r, M.rsa_crt(msg, key, prm))
+        assert r.result == pow(msg, key.d, key.n)
+
+
 def test_rsa_crt_512_cryptography() -> None:
     """Sign through the CRT path with a 512-bit key, verify with `cryptography` (which no longer
     generates keys below 1024 bits: the key is built from our primes by RSAPrivateNumbers)."""
@@ -314,3 +330,29 @@ def test_paper_product_cycles(n: int, pes: int, paper: int) -> None:
     r = R.montmul(a, b, m, params(pes))
     same(r, M.montmul_op(a, b, m, params(pes)))
     assert r.cycles <= paper
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pes", [3, 16])
+def test_ring_longer_than_a_product(pes: int) -> None:
+    """pes = 16 with n = 64 (f + 2 = 9 iterations): two products share the ring at once; pes = 3:
+    an odd joined ring (the ladder and CRT are then unsupported)."""
+    rng = random.Random(SEED + pes)
+    for n in (64, 100, 200):
+        m = rand_mod(rng, n)
+        a, b, e = rng.randrange(m), rng.randrange(m), rng.getrandbits(n)
+        for window in (0, 3):
+            same(R.modexp(a, e, m, params(pes, window)), M.modexp(a, e, m, params(pes, window)))
+        same(R.montmul(a, b, m, params(pes)), M.montmul_op(a, b, m, params(pes)))
+        same(R.mul(a, b, n, params(pes)), M.mul(a, b, n, params(pes)))
+        w = rng.getrandbits(2 * n)
+        same(R.modred(w, m, params(pes)), M.modred(w, m, params(pes)))
+        if pes % 2 == 0:
+            same(R.modexp(a, e, m, params(pes, ladder=1)), M.modexp(a, e, m, params(pes, ladder=1)))
+            key = crt_key(rng, 2 * n)
+            msg = rng.randrange(key.n)
+            same(R.rsa_crt(msg, key, params(pes, 2)), M.rsa_crt(msg, key, params(pes, 2)))
+        else:
+            with pytest.raises(PkaError) as exc:
+                R.modexp(a, e, m, params(pes, ladder=1))
+            assert exc.value.status == Status.ERR_UNSUPPORTED
