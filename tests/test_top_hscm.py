@@ -56,15 +56,14 @@ def test_modexp_modmul_montmul_mul(bits: int) -> None:
         assert (r.result, r.cycles) == (a * b, m.cycles)
 
 
-@pytest.mark.xfail(strict=True, reason="hscm OP_MODRED returns 0 (also through pka.rtl.hscm, pes=2/4, w=16): "
-                                       "reported to the hscm owner")
 def test_modred() -> None:
     p = _p()
     rng = random.Random(3)
-    n = _mod(rng, 500)
-    omega = rng.getrandbits(999)
-    r = p.modred(omega, n, "hscm", params=PARAMS)
-    assert r.result == omega % n
+    for bits in (100, 500):
+        n = _mod(rng, bits)
+        for omega in (0, 5, n, rng.getrandbits(2 * bits - 1), (1 << (2 * bits)) - 1):
+            r, m = p.modred(omega, n, "hscm", params=PARAMS), model.modred(omega, n, PARAMS)
+            assert (r.result, r.cycles) == (omega % n, m.cycles)
 
 
 def test_rsa_crt() -> None:
