@@ -4,7 +4,7 @@
  * Prints one line per result ("name value", value in hex, most significant word first).
  *
  * On a CPU with the accelerator mapped at PKA_BASE: cc -DPKA_BASE=0x40000000 example.c pka.c
- * Against the simulated RTL: tests/test_top_sw.py links it with tb/pka_top/sw_harness.cpp.
+ * Against the simulated RTL: tb/pka_top/top_harness.cpp links it (tests/test_top_sw.py).
  */
 #include <stdio.h>
 

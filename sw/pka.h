@@ -3,7 +3,7 @@
  * PeakRDL from data/pka.rdl (pka_regs.h).
  *
  * The driver reaches the device through three callbacks (pka_bus_t), so the same code runs on a
- * CPU with memory-mapped I/O (pka_mmio_bus) and against the simulated RTL (tb/pka_top/sw_harness.cpp).
+ * CPU with memory-mapped I/O (pka_mmio_bus) and against the simulated RTL (the `sw` verb of tb/pka_top/top_harness.cpp).
  * Big integers are arrays of 32-bit words, least significant word first.
  */
 #ifndef PKA_H
@@ -77,6 +77,9 @@ int pka_modsub(pka_dev_t *dev, uint32_t *r, const uint32_t *a, const uint32_t *b
 int pka_modexp(pka_dev_t *dev, uint32_t *r, const uint32_t *base, const uint32_t *exp, unsigned ebits,
                const uint32_t *n, unsigned nbits, unsigned r_bits);
 int pka_zeroize(pka_dev_t *dev);
+
+/* sw/example.c: the example program on any bus (returns 0 when every step succeeded) */
+int pka_example_run(const pka_bus_t *bus, unsigned r_bits);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // An AXI4-Lite master for the Verilated pka_top (compiled with --prefix Vtop): single transactions
-// with optional random valid/ready delays, cycle counting, and a clock loop. Shared by the line-
-// protocol harness (top_harness.cpp) and the C-driver harness (sw_harness.cpp).
+// with optional random valid/ready delays, cycle counting, and a clock loop. Used by the line-
+// protocol harness (top_harness.cpp), whose `sw` verb also runs the C driver (sw/).
 #pragma once
 
 #include <cstdint>

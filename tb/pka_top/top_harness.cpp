@@ -17,6 +17,9 @@
 //      data, random commands (CMD/LEN/ARG with random opcodes, engines and lengths), random byte
 //      strobes, with the master's random delays; each must end within <watchdog> cycles.
 //   cycles                        -> cycles <total>
+//   sw <r_bits>                   -> the output lines of the C example (sw/example.c through the C
+//                                    driver sw/pka.c, its bus callbacks as AXI transactions here),
+//                                    then "sw <rc> <bus_cycles>"
 //   quit
 // All numbers are hex except cycle counts, counts and permille/seed/watchdog (decimal).
 #include <cinttypes>
@@ -27,7 +30,27 @@
 
 #include "top_axil.h"
 
+#include "pka.h"  // the C driver (sw/), C linkage
+
 namespace {
+
+// the C driver's bus: AXI4-Lite transactions of the master, wait_irq clocks until irq_o
+uint32_t sw_read(void* ctx, uint32_t off) {
+  uint32_t v = 0;
+  static_cast<AxilMaster*>(ctx)->read(off, &v);
+  return v;
+}
+
+void sw_write(void* ctx, uint32_t off, uint32_t value) { static_cast<AxilMaster*>(ctx)->write(off, value); }
+
+void sw_wait_irq(void* ctx) {
+  auto* m = static_cast<AxilMaster*>(ctx);
+  for (uint64_t i = 0; i < 100000000ull; i++) {
+    m->settle();
+    if (m->top->irq_o) return;
+    m->edge();
+  }
+}
 
 uint32_t hex(const std::string& s) { return uint32_t(std::stoul(s, nullptr, 16)); }
 
@@ -134,6 +157,15 @@ int main(int argc, char** argv) {
       in >> every;
       progress_every = every;
       std::printf("ok\n");
+    } else if (verb == "sw") {
+      unsigned r_bits = 0;
+      in >> r_bits;
+      pka_bus_t bus = {sw_read, sw_write, sw_wait_irq, &m};
+      uint64_t start = m.cycles;
+      std::fflush(stdout);
+      int rc = pka_example_run(&bus, r_bits);
+      std::fflush(stdout);
+      std::printf("sw %d %" PRIu64 "\n", rc, m.cycles - start);
     } else if (verb == "cycles") {
       std::printf("cycles %" PRIu64 "\n", m.cycles);
     } else if (verb == "fuzz") {

@@ -30,6 +30,9 @@ GEN_DIR = REPO / "rtl" / "top" / "gen"
 HEADER = REPO / "sw" / "pka_regs.h"
 HTML_DIR = REPO / "doc" / "regs"
 TOP_HARNESS = REPO / "tb" / "pka_top" / "top_harness.cpp"
+SW_DIR = REPO / "sw"
+# the C driver and example, compiled into the harness (as C++) for its `sw` verb
+SW_SOURCES = [SW_DIR / "pka.c", SW_DIR / "example.c"]
 
 # ---- generated artefacts --------------------------------------------------------------------------
 
@@ -149,8 +152,9 @@ def _key(cfg: TopConfig, harness: Sequence[Path], trace: bool, extra: Sequence[s
 def build(cfg: TopConfig, trace: bool = False, harness: Sequence[Path] | None = None,
           extra_args: Sequence[str] = (), name: str = "pka_top") -> Path:
     """Verilate pka_top (cached like pka.sim.build) with our harness; returns the executable."""
-    files = list(harness or [TOP_HARNESS])
-    key = _key(cfg, files + [TOP_HARNESS.parent / "top_axil.h"], trace, extra_args)
+    files = list(harness or [TOP_HARNESS] + SW_SOURCES)
+    key = _key(cfg, files + [TOP_HARNESS.parent / "top_axil.h", SW_DIR / "pka.h", SW_DIR / "pka_regs.h"], trace,
+               extra_args)
     root = cache_root()
     root.mkdir(parents=True, exist_ok=True)
     out = root / f"{name}-{key}"
@@ -165,7 +169,7 @@ def build(cfg: TopConfig, trace: bool = False, harness: Sequence[Path] | None = 
         tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=root))
         cmd = [verilator_bin(), "--cc", "--exe", "--build", "-j", "2", "--prefix", "Vtop",
                "--top-module", "pka_top", "-Mdir", str(tmp / "obj"), *BUILD_FLAGS,
-               "-CFLAGS", f"-I{TOP_HARNESS.parent}", *extra_args]
+               "-CFLAGS", f"-I{TOP_HARNESS.parent}", "-CFLAGS", f"-I{SW_DIR}", *extra_args]
         if trace:
             cmd += ["--trace", "--trace-structs"]
         for k, v in sorted(cfg.verilog_params().items()):
@@ -310,6 +314,17 @@ class TopSim:
     def delay(self, permille: int, seed: int = 1) -> None:
         """Random valid/ready holdback on the master side (bus back-pressure)."""
         self._ask(f"delay {permille} {seed}")
+
+    def sw_example(self, r_bits: int = 0) -> tuple[int, int, list[str]]:
+        """Run the C example (sw/example.c) in the harness: (return code, bus cycles, its lines)."""
+        self._send(f"sw {r_bits}")
+        lines = []
+        while True:
+            line = self._recv()
+            if line.startswith("sw "):
+                _, rc, cyc = line.split()
+                return int(rc), int(cyc), lines
+            lines.append(line)
 
     def cycles(self) -> int:
         return int(self._ask("cycles")[1])
@@ -461,8 +476,12 @@ def core_files() -> dict[Path, str]:
     out[topf] = _core("pka:pka:top", "pka_top: AXI4-Lite register block (PeakRDL), operand RAM, sequencer, engines",
                       topf.parent, own, deps, "pka_top", {"MaxLen": 256},
                       [(_rel(TOP_HARNESS, topf.parent), "cppSource"),
-                       (_rel(TOP_HARNESS.parent / "top_axil.h", topf.parent), "cppSource, is_include_file: true")],
-                      [f"-I{_rel(TOP_HARNESS.parent, topf.parent)}"])
+                       (_rel(TOP_HARNESS.parent / "top_axil.h", topf.parent), "cppSource, is_include_file: true"),
+                       (_rel(SW_DIR / "pka.c", topf.parent), "cSource"),
+                       (_rel(SW_DIR / "example.c", topf.parent), "cSource"),
+                       (_rel(SW_DIR / "pka.h", topf.parent), "cSource, is_include_file: true"),
+                       (_rel(SW_DIR / "pka_regs.h", topf.parent), "cSource, is_include_file: true")],
+                      [f"-I{_rel(TOP_HARNESS.parent, topf.parent)}", f"-I{_rel(SW_DIR, topf.parent)}"])
     return out
 
 
