@@ -383,8 +383,11 @@ def _fset(path: Path) -> tuple[str, list[Path], list[dict[str, int]]]:
     return top.group(1), srcs, params
 
 
+_CORE_ABS = False   # core_files(absolute=True): absolute file names (cores rendered elsewhere)
+
+
 def _rel(f: Path, base: Path) -> str:
-    return os.path.relpath(f, base)
+    return str(f) if _CORE_ABS else os.path.relpath(f, base)
 
 
 def _core(name: str, desc: str, base: Path, files: list[Path], depends: list[str], top: str,
@@ -451,8 +454,18 @@ def _core(name: str, desc: str, base: Path, files: list[Path], depends: list[str
     return "\n".join(lines)
 
 
-def core_files() -> dict[Path, str]:
-    """The FuseSoC .core files: one per engine (from its .f), pka_pkg, and the top."""
+def core_files(absolute: bool = False) -> dict[Path, str]:
+    """The FuseSoC .core files: one per engine (from its .f), pka_pkg, and the top. absolute: with
+    absolute file names, to render the cores of the current filesets outside the tree (tests)."""
+    global _CORE_ABS
+    _CORE_ABS = absolute
+    try:
+        return _core_files()
+    finally:
+        _CORE_ABS = False
+
+
+def _core_files() -> dict[Path, str]:
     out: dict[Path, str] = {}
     common = REPO / "rtl" / "top" / "pka_common.core"
     out[common] = _core("pka:pka:common", "pka_pkg: status codes, opcodes and the slot map shared by all units",
