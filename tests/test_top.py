@@ -69,7 +69,7 @@ def test_mont_params(pka: Pka, bits: int) -> None:
     for i in range(max(2, VECTORS // 5)):
         n = _modulus(rng, bits) if i else (1 << bits) - 1 if bits > 1 else 3
         w = words_for(bits)
-        for r in (0, 32 * w, bits, min(bits + 17, 256 + 256), 3 * bits // 2):
+        for r in (0, 32 * w, bits, min(bits + 17, 256 + 256), 3 * bits // 2, (bits + 1) // 2):
             res = pka.mont_params(n, bits, r)
             rr = r or 32 * w
             assert res.result == r2_mod(n, rr)
@@ -129,7 +129,7 @@ def test_error_codes(pka: Pka, sim: TopSim) -> None:
     assert _code(pka, Op.MODADD, 257) == Status.ERR_LENGTH
     assert _code(pka, Op.MODADD, 0xFFFF) == Status.ERR_LENGTH
     pka.write_slot(Slot.N, 0xFFF1, nw)
-    assert _code(pka, Op.MONT_PARAMS, 16, elen=15) == Status.ERR_LENGTH      # R = 2^15 < N
+    assert _code(pka, Op.MONT_PARAMS, 16, elen=7) == Status.ERR_LENGTH       # 2^(2r) < N: no doubling
     assert _code(pka, Op.MONT_PARAMS, 16, elen=256 + 257) == Status.ERR_LENGTH
     assert _code(pka, Op.MONT_PARAMS, 8) == Status.ERR_OPERAND_RANGE           # N wider than len
     pka.write_slot(Slot.N, 1, nw)

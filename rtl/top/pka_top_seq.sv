@@ -9,7 +9,7 @@
 //   MODADD       R = (A + B) mod N, MODSUB R = (A - B) mod N, for A, B < N (else ERR_OPERAND_RANGE):
 //                a check pass (reads N, A, B: carries of A-N, B-N, A+B (A-B) and A+B-N (A-B+N)),
 //                then a pass that writes the selected sum: 2 passes x 4 cycles per word = 8W.
-//   MONT_PARAMS  W = 2^(2r) mod N into SLOT_W (r = ELEN, or 32W when ELEN = 0, b <= r <= MaxLen+256)
+//   MONT_PARAMS  W = 2^(2r) mod N into SLOT_W (r = ELEN, or 32W when ELEN = 0, b <= 2r, r <= MaxLen+256)
 //                and MU = -N^-1 mod 2^64: a scan of N (bit length b, odd?; 2W cycles), the Hensel
 //                lifting of N^-1 bit by bit (63 cycles), x = 2^(b-1) (W cycles), 2r-b+1 non-
 //                restoring doublings x <- 2x - N (x >= 0) or 2x + N (x < 0), x kept in [-N, N) as W
@@ -290,7 +290,7 @@ module pka_top_seq
                   code_d = ST_ERR_EVEN_MODULUS; state_d = SDone;
                 end else if (b_bits <= 17'd1 || b_bits > {1'b0, len_q}) begin
                   code_d = ST_ERR_OPERAND_RANGE; state_d = SDone;
-                end else if (r_bits < b_bits || 32'(r_bits) > MaxR) begin
+                end else if (2 * 32'(r_bits) < 32'(b_bits) || 32'(r_bits) > MaxR) begin
                   code_d = ST_ERR_LENGTH; state_d = SDone;
                 end else begin
                   iter_d = IterW'(2 * 32'(r_bits) - 32'(b_bits) + 1);
