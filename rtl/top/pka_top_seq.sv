@@ -19,6 +19,13 @@
 //                3W), E = N - 2 (2W), engine MODEXP, copy R to B (2W), engine MODMUL (A*B), check
 //                R == 1 (2W; else ERR_NO_INVERSE, so a composite N is caught), copy B to R (2W).
 //                Uses SLOT_E and SLOT_B as scratch; needs what the engine's MODEXP needs.
+//   ECC_CHECK    y^2 == x^3 + a x + b (mod p)? with N = p, A = x, B = y, X0 = a, X1 = b: range pass
+//                (x, y < p; 4W), three engine MODMULs (y^2, x^2, x (x^2 + a)), two modular additions
+//                (8W each, also checking a, b < p), copies (2W each) and a compare pass (3W);
+//                ERR_NOT_ON_CURVE if not. Uses B, R, R_HI and X2 as scratch.
+// The composite operations (MODINV, ECC_CHECK) use engines on binary operands only (not rns).
+// Every pass's slots are registers (s0, s1, s2 read in that order, dst written), so one datapath of
+// four 33-bit adders serves all of them; a pass costs (reads + 1) cycles per word.
 // Every other opcode goes to the engine chosen by CMD.ENGINE (0: the first engine of the build in
 // pka_top_pkg::EnginePrio order that serves it). Counters: cycles_o = cycles from the command to
 // done, compute_o = engine cycles_o plus the sequencer's own pass cycles, io_o = engine io_cycles_o.
