@@ -173,7 +173,7 @@ def run_one(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bo
     except Exception as exc:  # a tool failure: record it, go on with the next configuration
         row["status"] = f"error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
         return row
-    row["status"] = "ok"
+    row["status"] = "ok" if not res.get("pnr_error") else f"synthesis only (P&R failed: {res['pnr_error']})"
     row["fmax_mhz"] = res["fmax_mhz"]
     row["area"] = {k: v for k, v in res["area"].items() if not k.endswith("_avail")}
     row["shell_area"] = res.get("shell_area")
@@ -202,7 +202,7 @@ def print_table(rows: list[dict[str, Any]]) -> None:
             "| paper fmax", "paper time"]
     out = []
     for r in rows:
-        if r.get("status") != "ok":
+        if r.get("status") != "ok" or not r.get("fmax_mhz"):
             out.append([r["id"], r.get("status", "?"), "", "", "", "", "", "", "", "", ""])
             continue
         a = r["area"]
@@ -233,6 +233,12 @@ def markdown(all_rows: list[dict[str, Any]]) -> str:
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         params = ", ".join(f"{k}={v}" for k, v in r["params"].items())
+        if r.get("status") != "ok" and r.get("area"):
+            a = r["area"]
+            out.append(f"| {r['engine']} ({params}) | {r['op']} | {r['bits']} | {r['cycles']:,} | - | - | "
+                       f"{a.get('lut4', '-'):,} (Yosys) | {a.get('ff', '-'):,} | {a.get('dsp', '-')} | {a.get('ebr', '-')} | - | "
+                       f"{r['status']} | |")
+            continue
         if r.get("status") != "ok":
             cyc = f"{r['cycles']:,}" if r.get("cycles") else "-"
             out.append(f"| {r['engine']} ({params}) | {r['op']} | {r['bits']} | {cyc} | "

