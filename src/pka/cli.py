@@ -74,6 +74,15 @@ def call_engine(fn: Callable[..., Any], *args: Any, progress: Callable[[int], No
     return call(fn, *args, progress=progress)
 
 
+def accelerator_backend(engine: Engine, backend: str) -> Any:
+    """Whole-protocol commands (rsa, ecc, ecdh) with --backend rtl run through pka_top and its
+    AXI4-Lite bus (pka.driver); with --backend model they run the engine's golden model."""
+    if backend == "rtl":
+        from pka import driver
+        return driver.backend(engine.name)
+    return engine.backend(backend)
+
+
 def emit(data: dict[str, Any], as_json: bool, lines: list[str]) -> None:
     if as_json:
         click.echo(json.dumps(data, indent=2, default=str))
@@ -186,7 +195,7 @@ def rsa(bits: int, engine_name: str, param_items: tuple[str, ...], crt: bool, ba
         raise PkaError(Status.ERR_LENGTH, "RSA size must be even, 512..8192 bits")
     engine = get_engine(engine_name)
     params = parse_params(engine, param_items)
-    impl = engine.backend(backend)
+    impl = accelerator_backend(engine, backend)
     key = rsa_mod.generate_key(bits)
     with progress_display(backend == "rtl", f"RSA-{bits} on {engine.name} ({backend})") as tick:
         sig = rsa_mod.sign(key, message.encode(), impl, params, crt, progress=tick)
@@ -220,15 +229,17 @@ def _ecc(curve: str, scalar_text: str, engine_name: str, param_items: tuple[str,
     engine = get_engine(engine_name)
     if engine.name != "rns":
         raise PkaError(Status.ERR_UNSUPPORTED, f"elliptic curves run on the rns engine, not {engine.name}")
-    params = parse_params(engine, param_items)
     model = engine.model()
     spec = model.CURVES[curve]
+    if not any(item.startswith("w=") for item in param_items):
+        param_items = (f"w={spec.w}", *param_items)  # the channel width the curve was generated for
+    params = parse_params(engine, param_items)
     k = parse_int(scalar_text, "scalar")
     if not 1 <= k < spec.order:
         raise PkaError(Status.ERR_OPERAND_RANGE, "scalar must be in [1, order)")
     if peer is not None:
         model.check_point(curve, peer[0], peer[1])
-    impl = engine.backend(backend)
+    impl = accelerator_backend(engine, backend)
     with progress_display(backend == "rtl", f"{curve} k*P on {engine.name}") as tick:
         res: OpResult = call_engine(impl.ecc_mul, curve, k, params, peer, progress=tick)
     data: dict[str, Any] = {"curve": curve, "x": hexs(res.result), "engine": engine.name, "params": params,

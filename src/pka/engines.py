@@ -116,7 +116,7 @@ ENGINES: dict[str, Engine] = {
             "victor", "003", "VICTOR radix-2^k with quotient estimation (Orup et al.)",
             (
                 Param("k", 5, (3, 4, 5), help="scan factor: radix 2^k"),
-                Param("delta", 10, lo=4, hi=32, help="top bits of S used by the quotient estimator"),
+                Param("delta", 10, lo=4, hi=32, help="top bits of S used by the quotient estimator (legal with k, eps: see doc/victor.md)"),
                 Param("eps", 11, lo=4, hi=32, help="bits of 1/N used by the quotient estimator"),
             ),
         ),
@@ -125,7 +125,7 @@ ENGINES: dict[str, Engine] = {
             (
                 Param("pes", 16, lo=1, hi=128, help="number of processing elements L"),
                 Param("w", 16, (16, 32, 64), help="word = digit size w = k"),
-                Param("window", 0, lo=0, hi=8, help="sliding-window size; 0 = left-to-right binary"),
+                Param("window", 0, lo=0, hi=8, help="window (digit) size of Algorithm A1 with odd powers; 0 = left-to-right binary"),
                 Param("ladder", 0, (0, 1), help="1 = Montgomery ladder on two HSCMs (constant time)"),
             ),
         ),
