@@ -114,19 +114,36 @@ def fileset(name: str) -> list[Path]:
 
 @dataclass(frozen=True)
 class Design:
+    """One Verilator build: the top, its sources and parameters, and the C++ harness it runs in.
+
+    The default harness is tb/common/harness.cpp (the engine boundary); a design with another
+    boundary (pka_top's AXI4-Lite port) names its own harness files, the headers they include
+    (`key_files`, hashed into the cache key) and the C++ flags they need.
+    """
+
     top: str
     sources: tuple[Path, ...]
     params: Mapping[str, int] = field(default_factory=dict)
     mem_aw: int = 8
     defines: Mapping[str, str] = field(default_factory=dict)
+    harness: tuple[Path, ...] = (HARNESS,)
+    key_files: tuple[Path, ...] = ()
+    cflags: tuple[str, ...] = ()
+    name: str = ""
 
     def __init__(self, top: str, sources: Iterable[Path], params: Mapping[str, int] | None = None,
-                 mem_aw: int = 8, defines: Mapping[str, str] | None = None) -> None:
+                 mem_aw: int = 8, defines: Mapping[str, str] | None = None,
+                 harness: Iterable[Path] | None = None, key_files: Iterable[Path] = (),
+                 cflags: Iterable[str] = (), name: str = "") -> None:
         object.__setattr__(self, "top", top)
         object.__setattr__(self, "sources", tuple(Path(s) for s in sources))
         object.__setattr__(self, "params", dict(params or {}))
         object.__setattr__(self, "mem_aw", mem_aw)
         object.__setattr__(self, "defines", dict(defines or {}))
+        object.__setattr__(self, "harness", tuple(Path(h) for h in (harness or (HARNESS,))))
+        object.__setattr__(self, "key_files", tuple(Path(k) for k in key_files))
+        object.__setattr__(self, "cflags", tuple(cflags))
+        object.__setattr__(self, "name", name or top)
 
     @property
     def slot_words(self) -> int:
@@ -160,9 +177,11 @@ BUILD_FLAGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "--x-assign", "fast", "-
 
 def _build_key(design: Design, trace: bool) -> str:
     h = hashlib.sha256()
-    h.update(HARNESS.read_bytes())
+    for f in (*design.harness, *design.key_files):
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
     h.update(repr((design.top, sorted(design.params.items()), design.mem_aw,
-                   sorted(design.defines.items()), trace, BUILD_FLAGS)).encode())
+                   sorted(design.defines.items()), design.cflags, trace, BUILD_FLAGS)).encode())
     for src in design.sources:
         h.update(src.name.encode())
         h.update(src.read_bytes())
@@ -179,7 +198,7 @@ def build(design: Design, trace: bool = False) -> Path:
     key = _build_key(design, trace)
     root = cache_root()
     root.mkdir(parents=True, exist_ok=True)
-    out = root / f"{design.top}-{key}"
+    out = root / f"{design.name}-{key}"
     exe = out / "Vtop"
     if exe.exists():
         return exe
@@ -188,17 +207,19 @@ def build(design: Design, trace: bool = False) -> Path:
         if exe.exists():
             return exe
         log.info("building %s %s with Verilator", design.top, dict(design.params))
-        tmp = Path(tempfile.mkdtemp(prefix=f".{design.top}-", dir=root))
+        tmp = Path(tempfile.mkdtemp(prefix=f".{design.name}-", dir=root))
         cmd = [verilator_bin(), "--cc", "--exe", "--build", "-j", "2", "--prefix", "Vtop",
                "--top-module", design.top, "-Mdir", str(tmp / "obj"), *BUILD_FLAGS,
                "-CFLAGS", f"-DMEM_AW={design.mem_aw}"]
+        for flag in design.cflags:
+            cmd += ["-CFLAGS", flag]
         if trace:
             cmd += ["--trace", "--trace-structs"]
         for name, value in sorted(design.params.items()):
             cmd.append(f"-G{name}={value}")
         for name, value in sorted(design.defines.items()):
             cmd.append(f"+define+{name}={value}")
-        cmd += [str(s) for s in design.sources] + [str(HARNESS)]
+        cmd += [str(s) for s in design.sources] + [str(h) for h in design.harness]
         proc = subprocess.run(cmd, capture_output=True, text=True, env=build_env())
         if proc.returncode != 0:
             shutil.rmtree(tmp, ignore_errors=True)

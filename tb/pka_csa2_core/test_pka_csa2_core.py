@@ -50,9 +50,7 @@ async def modexp_modmul_with_stalls(dut):
 
 @pytest.mark.rtl
 @pytest.mark.parametrize("chunk_w", [32])  # one build keeps CI short; tests/ cover ChunkW = 1
-def test_pka_csa2_core(chunk_w: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pka.rtl.csa2 import PCH_FIX
+def test_pka_csa2_core(chunk_w: int) -> None:
     from pka.sim import fileset, run_cocotb
-    monkeypatch.setenv("MAKEFLAGS", PCH_FIX)  # see pka.rtl.csa2.PCH_FIX
     run_cocotb("pka_csa2_core", fileset("csa2"), "test_pka_csa2_core", Path(__file__).parent,
                params={"MaxLen": MAX_LEN, "MemAw": MEM_AW, "ChunkW": chunk_w})

