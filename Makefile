@@ -3,9 +3,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# Number of random vectors per RTL/model test (raise for a long run: make test PKA_VECTORS=1000).
-PKA_VECTORS ?=
-export PKA_VECTORS
+# Random vectors per test: `make test PKA_VECTORS=1000` for a long run (command-line variables are
+# exported to the tests; the default count is each test's own).
 
 .PHONY: demo test test-fast lint bench clean venv
 

@@ -62,7 +62,8 @@ def test_modmul_json(capsys: pytest.CaptureFixture[str], engine: str) -> None:
 
 @pytest.mark.parametrize("argv,needle", [
     (["modexp", "--engine", "csa2", "--base", "3", "--exp", "5", "--mod", "100"], "odd"),
-    (["modexp", "--engine", "hscm", "--base", "300", "--exp", "5", "--mod", "101"], "range"),
+    (["modexp", "--engine", "hscm", "--base", "0x" + "f" * 40, "--exp", "5", "--mod", "0x" + "f" * 39 + "1"], "range"),
+    (["modexp", "--engine", "hscm", "--base", "3", "--exp", "5", "--mod", "101"], "outside"),
     (["modexp", "--engine", "hscm", "--base", "0x1z", "--exp", "5", "--mod", "101"], "malformed"),
     (["modexp", "--engine", "hscm", "--base", "3", "--exp", "-5", "--mod", "101"], "exponent"),
     (["modexp", "--engine", "nope", "--base", "3", "--exp", "5", "--mod", "101"], "unknown engine"),
