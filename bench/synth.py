@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -25,7 +26,7 @@ from typing import Any
 
 from pka.errors import PkaError
 from pka.explore import op_cycles
-from pka.synth import REPO, FlowOptions, cached_result, design_for, synth_design
+from pka.synth import REPO, FlowOptions, cached_result, design_for, design_key, get_target, synth_design
 
 OUT = Path(__file__).resolve().parent / "results" / "synth.json"
 
@@ -115,6 +116,7 @@ def run_unit(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: b
         d = unit_design(cfg["unit"], cfg["fileset"], cfg["rtl"])
         if cfg.get("freq"):
             opts = FlowOptions(freq=cfg["freq"], seed=opts.seed, no_tmdriv=opts.no_tmdriv, timeout=opts.timeout)
+        row["design_key"] = design_key(d, get_target(target), opts)
         res = cached_result(d, target, opts) if cached_only else synth_design(d, target, opts)
     except PkaError as exc:
         row["status"] = f"error: {exc}"
@@ -163,6 +165,7 @@ def run_one(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bo
         d = design_for(cfg["engine"], cfg["params"], cfg["bits"])
         if cfg.get("freq"):
             opts = FlowOptions(freq=cfg["freq"], seed=opts.seed, no_tmdriv=opts.no_tmdriv, timeout=opts.timeout)
+        row["design_key"] = design_key(d, get_target(target), opts)
         res = cached_result(d, target, opts) if cached_only else synth_design(d, target, opts)
         if res is None:
             row["status"] = "not synthesised yet"
@@ -188,6 +191,13 @@ def run_one(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bo
         if lut:
             row["time_x_klut4_ms"] = row["time_us"] / 1000 * lut / 1000
     return row
+
+
+def keep_old(row: dict[str, Any], prev: dict[str, Any] | None) -> bool:
+    """Keep an earlier successful row instead of a failed or uncached rerun, but only if it measured
+    the same design (same cache key: sources, RTL parameters, flow options, tools)."""
+    return (prev is not None and row.get("status") != "ok" and prev.get("status") == "ok"
+            and row.get("design_key") is not None and prev.get("design_key") == row.get("design_key"))
 
 
 def fmt_time(us: float | None) -> str:
@@ -292,6 +302,28 @@ def write_doc(rows: list[dict[str, Any]], target: str) -> None:
     DOC.write_text(f"{head}{BEGIN}\n{body}{END}{tail}")
 
 
+def merge_rows(out: Path, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Merge this run's rows into the JSON file as it is NOW (another bench run may have written it
+    since this one started: only this run's rows are replaced), written atomically."""
+    old: dict[str, Any] = {}
+    if out.exists():
+        old = {r["id"] + "@" + r["target"]: r for r in json.loads(out.read_text()).get("rows", [])}
+    for row in rows:
+        key = row["id"] + "@" + row["target"]
+        if not keep_old(row, old.get(key)):
+            old[key] = row
+    order = {c["id"]: i for i, c in enumerate(CONFIGS + UNITS)}
+    merged = sorted(old.values(), key=lambda r: (r["target"], order.get(r["id"], 99)))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + f".tmp{os.getpid()}")
+    tmp.write_text(json.dumps({
+        "what": "area, routed fmax and time per operation of each engine in its narrow-I/O shell "
+                "(pka.synth); cycles from the golden models; paper columns quoted from the papers",
+        "date": time.strftime("%Y-%m-%d"), "rows": merged}, indent=1, default=str))
+    tmp.replace(out)
+    return merged
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--engines", default="", help="comma-separated engines (default: all)")
@@ -306,9 +338,6 @@ def main(argv: list[str] | None = None) -> int:
     engines = {e for e in args.engines.split(",") if e}
     ids = {i for i in args.ids.split(",") if i}
     opts = FlowOptions(seed=args.seed, no_tmdriv=args.no_tmdriv)
-    old: dict[str, Any] = {}
-    if args.out.exists():
-        old = {r["id"] + "@" + r["target"]: r for r in json.loads(args.out.read_text()).get("rows", [])}
     rows = []
     for cfg in CONFIGS:
         if (engines and cfg["engine"] not in engines) or (ids and cfg["id"] not in ids):
@@ -317,10 +346,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench/synth: {cfg['id']} ...", file=sys.stderr, flush=True)
         row = run_one(cfg, args.target, opts, args.cached_only)
         row["wall_s"] = round(time.perf_counter() - t0, 1)
-        key = row["id"] + "@" + row["target"]
-        if row.get("status") != "ok" and old.get(key, {}).get("status") == "ok":
-            row = old[key]  # keep an earlier measurement rather than overwrite it with "not synthesised"
-        old[key] = row
         rows.append(row)
         print(f"bench/synth: {cfg['id']}: {row.get('status')} ({row['wall_s']} s)", file=sys.stderr, flush=True)
     for cfg in UNITS:
@@ -330,18 +355,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench/synth: {cfg['id']} ...", file=sys.stderr, flush=True)
         row = run_unit(cfg, args.target, opts, args.cached_only)
         row["wall_s"] = round(time.perf_counter() - t0, 1)
-        key = row["id"] + "@" + row["target"]
-        if row.get("status") != "ok" and old.get(key, {}).get("status") == "ok":
-            row = old[key]
-        old[key] = row
+        rows.append(row)
         print(f"bench/synth: {cfg['id']}: {row.get('status')} ({row['wall_s']} s)", file=sys.stderr, flush=True)
-    order = {c["id"]: i for i, c in enumerate(CONFIGS + UNITS)}
-    merged = sorted(old.values(), key=lambda r: (r["target"], order.get(r["id"], 99)))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({
-        "what": "area, routed fmax and time per operation of each engine in its narrow-I/O shell "
-                "(pka.synth); cycles from the golden models; paper columns quoted from the papers",
-        "date": time.strftime("%Y-%m-%d"), "rows": merged}, indent=1, default=str))
+    merged = merge_rows(args.out, rows)
     print_table(rows)
     print(f"wrote {args.out}", file=sys.stderr)
     if args.doc:

