@@ -33,23 +33,23 @@ OUT = Path(__file__).resolve().parent / "results" / "synth.json"
 # The papers' implementation figures (their devices and tools; quoted, never measured here).
 PAPER = {
     "000": {"ref": "Cilardo et al. (paper 000), Sec. 4",
-            "device": "Xilinx Virtex-E XCV2000E-8 (Synplify Pro 7.1 + ISE 4.1, hand-placed serpentine floorplan)",
+            "dev": "Virtex-E XCV2000E-8 (hand-placed)", "device": "Xilinx Virtex-E XCV2000E-8 (Synplify Pro 7.1 + ISE 4.1, hand-placed serpentine floorplan)",
             "fmax_mhz": 77.6, "time": "27.25 ms", "time_us": 27250.0,
             "area": "6,651 CLBs (24,837 LUT4, 13,500 FF), L = 1024", "cycles": 2_116_643,
             "cycles_note": "(2K+14)(H+2)+K+7, K = H = 1024"},
     "001": {"ref": "Ibrahim et al. (paper 001), Table 3 and Sec. 6",
-            "device": "Xilinx Spartan-3E XC3S1600E-5 (Leonardo, FPGA Advantage 5.0)",
+            "dev": "Spartan-3E XC3S1600E-5", "device": "Xilinx Spartan-3E XC3S1600E-5 (Leonardo, FPGA Advantage 5.0)",
             "fmax_mhz": None, "time": "2.56 us per 256-bit MM at 95 CLB slices (radix 4); no 1024-bit figure in "
                                       "the text (the plots are missing)", "time_us": 2.56,
             "area": "95 CLB slices (256-bit, radix 4); 8 slices per PE at w = 8", "cycles": None},
     "002": {"ref": "Bigou, Tisserand (paper 002), FPGA tables (with DSP blocks)",
-            "device": "Xilinx Kintex-7 (K7)",
+            "dev": "Kintex-7 (with DSP blocks)", "device": "Xilinx Kintex-7 (K7)",
             "fmax_mhz": None, "time": "MM: l=192 192 ns (50 cycles, 260 MHz), l=384 292 ns (50 cycles, 171 MHz); "
                                       "SBMM: l=192 213 ns (58 cycles, 272 MHz), l=384 324 ns (58 cycles, 179 MHz)",
             "time_us": None, "area": "MM l=192: 1,732 slices (2,759 FF / 5,075 LUT6), 36 DSP; "
                                      "SBMM l=192: 999 slices (1,867 FF / 3,599 LUT6), 18 DSP", "cycles": None},
     "003": {"ref": "Orup et al. (paper 003), Sec. 4",
-            "device": "2 um CMOS (ASIC, simulated critical path), > 20 MHz, ~100 mm^2",
+            "dev": "2 um CMOS ASIC (simulated)", "device": "2 um CMOS (ASIC, simulated critical path), > 20 MHz, ~100 mm^2",
             "fmax_mhz": 20.0, "time": "n = 512: 4.8 bits per 1000 cycles (k = 5), 97 kbit/s at 20 MHz "
                                       "(= 5.3 ms per 512-bit exponentiation); no 1024-bit figure",
             "time_us": None, "area": "~100 mm^2 (2 um)", "cycles": None},
@@ -58,11 +58,11 @@ PAPER = {
             "fmax_mhz": None, "time": "", "time_us": None, "area": "", "cycles": None},
 }
 HSCM_PAPER = {
-    16: {"device": "Xilinx Virtex-II XC2V1000-6 (Synplify Pro 9.6.2 + ISE 10.1)",
+    16: {"dev": "Virtex-II XC2V1000-6", "device": "Xilinx Virtex-II XC2V1000-6 (Synplify Pro 9.6.2 + ISE 10.1)",
          "fmax_mhz": 195.0, "time": "2.80 ms (XC2V1000-6); 3.45 ms at 158 MHz on XC3S1400A-5", "time_us": 2800.0,
          "area": "2,635 slices / 2,551 LUT4 / 32 MULT18X18 (XC2V1000-6)", "cycles": 546_000,
          "cycles_note": "(derived: 2.80 ms x 195 MHz; not stated)"},
-    32: {"device": "Xilinx Virtex-II XC2V2000-6 (Synplify Pro 9.6.2 + ISE 10.1)",
+    32: {"dev": "Virtex-II XC2V2000-6", "device": "Xilinx Virtex-II XC2V2000-6 (Synplify Pro 9.6.2 + ISE 10.1)",
          "fmax_mhz": 196.0, "time": "1.70 ms (XC2V2000-6); 1.19 ms at 280 MHz on XC4VSX25-12", "time_us": 1700.0,
          "area": "4,404 slices / 3,900 LUT4 / 64 MULT18X18 (XC2V2000-6)", "cycles": 333_200,
          "cycles_note": "(derived: 1.70 ms x 196 MHz; not stated)"},
@@ -237,62 +237,93 @@ DOC = REPO / "doc" / "results.md"
 BEGIN, END = "<!-- BEGIN bench/synth.py tables -->", "<!-- END bench/synth.py tables -->"
 
 
+def _n(x: Any) -> str:
+    """A count with thousands separators, or '-'."""
+    return f"{x:,}" if isinstance(x, (int, float)) and not isinstance(x, bool) else "-"
+
+
+def _cfg(r: dict[str, Any]) -> str:
+    return f"{r['engine']} " + ", ".join(f"{k}={v}" for k, v in r["params"].items())
+
+
+def _path(cp: dict[str, Any] | None) -> str:
+    if not cp:
+        return "-"
+    return (f"{cp.get('delay_ns', '-')} ns = {cp.get('logic_ns', '-')} logic + {cp.get('routing_ns', '-')} routing, "
+            f"{cp.get('logic_levels', '-')} levels, in {cp.get('in', '-')}: `{cp.get('from_net', '-')}` -> "
+            f"`{cp.get('to_cell', '-')}`")
+
+
 def markdown(all_rows: list[dict[str, Any]]) -> str:
-    """The tables of doc/results.md (ours, units, the papers'), from the JSON rows."""
+    """The tables of doc/results.md from the JSON rows: ours with the papers' figures in adjacent
+    columns, where the clock goes, the design units alone, the papers' references in full."""
     rows = [r for r in all_rows if r.get("kind") != "unit"]
-    out = ["Ours: the engine in the narrow-I/O shell (doc/synth.md), Yosys + nextpnr, "
-           "**Lattice ECP5 LFE5U-85F speed grade 6, CABGA381**; cycles from the golden models (exact); "
-           "time = cycles / fmax; area includes the shell (~475 LUT4, ~345 FF, 1 EBR per 512 words).", "",
+    out = ["**Ours**: the engine in the narrow-I/O shell (doc/synth.md), Yosys + nextpnr, **Lattice ECP5 "
+           "LFE5U-85F speed grade 6, CABGA381**, one seed; cycles from the golden models (exact, equal to the "
+           "RTL's `cycles_o`); time = cycles / fmax; area = nextpnr's counts of the whole design, shell included "
+           "(~475 LUT4, ~345 FF, 1 EBR per 512 operand words). **Paper**: the paper's own figure on its own "
+           "device (quoted, not measured here; full references below).", "",
            "| configuration | op | bits | cycles | fmax (MHz) | time per op | LUT4 | FF | DSP | EBR | "
-           "time x area (ms x kLUT4) | critical path | flow |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "time x area (ms x kLUT4) | paper: device | paper fmax (MHz) | paper time per op | paper area |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        params = ", ".join(f"{k}={v}" for k, v in r["params"].items())
-        if r.get("status") != "ok" and r.get("area"):
-            a = r["area"]
-            out.append(f"| {r['engine']} ({params}) | {r['op']} | {r['bits']} | {r['cycles']:,} | - | - | "
-                       f"{a.get('lut4', '-'):,} (Yosys) | {a.get('ff', '-'):,} | {a.get('dsp', '-')} | {a.get('ebr', '-')} | - | "
-                       f"{r['status']} | |")
-            continue
-        if r.get("status") != "ok":
-            cyc = f"{r['cycles']:,}" if r.get("cycles") else "-"
-            out.append(f"| {r['engine']} ({params}) | {r['op']} | {r['bits']} | {cyc} | "
-                       f"{r.get('status')} | | | | | | | | |")
-            continue
-        a = r["area"]
-        cp = r.get("critical_path") or {}
-        flow = r.get("flow", {})
-        out.append(
-            f"| {r['engine']} ({params}) | {r['op']} | {r['bits']} | {r['cycles']:,} | "
-            f"{r['fmax_mhz']:.1f} | {fmt_time(r.get('time_us'))} | {a.get('lut4', '-'):,} | {a.get('ff', '-'):,} | "
-            f"{a.get('dsp', '-')} | {a.get('ebr', '-')} | "
-            f"{r['time_x_klut4_ms']:.3g} | {cp.get('in', '-')}, {cp.get('logic_levels', '-')} levels | "
-            f"{flow.get('freq', '-'):g} MHz{', no-tmdriv' if flow.get('no_tmdriv') else ''}, seed {flow.get('seed', '-')} |")
+        p = r["paper"]
+        pcols = (f"{p.get('dev') or p['device']} | {p.get('fmax_mhz') or '-'} | {p.get('time') or '-'} | "
+                 f"{p.get('area') or '-'} |")
+        cyc = _n(r.get("cycles"))
+        a = r.get("area") or {}
+        if r.get("status") == "ok" and r.get("fmax_mhz"):
+            out.append(f"| {_cfg(r)} | {r['op']} | {r['bits']} | {cyc} | **{r['fmax_mhz']:.1f}** | "
+                       f"**{fmt_time(r.get('time_us'))}** | {_n(a.get('lut4'))} | {_n(a.get('ff'))} | "
+                       f"{_n(a.get('dsp'))} | {_n(a.get('ebr'))} | {r['time_x_klut4_ms']:.3g} | {pcols}")
+        elif a:
+            out.append(f"| {_cfg(r)} | {r['op']} | {r['bits']} | {cyc} | - (P&R failed, see below) | - | "
+                       f"{_n(a.get('lut4'))} (Yosys) | {_n(a.get('ff'))} (Yosys) | {_n(a.get('dsp'))} | "
+                       f"{_n(a.get('ebr'))} | - | {pcols}")
+        else:
+            out.append(f"| {_cfg(r)} | {r['op']} | {r['bits']} | {cyc} | {r.get('status')} | | | | | | | {pcols}")
+    out += ["", "Where the clock goes: the worst register-to-register path nextpnr reports (RTL names; cells "
+            "named after one of their fanouts, since synthesis merges logic across instances), utilisation of "
+            "the 83,640 LUT4 sites, and the flow of each row.", "",
+            "| configuration | bits | fmax (MHz) | worst path | LUT4 use | flow | tool time |",
+            "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        flow = r.get("flow") or {}
+        tt = r.get("tool_time_s") or {}
+        ftext = (f"{flow.get('freq', '-'):g} MHz constraint, seed {flow.get('seed', '-')}"
+                 f"{', no-tmdriv' if flow.get('no_tmdriv') else ''}") if flow else "-"
+        ttext = (f"Yosys {tt.get('yosys_s', 0) / 60:.0f} min, nextpnr {tt.get('nextpnr_s', 0) / 60:.0f} min"
+                 if tt else "-")
+        a = r.get("area") or {}
+        use = f"{100 * a['lut4'] / 83640:.0f} %" if isinstance(a.get("lut4"), int) else "-"
+        if r.get("status") == "ok" and r.get("fmax_mhz"):
+            out.append(f"| {_cfg(r)} | {r['bits']} | {r['fmax_mhz']:.1f} | {_path(r.get('critical_path'))} | {use} | "
+                       f"{ftext} | {ttext} |")
+        else:
+            out.append(f"| {_cfg(r)} | {r['bits']} | - | {r.get('status')} | {use} | {ftext} | {ttext} |")
     units = [r for r in all_rows if r.get("kind") == "unit"]
     if units:
-        out += ["", "Design units alone (`pka synth --unit`: every port behind scan registers, no shell; same device "
-                "and flow). The path column names where the worst path starts and ends (`top` = the scan wrapper).", "",
-                "| unit | RTL parameters | fmax (MHz) | LUT4 | FF | DSP | wrapper FF | critical path | flow | note |",
+        out += ["", "Design units alone (`pka synth --unit`: every port behind scan registers, no shell, no "
+                "controller; same device and flow). `top` in the path = the scan wrapper's registers.", "",
+                "| unit | RTL parameters | fmax (MHz) | LUT4 | FF | DSP | wrapper FF | worst path | flow | note |",
                 "|---|---|---|---|---|---|---|---|---|---|"]
         for r in units:
             rp = ", ".join(f"{k}={v}" for k, v in r["rtl_params"].items())
             if r.get("status") != "ok":
                 out.append(f"| {r['unit']} | {rp} | {r.get('status')} | | | | | | | {r.get('note', '')} |")
                 continue
-            a, cp, flow = r["area"], r.get("critical_path") or {}, r.get("flow", {})
-            out.append(f"| {r['unit']} | {rp} | {r['fmax_mhz']:.1f} | {a.get('lut4', '-'):,} | {a.get('ff', '-'):,} | "
-                       f"{a.get('dsp', '-')} | {(r.get('wrapper_area') or {}).get('ff', '-')} | "
-                       f"{cp.get('delay_ns', '-')} ns, {cp.get('logic_levels', '-')} levels, {cp.get('in', '-')}: "
-                       f"{cp.get('from_net', '-')} -> {cp.get('to_cell', '-')} | "
+            a, flow = r["area"], r.get("flow", {})
+            out.append(f"| {r['unit']} | {rp} | **{r['fmax_mhz']:.1f}** | {_n(a.get('lut4'))} | {_n(a.get('ff'))} | "
+                       f"{_n(a.get('dsp'))} | {(r.get('wrapper_area') or {}).get('ff', '-')} | "
+                       f"{_path(r.get('critical_path'))} | "
                        f"{flow.get('freq', '-'):g} MHz, seed {flow.get('seed', '-')} | {r.get('note', '')} |")
-    out += ["", "The papers' figures (quoted; their devices and tools, **not** measured here):", "",
+    out += ["", "The papers' figures in full (quoted; their devices and tools, **not** measured here):", "",
             "| configuration | paper | device and tools | fmax (MHz) | time | area | cycles |",
             "|---|---|---|---|---|---|---|"]
     for r in rows:
         p = r["paper"]
-        params = ", ".join(f"{k}={v}" for k, v in r["params"].items())
         cyc = f"{p['cycles']:,} {p.get('cycles_note', '')}" if p.get("cycles") else "-"
-        out.append(f"| {r['engine']} ({params}) | {p['ref']} | {p['device']} | {p.get('fmax_mhz') or '-'} | "
+        out.append(f"| {_cfg(r)}, {r['bits']} bits | {p['ref']} | {p['device']} | {p.get('fmax_mhz') or '-'} | "
                    f"{p.get('time') or '-'} | {p.get('area') or '-'} | {cyc} |")
     return "\n".join(out) + "\n"
 
