@@ -16,7 +16,8 @@
 // rest of the entry is written with zeros, so that every operand read beyond its length is 0.
 // The first failed check ends the load: even modulus ST_ERR_EVEN_MODULUS, a modulus without
 // exactly its given length ST_ERR_LENGTH, an operand too long ST_ERR_OPERAND_RANGE.
-// Store: ceil(bits/32) port words of an entry of HSCM 0 to SLOT_R (MUL: then SLOT_R_HI).
+// Store: ceil(bits/32) port words of an entry of HSCM 0 to SLOT_R (MUL: then SLOT_R_HI); MONTMUL's
+// bits from n + 2W + 1 up are stored as 0 (the entry's words above the result hold older data).
 // One port access at a time: about 3 cycles per port word plus stalls (io_cycles).
 `default_nettype none
 
@@ -195,6 +196,7 @@ module pka_hscm_io
   logic [63:0] rd64;
   logic [15:0] half;             // MUL: port words of R (then R_HI)
   logic [7:0]  err_w;            // error found in this port word
+  logic [31:0] smask;            // store: bits of port word lp inside the result (MONTMUL)
 
   always_comb begin
     item = load_item(op_i, li_q, len_i, elen_i, lenq_i);
@@ -205,6 +207,13 @@ module pka_hscm_io
       if (rel <= 0) lmask = '0;
       else if (rel >= 32) lmask = '1;
       else lmask = (32'd1 << rel[4:0]) - 32'd1;
+    end
+    begin   // MONTMUL's result has n + 2W + 1 bits; the RES entry's words above it are stale
+      logic signed [22:0] srel;
+      srel = $signed(23'(len_i) + 23'(2 * W + 1)) - $signed(23'({lp_q, 5'd0}));
+      if (op_i != OP_MONTMUL || srel >= 32) smask = '1;
+      else if (srel <= 0) smask = '0;
+      else smask = (32'd1 << srel[4:0]) - 32'd1;
     end
     topw = (item.lim[15:0] - 16'd1) >> 5;
     sidx = (W == 64) ? (lp_q >> 1) : (lp_q << (5 - Lw));
@@ -344,7 +353,7 @@ module pka_hscm_io
       S_REQ: begin
         mem_req_o   = 1'b1;
         mem_we_o    = 1'b1;
-        mem_wdata_o = sw_q;
+        mem_wdata_o = sw_q & smask;
         if (op_i == OP_MUL && lp_q >= half) begin
           mem_addr_o = MemAw'(32'(SLOT_R_HI) * SlotWords + 32'(lp_q - half));
         end else begin
