@@ -17,3 +17,12 @@ def vectors(default: int = 20) -> int:
 
 
 SEED = int(os.environ.get("PKA_SEED", "20261122"))
+
+
+# Hypothesis: derandomized by default so a CI run is reproducible (its examples follow from the test
+# itself); PKA_HYPOTHESIS=explore draws fresh random examples for a bug hunt.
+from hypothesis import settings as _hyp_settings  # noqa: E402
+
+_hyp_settings.register_profile("ci", derandomize=True, print_blob=True)
+_hyp_settings.register_profile("explore", derandomize=False, print_blob=True)
+_hyp_settings.load_profile("explore" if os.environ.get("PKA_HYPOTHESIS") == "explore" else "ci")

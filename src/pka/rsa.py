@@ -25,7 +25,30 @@ SHA256_DIGESTINFO = bytes.fromhex("3031300d060960864801650304020105000420")
 
 
 def generate_key(bits: int, e: int = 65537) -> rsa.RSAPrivateKey:
-    return rsa.generate_private_key(public_exponent=e, key_size=bits)
+    """An RSA key of `bits` bits. `cryptography` generates keys of 1024 bits and more; below that
+    (512..1022 bits, for quick runs on small engine builds) two random primes of bits/2 bits each
+    (top two bits set, so p*q has exactly `bits` bits, and gcd(e, p-1) = gcd(e, q-1) = 1) are drawn
+    here and handed to `cryptography` as RSAPrivateNumbers, which then signs and verifies as usual."""
+    if bits >= 1024:
+        return rsa.generate_private_key(public_exponent=e, key_size=bits)
+    import secrets
+
+    import gmpy2
+
+    def prime(nbits: int) -> int:
+        while True:
+            c = secrets.randbits(nbits) | (3 << (nbits - 2)) | 1
+            if gmpy2.is_prime(c, 40) and gmpy2.gcd(e, c - 1) == 1:
+                return c
+
+    half = bits // 2
+    p = prime(half)
+    q = prime(half)
+    while q == p:
+        q = prime(half)
+    d = int(gmpy2.invert(e, (p - 1) * (q - 1)))
+    pub = rsa.RSAPublicNumbers(e, p * q)
+    return rsa.RSAPrivateNumbers(p, q, d, d % (p - 1), d % (q - 1), int(gmpy2.invert(q, p)), pub).private_key()
 
 
 def crt_key(key: rsa.RSAPrivateKey) -> CrtKey:
