@@ -345,6 +345,9 @@ def test_radix4_speedup_over_radix2() -> None:
     for n in (256, 1024):
         for ns in (1, 2, 4, 8, 16, 32):
             for w in (4, 8, 16, 32):
-                ratio = product_cycles(n, Config(4, ns, w)) / product_cycles(n, Config(2, ns, w))
-                limit = 0.56 if (n, ns, w) == (256, 32, 4) else 0.55
-                assert ratio <= limit, (n, ns, w, ratio)
+                r4, r2 = product_cycles(n, Config(4, ns, w)), product_cycles(n, Config(2, ns, w))
+                if (n, ns, w) == (256, 32, 4):
+                    # the one miss, exactly: 1 + 3*65 + (64 + 65) vs 1 + 7*65 + (64 + 65) = 0.556
+                    assert (r4, r2) == (325, 585)
+                    continue
+                assert r4 / r2 <= 0.55, (n, ns, w, r4 / r2)
