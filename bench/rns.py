@@ -1,5 +1,6 @@
 """Benchmark of rns (paper 002): cycles of one modular multiplication (MM on n rowers) at the
-slides' sizes, elliptic-curve scalar multiplications, EMM counts, and Yosys cell counts.
+slides' sizes, chained SBMM products (a run of squarings, a ladder step), elliptic-curve scalar
+multiplications, EMM counts, and Yosys cell counts.
 
     python bench/rns.py [--backend rtl|model] [--area]
 
@@ -76,12 +77,13 @@ def bench_sbmm(backend: str, rng: random.Random) -> list[dict[str, Any]]:
         ref = model.modmul(a, b, ctx.p, {"w": w, "alg": "sbmm"})
         assert res.result == a * b % ctx.p and res.cycles == ref.cycles
         times = model.sb_times(ctx.na, ctx.nb)
+        assert res.cycles == times["total"]
         n = ctx.na + ctx.nb
         emm_c, gmm_c = model.emm_compress(ctx.na, ctx.nb)
         rows.append({"alg": "sbmm", "l": l, "w": w, "n_a": ctx.na, "n_b": ctx.nb, "n": n, "rowers": ctx.nb,
                      "backend": backend, "p": hex(ctx.p),
                      "cycles": res.cycles, "cycles_sbmm_part": times["sbmm"],
-                     "cycles_compress_part": times["total"] - times["sbmm"],
+                     "cycles_issue": times["issue"], "cycles_compress_tail": times["tail"],
                      "paper_cycles": PAPER_CYCLES[("sbmm", l)],
                      "emm": model.emm_sbmm(ctx.na, ctx.nb), "emm_paper": n * n + 5 * n,
                      "emm_compress": emm_c, "gmm_compress": gmm_c,
@@ -89,6 +91,54 @@ def bench_sbmm(backend: str, rng: random.Random) -> list[dict[str, Any]]:
                      "emm_mm_same_l": model.emm_mm(model.channels_mm(l, w))})
         print(f"  SBMM l={l} w={w} n_a={ctx.na} n_b={ctx.nb}: {res.cycles} cycles "
               f"(SBMM part {times['sbmm']}, slides {PAPER_CYCLES[('sbmm', l)]})", file=sys.stderr)
+    return rows
+
+
+def bench_chains(backend: str, rng: random.Random) -> list[dict[str, Any]]:
+    """Chained SBMM products, each with its Compress, per product, as differences of whole runs on
+    the engine: a run of squarings (modexp by 2^e: each SB reads the last) and a ladder step (ECC_MUL
+    with two ladder lengths on the sbmm curve; 13 SB = 20 products and 10 ADD/SUB per step)."""
+    from pka.sim import Op
+
+    rows = []
+    for l in (192, 384, 512):
+        w = PAPER_W[l]
+        c = model.CURVES[f"sbmm{l}"]
+        ctx = model.sbmm_context(c.p, w)
+        a = rng.randrange(ctx.p)
+        sq = []
+        for e in (8, 40):
+            want = model.modexp(a, 1 << e, ctx.p, {"w": w, "alg": "sbmm"})
+            if backend == "rtl":
+                from pka.rtl import rns as rtl
+                got = rtl.sb_modexp(a, 1 << e, ctx)
+                assert got.result == want.result == pow(a, 1 << e, ctx.p) and got.cycles == want.cycles
+            sq.append(want.cycles)
+        inputs = model.sb_ecc_inputs(c, c.gx)
+        k = rng.getrandbits(16) | 1 << 15
+        lad = []
+        for elen in (16, 32):
+            mach = model.run_sb_machine(ctx, model.PROGRAMS["sb_ecc"], inputs, k, elen, c.p - 2, c.p.bit_length())
+            if backend == "rtl":
+                from pka.rtl import rns as rtl
+                h, res = rtl.sb_run(Op.ECC_MUL, ctx, inputs, k, elen, expo=c.p - 2)
+                assert res.cycles == mach.cycles and rtl.sb_read(h, ctx) == mach.regs[model.RES]
+            lad.append(mach.cycles)
+        body = model._sb_ladder_body()
+        sbs = [it for it in body if it.op == model.UOp.SB]
+        products = sum(len(it.pairs) for it in sbs)
+        step = (lad[1] - lad[0]) // 16
+        assert (lad[1] - lad[0]) % 16 == 0 and (sq[1] - sq[0]) % 32 == 0
+        t = model.sb_times(ctx.na, ctx.nb)
+        rows.append({"l": l, "w": w, "n_a": ctx.na, "n_b": ctx.nb, "backend": backend,
+                     "squaring_chain_per_product": (sq[1] - sq[0]) // 32,
+                     "independent_per_product": t["issue"], "single_product_latency": t["total"],
+                     "ladder_step": step, "ladder_sb": len(sbs), "ladder_products": products,
+                     "ladder_per_sb": round(step / len(sbs), 1), "ladder_per_product": round(step / products, 1),
+                     "ladder_sb_issue_cycles": sum(model.sb_issue_cycles(it, ctx.na, ctx.nb) for it in sbs),
+                     "paper_cycles": PAPER_CYCLES[("sbmm", l)]})
+        print(f"  chain l={l}: squarings {rows[-1]['squaring_chain_per_product']}/product, ladder step {step} "
+              f"({rows[-1]['ladder_per_sb']}/SB, {rows[-1]['ladder_per_product']}/product)", file=sys.stderr)
     return rows
 
 
@@ -185,9 +235,15 @@ def table(data: dict[str, Any]) -> str:
         out.append(f"| MM | {r['l']} | {r['w']} | {r['n']} | {r['rowers']} | {r['cycles']} | {r['paper_cycles']} "
                    f"| {r['emm']} | {r['emm_paper']} |")
     for r in data["sbmm"]:
-        cyc = f"{r['cycles']} (SBMM {r['cycles_sbmm_part']} + Compress {r['cycles_compress_part']})"
+        cyc = f"{r['cycles']} alone (issue {r['cycles_issue']} + Compress tail {r['cycles_compress_tail']})"
         out.append(f"| SBMM | {r['l']} | {r['w']} | {r['n']} ({r['n_a']}+{r['n_b']}) | {r['rowers']} + gamma | {cyc} "
                    f"| {r['paper_cycles']} | {r['emm']} | {r['emm_paper']} |")
+    out += ["", "| l | n_a + n_b | squarings: cycles/product | independent: cycles/product | ladder step "
+            "| per SB (13) | per product (20) | slides |", "|---|---|---|---|---|---|---|---|"]
+    for r in data.get("chains", []):
+        out.append(f"| {r['l']} | {r['n_a']} + {r['n_b']} | {r['squaring_chain_per_product']} "
+                   f"| {r['independent_per_product']} | {r['ladder_step']} | {r['ladder_per_sb']} "
+                   f"| {r['ladder_per_product']} | {r['paper_cycles']} |")
     out += ["", "| curve | alg | w | n | rowers | ladder bits | products (MR / SB) | cycles (k*P, affine x) | goal |",
             "|---|---|---|---|---|---|---|---|---|"]
     for r in data["ecc"]:
@@ -212,7 +268,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     data: dict[str, Any] = {"engine": "rns", "paper": "002", "backend": args.backend,
                             "mm": bench_mm(args.backend, rng), "sbmm": bench_sbmm(args.backend, rng),
-                            "ecc": bench_ecc(args.backend, rng)}
+                            "chains": bench_chains(args.backend, rng), "ecc": bench_ecc(args.backend, rng)}
     if args.area or args.force_area:
         data["area"] = bench_area(args.force_area)
     elif OUT.exists() and "area" in json.loads(OUT.read_text()):

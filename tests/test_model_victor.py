@@ -136,31 +136,136 @@ def test_model_catches_a_broken_estimator(monkeypatch: pytest.MonkeyPatch) -> No
 
 @pytest.mark.parametrize("cfg", CONFIGS)
 def test_multiply_random_and_edges(cfg: tuple[int, int, int]) -> None:
+    """Sizes include (n+1) mod k = 0 for every k (2, 8: k=3; 31: k=4; 64: k=5): the top digit full."""
     c = v.make_config(*cfg)
     rng = random.Random(hash(cfg) & 0xFFFF)
+    rho = v.result_bound(c)
     for n in (2, 3, 8, 31, 64, 100, 128):
         mods = [m for m in edge_mods(n) if m >= 3 and m.bit_length() == n] + [rand_mod(rng, n) for _ in range(2)]
         for mod in mods:
-            ops = [0, 1, mod - 1, mod, 2 * mod - 1] + [rng.randrange(2 * mod) for _ in range(max(2, VECTORS // 5))]
+            big = -(-rho * mod // 1) - 1                  # the largest result the engine produces
+            ops = [0, 1, mod - 1, mod, big, 2 * mod - 1] + [rng.randrange(2 * mod) for _ in range(max(2, VECTORS // 5))]
             for a in ops[:6]:
                 for b in ops:
                     for shift in (0, v.build_len(n) - n):
+                        if not v.merged_start_ok(a, b, mod, c):
+                            assert a * b * 2 ** (c.k - 1) >= c.qmax * mod * mod   # only beyond the sufficient bound
+                            with pytest.raises(AssertionError, match="merged first iteration"):
+                                v.multiply(a, b, mod, c, shift)
+                            continue
                         tr = v.multiply(a, b, mod, c, shift)
                         assert 0 <= tr.result < 2 * mod and (tr.result - a * b) % mod == 0
-                        assert tr.iterations == v.digits(n, c.k) + 2
+                        assert tr.iterations == v.digits(n, c.k) + 1
                         assert len(tr.qs) == tr.iterations and tr.qs[0] == 0
 
 
 @settings(max_examples=max(50, VECTORS * 5), deadline=None)
 @given(n=st.integers(2, 300), seed=st.integers(0, 2**32), cfg=st.sampled_from(CONFIGS), shift=st.integers(0, 80))
 def test_multiply_property(n: int, seed: int, cfg: tuple[int, int, int], shift: int) -> None:
+    """Operands up to the engine's result bound (and up to 2N when the merged start allows it)."""
     rng = random.Random(seed)
     mod = rand_mod(rng, n)
     if mod < 3:
         mod = 3
-    a, b = rng.randrange(2 * mod), rng.randrange(2 * mod)
-    tr = v.multiply(a, b, mod, v.make_config(*cfg), shift)
+    c = v.make_config(*cfg)
+    lim = int(v.result_bound(c) * mod) + 1
+    a, b = rng.randrange(lim), rng.randrange(lim)
+    assert v.merged_start_ok(a, b, mod, c)
+    tr = v.multiply(a, b, mod, c, shift)
     assert tr.result < 2 * mod and (tr.result - a * b) % mod == 0
+    a2 = rng.randrange(2 * mod)
+    if v.merged_start_ok(a2, b, mod, c):
+        assert (v.multiply(a2, b, mod, c, shift).result - a2 * b) % mod == 0
+
+
+# ---- the merged first iteration -------------------------------------------------------------------
+
+@pytest.mark.parametrize("k", [3, 4, 5])
+def test_merged_start_precondition(k: int) -> None:
+    """A = B = 2N-1 breaks the merged start when (n+1) mod k = 0 and N is near 2^n (it really
+    breaks the invariant: q would leave Table 2); the engine's largest operands never do."""
+    c = v.make_config(k, 10, 11)
+    rho = v.result_bound(c)
+    for n in (4 * k - 1, 13 * k - 1, 103 * k - 1):   # (n+1) mod k = 0 (for tiny n, N < 2^n is loose)
+        mod = (1 << n) - 1
+        assert not v.merged_start_ok(2 * mod - 1, 2 * mod - 1, mod, c)
+        big = -(-rho * mod // 1) - 1
+        assert v.merged_start_ok(big, big, mod, c) and v.merged_start_ok(mod - 1, 2 * mod - 1, mod, c)
+        assert (v.multiply(big, big, mod, c).result - big * big) % mod == 0
+        # the sufficient bound A B < q_max 2^(1-k) N^2: its edge passes
+        a = int(c.qmax * mod / 2 ** (k - 1) / (2 * mod - 1) * mod) - 1
+        assert a * (2 * mod - 1) * 2 ** (k - 1) < c.qmax * mod * mod and v.merged_start_ok(a, 2 * mod - 1, mod, c)
+        v.multiply(a, 2 * mod - 1, mod, c)
+    # (n+1) mod k != 0: the top digit has < k bits and 2N-1 is fine
+    mod = (1 << 64) - 1 if k != 5 else (1 << 63) - 1
+    assert v.merged_start_ok(2 * mod - 1, 2 * mod - 1, mod, c)
+    v.multiply(2 * mod - 1, 2 * mod - 1, mod, c)
+
+
+def test_merged_start_failure_is_real(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the precondition, A = 2N-1 at n = 64, k = 5 drives S above q_max 2^k N."""
+    monkeypatch.setattr(v, "merged_start_ok", lambda *a: True)
+    mod = (1 << 64) - 1
+    with pytest.raises(AssertionError, match="q_max"):
+        v.multiply(2 * mod - 1, 2 * mod - 1, mod, v.make_config(5, 10, 11))
+
+
+def test_operands_fit_merge_everywhere_legal() -> None:
+    """result_bound^2 2^(k-1) < q_max for every legal (k, delta, eps) with delta, eps <= 32: the
+    merge never restricts a parameter the RTL accepts (so the RTL needs no extra elaboration check)."""
+    legal = 0
+    for k in v.K_CHOICES:
+        for d in range(4, 33):
+            for e in range(4, 33):
+                try:
+                    c = v.make_config(k, d, e)
+                except PkaError:
+                    continue
+                legal += 1
+                assert v.operands_fit_merge(c), (k, d, e)
+    assert legal > 1000
+    for cfg in CONFIGS:
+        c = v.make_config(*cfg)
+        assert v.result_bound(c) ** 2 * 2 ** (c.k - 1) < c.qmax
+
+
+def test_modexp_operands_meet_the_merged_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every product modexp runs (at (n+1) mod k = 0 sizes, N = 2^n - 1) has A, B < result_bound N
+    and meets the merged start; some operands are results above N (fed back unreduced)."""
+    seen: list[tuple[int, int, int]] = []
+    real = v.multiply
+
+    def spy(a: int, b: int, mod: int, cfg: v.Config, shift: int = 0) -> v.MulTrace:
+        seen.append((a, b, mod))
+        return real(a, b, mod, cfg, shift)
+
+    monkeypatch.setattr(v, "multiply", spy)
+    rng = random.Random(11)
+    above = 0
+    for k, n in ((3, 98), (4, 127), (5, 129)):
+        c = v.make_config(k, 10, 11)
+        mod = (1 << n) - 1
+        for _ in range(3):
+            seen.clear()
+            base = rng.randrange(mod)
+            assert v.modexp(base, (1 << n) - 1, mod, DEFAULT | {"k": k}).result == powmod(base, (1 << n) - 1, mod)
+            for a, b, m in seen:
+                assert max(a, b) < v.result_bound(c) * m and v.merged_start_ok(a, b, m, c)
+                above += max(a, b) >= m
+    assert above > 0
+
+
+def test_accumulate_first_words() -> None:
+    """The merged iteration's words: 2^k S + 2^k a_hi B + a_lo B for every digit pair."""
+    c = v.make_config(5, 10, 11)
+    rng = random.Random(9)
+    width = 60
+    mask = (1 << width) - 1
+    for hi in range(32):
+        for lo in range(32):
+            b, sa, sc = rng.getrandbits(48), rng.getrandbits(width), rng.getrandbits(width)
+            x, y = v.accumulate_first(sa, sc, hi, lo, b, c, width)
+            assert (x + y) & mask == ((sa + sc << 5) + (hi << 5) * b + lo * b) & mask
 
 
 def test_multiply_is_not_montgomery() -> None:
@@ -209,7 +314,7 @@ def test_modmul() -> None:
                 for k in (3, 4, 5):
                     r = v.modmul(a, b, mod, {"k": k, "delta": 10, "eps": 11})
                     assert r.result == a * b % mod
-                    assert r.cycles == v.step_cycles(n, k) == 2 * (-(-(n + 1) // k) + 2)
+                    assert r.cycles == v.step_cycles(n, k) == 2 * (-(-(n + 1) // k) + 1)
                     assert r.detail["total_cycles"] == v.mul_cycles(n, v.make_config(k, 10, 11))
 
 
@@ -241,15 +346,15 @@ def test_errors() -> None:
 def test_cycle_formulas() -> None:
     c5, c4 = v.make_config(5, 10, 11), v.make_config(4, 10, 11)
     assert v.digits(512, 5) == 103 and v.digits(512, 4) == 129
-    assert v.step_cycles(512, 5) == 210 and v.step_cycles(512, 4) == 262
+    assert v.step_cycles(512, 5) == 208 and v.step_cycles(512, 4) == 260   # n'+1 iterations of 2
     assert v.paper_exp_cycles(512, 5) == 512 * 210
-    assert v.exp_cycles(512, 512, c5) == 1 + 12 + 512 * 210 + 2
+    assert v.exp_cycles(512, 512, c5) == 1 + 12 + 512 * 208 + 2 == 106_511
     assert v.exp_cycles(512, 0, c5) == 15
-    assert v.mul_cycles(512, c5) == 2 + 12 + 210 + 1
-    assert v.efficiency(512, v.exp_cycles(512, 512, c4)) >= 3.8   # the paper's 3.8 for k = 4
+    assert v.mul_cycles(512, c5) == 2 + 12 + 208 + 1
+    assert v.efficiency(512, v.exp_cycles(512, 512, c4)) >= 3.8   # the issue's 3.8 for k = 4
     e5 = v.efficiency(512, v.exp_cycles(512, 512, c5))
-    assert round(e5, 1) == 4.8 and e5 < 4.8                         # 4.76: the paper's rounded 4.8
-    assert e5 > v.efficiency(512, v.paper_exp_cycles(512, 5)) - 0.001
+    assert e5 >= 4.8                                                # the issue's 4.8 for k = 5: 4.807
+    assert e5 > v.efficiency(512, v.paper_exp_cycles(512, 5))      # above the paper's formula (4.762)
 
 
 def test_cycles_and_io_in_results() -> None:

@@ -59,7 +59,7 @@ def test_random_vs_model(l: int, variant: str) -> None:
         h.stall(0)
 
 
-@pytest.mark.parametrize("l,variant", [(32, "paper"), (64, "fast")])
+@pytest.mark.parametrize("l,variant", [(32, "paper"), (64, "fast"), (128, "fast")])
 def test_edge_vectors(l: int, variant: str) -> None:
     params = {"variant": variant, "l": l}
     for k in (3, 4, 31, l):

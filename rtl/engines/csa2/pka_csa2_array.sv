@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 // pka_csa2_array: the L+4 bit-slices of the csa2 datapath (paper 000, Figure 1) with the wave tokens
-// of the carry-propagate additions and the operand load lanes.
+// of the carry-propagate additions, the chunk adders of the fast variant and the operand load lanes.
 //
-// Every slice sees the same broadcast controls (from pka_csa2_core); data signals are local: slice i
-// reads S and A of slice i+1, the carry of slice i-1 and the wave sum of slice i-2 (for 4B = 4U).
+// Data signals are local: slice i reads S and A of slice i+1, the carry of slice i-1 and the wave
+// sum of slice i-2 (for 4B = 4U). The controls from pka_csa2_core are registered here, one copy per
+// group of 32 slices, so that no control net spans the array through logic (the core asserts each
+// one a cycle ahead); only the look-ahead selection vsel (Algorithm 2 steps 4-5, one cycle from the
+// low slices' flip-flops to every V register) is broadcast as computed.
+//
 // The carry-propagate additions run as a wave of one chunk (ChunkW slices) per cycle, LSB first:
-// tok_u marks the chunk adding S/2 + C this cycle, tok_bn the chunk adding 4B + N (one chunk
-// behind, because it needs 4B = 4U and shares the C flip-flops). A wave over K+4 slices takes
-// ceil((K+4)/ChunkW) cycles, the 4B + N wave one more.
+// per chunk, the token tok_uz (tok_up) marks the Z (P) section adding S/2 + C, tok_bn the Z adder
+// adding 4B + N (one chunk behind, because it needs 4B = 4U and shares the C flip-flops). A token
+// starts at chunk 0 and moves one chunk a cycle while the core's run flag says so. A wave over K+4
+// slices takes ceil((K+4)/ChunkW) cycles, the 4B + N wave one more. With ChunkW > 1 each chunk and
+// section has one ChunkW-bit adder (a single `+`, mapped onto the FPGA carry chain) whose carry-in
+// is the C flip-flop of the previous chunk's top slice and whose carry out goes to its own.
 `default_nettype none
 
 module pka_csa2_array #(
@@ -15,29 +22,31 @@ module pka_csa2_array #(
   parameter int unsigned ChunkW = 1,   // carry-propagate chunk: 1 (paper) or 2..64 (fast)
   localparam int unsigned Words = MaxLen / 32,
   localparam int unsigned WiW   = $clog2(Words + 1),
-  localparam int unsigned Ns    = MaxLen + 4   // number of slices
+  localparam int unsigned Ns    = MaxLen + 4,                  // number of slices
+  localparam int unsigned Nch   = (Ns + ChunkW - 1) / ChunkW,  // number of chunks
+  localparam int unsigned RepW  = 32,                          // slices per control copy
+  localparam int unsigned Ng    = (Ns + RepW - 1) / RepW       // number of control copies
 ) (
   input  logic clk_i,
-  // broadcast control (see pka_csa2_slice)
+  input  logic rst_ni,
+  // controls of the next cycle, registered here (see pka_csa2_slice)
   input  logic init_i,
   input  logic loop_z_i,
   input  logic loop_p_i,
-  input  logic vload_z_i,
-  input  logic vload_p_i,
-  input  logic [1:0] vsel_z_i,
-  input  logic [1:0] vsel_p_i,
   input  logic shift_z_i,
   input  logic shift_p_i,
-  input  logic u_z_i,
-  input  logic u_p_i,
-  input  logic b4_i,
   input  logic one_i,
-  input  logic bn_i,
-  // waves
-  input  logic wave_start_i,   // the wave tokens start at chunk 0 next cycle
-  input  logic wave_run_i,     // the tokens advance one chunk (else they clear)
-  // operand loading: word ld_word_i of operand ld_tgt_i := ld_data_i
-  input  logic clr_i,          // clear the operand registers (A^P := ap_one_i)
+  input  logic run_u_i,        // the S/2 + C tokens move on (else they vanish)
+  input  logic run_bn_i,       // the 4B + N token moves on (else it vanishes)
+  // the look-ahead selection, this cycle
+  input  logic [1:0] vsel_z_i,
+  input  logic [1:0] vsel_p_i,
+  // wave starts: the token is at chunk 0 next cycle (the 4B + N token also follows tok_uz)
+  input  logic u_z_start_i,
+  input  logic u_p_start_i,
+  input  logic bn_start_i,
+  // operand loading, registered here: word ld_word_i of operand ld_tgt_i := ld_data_i next cycle
+  input  logic clr_i,          // clear the operand registers (A^P := ap_one_i) next cycle
   input  logic ap_one_i,
   input  logic ld_valid_i,
   input  logic [2:0] ld_tgt_i, // 0 N, 1 4B (as 4 * word), 2 A^Z, 3 A^P
@@ -59,82 +68,144 @@ module pka_csa2_array #(
     if (ChunkW < 1 || ChunkW > 64) $fatal(1, "ChunkW: 1..64");
   end
 
-  logic [Ns-1:0] sz, cz, sp, cp, az, ap, n;
-  // carry outputs chain through the slices inside a chunk: split for Verilator's scheduler
-  logic [Ns-1:0] coz /* verilator split_var */;
-  logic [Ns-1:0] cop /* verilator split_var */;
-  logic [Ns-1:0] uz;
-  logic [Ns-1:0] tok_u_q, tok_u_d, tok_bn_q, tok_bn_d;
+  logic [Ns-1:0] sz, cz, sp, cp, az, ap, n, b4, uz;
+  logic [Ns-1:0] wz, wp, wcz, wcp;   // chunk adders (ChunkW > 1): sum bits, the chunk's carry out
 
-  // ---- wave tokens: slice i is in chunk i / ChunkW --------------------------------------------
-  always_comb begin
-    for (int unsigned i = 0; i < Ns; i++) begin
-      if (wave_start_i) tok_u_d[i] = (i < ChunkW);
-      else if (wave_run_i) tok_u_d[i] = (i >= ChunkW) ? tok_u_q[i - ChunkW] : 1'b0;
-      else tok_u_d[i] = 1'b0;
+  // ---- registered controls, one copy per group of RepW slices --------------------------------
+  typedef struct packed {
+    logic init, loop_z, loop_p, shift_z, shift_p, one, run_u, run_bn, clr;
+  } ctl_t;
+  ctl_t ctl_d;
+  ctl_t [Ng-1:0] ctl_q;
+  assign ctl_d = '{init: init_i, loop_z: loop_z_i, loop_p: loop_p_i, shift_z: shift_z_i,
+                   shift_p: shift_p_i, one: one_i, run_u: run_u_i, run_bn: run_bn_i, clr: clr_i};
+  for (genvar g = 0; g < Ng; g++) begin : g_ctl
+    // keep: the copies are identical on purpose (Yosys would merge them back into one flip-flop)
+    (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) ctl_q[g] <= '0;
+      else ctl_q[g] <= ctl_d;
     end
-    tok_bn_d = wave_run_i ? tok_u_q : '0;
+  end
+
+  // ---- wave tokens, one per chunk -------------------------------------------------------------
+  logic [Nch-1:0] tok_uz_q, tok_uz_d, tok_up_q, tok_up_d, tok_bn_q, tok_bn_d;
+  always_comb begin
+    tok_uz_d[0] = u_z_start_i;
+    tok_up_d[0] = u_p_start_i;
+    tok_bn_d[0] = bn_start_i | tok_uz_q[0];
+    for (int unsigned c = 1; c < Nch; c++) begin
+      tok_uz_d[c] = tok_uz_q[c - 1] & ctl_q[c * ChunkW / RepW].run_u;
+      tok_up_d[c] = tok_up_q[c - 1] & ctl_q[c * ChunkW / RepW].run_u;
+      tok_bn_d[c] = tok_bn_q[c - 1] & ctl_q[c * ChunkW / RepW].run_bn;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tok_uz_q <= '0; tok_up_q <= '0; tok_bn_q <= '0;
+    end else begin
+      tok_uz_q <= tok_uz_d; tok_up_q <= tok_up_d; tok_bn_q <= tok_bn_d;
+    end
+  end
+
+  // ---- chunk adders (fast variant) -------------------------------------------------------------
+  if (ChunkW > 1) begin : g_cpa
+    logic [Ns-1:0] sz_up, sp_up;
+    assign sz_up = {1'b0, sz[Ns-1:1]};
+    assign sp_up = {1'b0, sp[Ns-1:1]};
+    for (genvar c = 0; c < Nch; c++) begin : g_chunk
+      localparam int unsigned Lo = c * ChunkW;
+      localparam int unsigned Wc = (Ns - Lo < ChunkW) ? Ns - Lo : ChunkW;
+      logic [Wc-1:0] xz, yz;
+      logic [Wc:0] sumz, sump;
+      logic ciz, cip;
+      // Z: S/2 + C, or 4B + N on the 4B + N token (the mux in front of the carry chain)
+      assign xz   = tok_bn_q[c] ? b4[Lo +: Wc] : sz_up[Lo +: Wc];
+      assign yz   = tok_bn_q[c] ? n[Lo +: Wc]  : cz[Lo +: Wc];
+      assign ciz  = (c == 0) ? 1'b0 : cz[(c == 0) ? 0 : Lo - 1];
+      assign cip  = (c == 0) ? 1'b0 : cp[(c == 0) ? 0 : Lo - 1];
+      assign sumz = {1'b0, xz} + {1'b0, yz} + {{Wc{1'b0}}, ciz};
+      assign sump = {1'b0, sp_up[Lo +: Wc]} + {1'b0, cp[Lo +: Wc]} + {{Wc{1'b0}}, cip};
+      assign wz[Lo +: Wc]  = sumz[Wc-1:0];
+      assign wp[Lo +: Wc]  = sump[Wc-1:0];
+      assign wcz[Lo +: Wc] = {Wc{sumz[Wc]}};
+      assign wcp[Lo +: Wc] = {Wc{sump[Wc]}};
+    end
+  end else begin : g_no_cpa
+    assign wz = '0;
+    assign wp = '0;
+    assign wcz = '0;
+    assign wcp = '0;
+  end
+
+  // ---- load lanes (registered) ----------------------------------------------------------------
+  logic [Words-1:0] hit_n_q, hit_n_d, hit_b4_q, hit_b4_d, hit_az_q, hit_az_d, hit_ap_q, hit_ap_d;
+  logic [31:0] ld_data_q;
+  logic ap_one_q;
+  always_comb begin
+    for (int unsigned w = 0; w < Words; w++) begin
+      hit_n_d[w]  = ld_valid_i && ld_tgt_i == 3'd0 && 32'(ld_word_i) == w;
+      hit_b4_d[w] = ld_valid_i && ld_tgt_i == 3'd1 && 32'(ld_word_i) == w;
+      hit_az_d[w] = ld_valid_i && ld_tgt_i == 3'd2 && 32'(ld_word_i) == w;
+      hit_ap_d[w] = ld_valid_i && ld_tgt_i == 3'd3 && 32'(ld_word_i) == w;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      hit_n_q <= '0; hit_b4_q <= '0; hit_az_q <= '0; hit_ap_q <= '0;
+    end else begin
+      hit_n_q <= hit_n_d; hit_b4_q <= hit_b4_d; hit_az_q <= hit_az_d; hit_ap_q <= hit_ap_d;
+    end
   end
 
   always_ff @(posedge clk_i) begin
-    tok_u_q  <= tok_u_d;
-    tok_bn_q <= tok_bn_d;
-  end
-
-  // ---- load lanes ---------------------------------------------------------------------------------
-  logic [Words-1:0] hit_n, hit_b4, hit_az, hit_ap;
-  always_comb begin
-    for (int unsigned w = 0; w < Words; w++) begin
-      hit_n[w]  = ld_valid_i && ld_tgt_i == 3'd0 && 32'(ld_word_i) == w;
-      hit_b4[w] = ld_valid_i && ld_tgt_i == 3'd1 && 32'(ld_word_i) == w;
-      hit_az[w] = ld_valid_i && ld_tgt_i == 3'd2 && 32'(ld_word_i) == w;
-      hit_ap[w] = ld_valid_i && ld_tgt_i == 3'd3 && 32'(ld_word_i) == w;
-    end
+    ld_data_q <= ld_data_i;
+    ap_one_q  <= ap_one_i;
   end
 
   // ---- the slices -----------------------------------------------------------------------------
   for (genvar i = 0; i < Ns; i++) begin : g_slice
     localparam int unsigned Wd  = i / 32;         // word of bit i (N, A)
     localparam int unsigned Wd4 = (i - 2) / 32;   // word of bit i-2 (4B = 4W), i >= 2
+    localparam int unsigned G   = i / RepW;       // control copy
+    localparam int unsigned Ch  = i / ChunkW;     // chunk
+    localparam int unsigned Ch2 = (i >= 2) ? (i - 2) / ChunkW : 0;  // chunk of slice i-2
+    localparam bit          Top = (i % ChunkW == ChunkW - 1) || (i == Ns - 1);
     logic ld_n, ld_b4, ld_az, ld_ap, d;
     if (i < MaxLen) begin : g_op
-      assign ld_n  = hit_n[Wd];
-      assign ld_az = hit_az[Wd];
-      assign ld_ap = hit_ap[Wd];
+      assign ld_n  = hit_n_q[Wd];
+      assign ld_az = hit_az_q[Wd];
+      assign ld_ap = hit_ap_q[Wd];
     end else begin : g_no_op
       assign ld_n  = 1'b0;
       assign ld_az = 1'b0;
       assign ld_ap = 1'b0;
     end
     if (i >= 2 && i < MaxLen + 2) begin : g_b4
-      assign ld_b4 = hit_b4[Wd4];
-      assign d = ld_b4 ? ld_data_i[(i - 2) % 32] : ld_data_i[i % 32];
+      assign ld_b4 = hit_b4_q[Wd4];
+      assign d = ld_b4 ? ld_data_q[(i - 2) % 32] : ld_data_q[i % 32];
     end else begin : g_no_b4
       assign ld_b4 = 1'b0;
-      assign d = ld_data_i[i % 32];
+      assign d = ld_data_q[i % 32];
     end
 
-    pka_csa2_slice #(.Index(i), .ChunkW(ChunkW)) u_slice (
+    pka_csa2_slice #(.Index(i), .ChunkW(ChunkW), .Top(Top)) u_slice (
       .clk_i      (clk_i),
-      .init_i     (init_i),
-      .loop_z_i   (loop_z_i),
-      .loop_p_i   (loop_p_i),
-      .vload_z_i  (vload_z_i),
-      .vload_p_i  (vload_p_i),
+      .init_i     (ctl_q[G].init),
+      .loop_z_i   (ctl_q[G].loop_z),
+      .loop_p_i   (ctl_q[G].loop_p),
       .vsel_z_i   (vsel_z_i),
       .vsel_p_i   (vsel_p_i),
-      .shift_z_i  (shift_z_i),
-      .shift_p_i  (shift_p_i),
-      .u_z_i      (u_z_i),
-      .u_p_i      (u_p_i),
-      .b4_i       (b4_i),
-      .one_i      (one_i),
-      .bn_i       (bn_i),
-      .tok_u_i    (tok_u_q[i]),
-      .tok_bn_i   (tok_bn_q[i]),
-      .tok_u_m2_i (i >= 2 ? tok_u_q[i >= 2 ? i - 2 : 0] : 1'b0),
-      .clr_i      (clr_i),
-      .ap_one_i   (ap_one_i),
+      .shift_z_i  (ctl_q[G].shift_z),
+      .shift_p_i  (ctl_q[G].shift_p),
+      .one_i      (ctl_q[G].one),
+      .u_z_i      (tok_uz_q[Ch]),
+      .u_p_i      (tok_up_q[Ch]),
+      .bn_i       (tok_bn_q[Ch]),
+      .b4_i       (i >= 2 ? tok_uz_q[Ch2] : 1'b0),
+      .clr_i      (ctl_q[G].clr),
+      .ap_one_i   (ap_one_q),
       .ld_n_i     (ld_n),
       .ld_b4_i    (ld_b4),
       .ld_az_i    (ld_az),
@@ -146,9 +217,11 @@ module pka_csa2_array #(
       .ap_up_i    (i + 1 < Ns ? ap[i + 1 < Ns ? i + 1 : i] : 1'b0),
       .cz_dn_i    (i >= 1 ? cz[i >= 1 ? i - 1 : 0] : 1'b0),
       .cp_dn_i    (i >= 1 ? cp[i >= 1 ? i - 1 : 0] : 1'b0),
-      .coz_dn_i   (i >= 1 ? coz[i >= 1 ? i - 1 : 0] : 1'b0),
-      .cop_dn_i   (i >= 1 ? cop[i >= 1 ? i - 1 : 0] : 1'b0),
       .uz_m2_i    (i >= 2 ? uz[i >= 2 ? i - 2 : 0] : 1'b0),
+      .wz_i       (wz[i]),
+      .wp_i       (wp[i]),
+      .wcz_i      (wcz[i]),
+      .wcp_i      (wcp[i]),
       .sz_o       (sz[i]),
       .cz_o       (cz[i]),
       .sp_o       (sp[i]),
@@ -156,8 +229,7 @@ module pka_csa2_array #(
       .az_o       (az[i]),
       .ap_o       (ap[i]),
       .n_o        (n[i]),
-      .coz_o      (coz[i]),
-      .cop_o      (cop[i]),
+      .b4_o       (b4[i]),
       .uz_o       (uz[i])
     );
   end
@@ -173,8 +245,10 @@ module pka_csa2_array #(
   assign n_o     = n[MaxLen-1:0];
 
   // Bits the controller does not need (the top slices of A^P and N hold zeros: A^P < 2N <= 2^(L+1)
-  // is checked by the model, N < 2^L by the core; S, C of the upper slices only feed neighbours).
+  // is checked by the model, N < 2^L by the core; S, C of the upper slices only feed neighbours;
+  // 4B only feeds the chunk adders; a control copy whose group starts no chunk > 0 has no token to
+  // move).
   logic unused;
-  assign unused = ^{sz[0], sp[0], uz[Ns-1:Ns-2], sz[Ns-1:3], cz[Ns-1:2], sp[Ns-1:3], cp[Ns-1:2], az[Ns-1:1], ap[Ns-1:MaxLen],
-                    n[Ns-1:MaxLen], n[0], coz[Ns-1], cop[Ns-1]};
+  assign unused = ^{sz[0], sp[0], uz[Ns-1:Ns-2], sz[Ns-1:3], cz[Ns-1:2], sp[Ns-1:3], cp[Ns-1:2], az[Ns-1:1],
+                    ap[Ns-1:MaxLen], n[Ns-1:MaxLen], n[0], b4, ctl_q};
 endmodule

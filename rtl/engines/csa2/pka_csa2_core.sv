@@ -20,6 +20,10 @@
 //   overlapped with the previous wave's last cycle).
 //   ChunkW = 1 (paper): padded to exactly the paper's (2K+14)(H+2) + K + 7.
 //   ChunkW > 1 (fast):  (Nc+1) + (H+2)(K+5+Nc); ChunkW = 32, K = H = 1024: 0.52x the paper.
+// Timing: every control of the array is registered in pka_csa2_array (a copy per 32 slices), so
+// the controller computes each one for the next cycle, from registered phase flags (rem = 0, 1, 2
+// of a down-counter) rather than from wide compares; only the look-ahead selection q goes straight
+// from the low slices through the q function to the V registers.
 // Errors (status, then done within a bounded number of cycles): unknown op ST_ERR_OPCODE; K < 3,
 // K > MaxLen, H > MaxLen ST_ERR_LENGTH; even N ST_ERR_EVEN_MODULUS; N >= 2^K or A, B, W >= N
 // ST_ERR_OPERAND_RANGE. cmd_arg_i is unused.
@@ -84,13 +88,27 @@ module pka_csa2_core
   logic        even_q, even_d, wide_q, wide_d;
   logic [MaxLen-1:0] e_q, e_d;
   // exponentiation control
-  logic [15:0] cnt_q, cnt_d, round_q, round_d;
+  logic [15:0] rem_q, rem_d;                 // cycles left in the phase after this one
+  logic        last_q, last_d, pen_q, pen_d, rem2_q, rem2_d;  // rem = 0, 1, 2
+  logic [15:0] round_q, round_d;
   logic        enp_q, enp_d;                 // the P product runs this round
   logic        eq_q, eq_d;                   // stored result equals N so far
+  logic [15:0] nc_q, nc_d, kp3_q, kp3_d;     // wave steps over the K+4 slices; K+3
+  logic        nc1_q, nc1_d, nc2_q, nc2_d;   // nc = 1, nc = 2
+  logic        init_q, init_d;               // the array's init (Algorithm 2 step 1) this cycle
+  // Round flags, registered from round_q: the round changes in a wave's last cycle and they are
+  // read in waves (and the init cycle after one) only, K+4 or more cycles later.
+  logic [15:0] hp1_q, hp1_d;                 // H+1
+  logic        final_q, final_d;             // round H+1 (the final MonProd(P, 1))
+  logic        oner_q, oner_d;               // round H (B := 1 for the final round)
+  logic        enpn_q, enpn_d;               // the P product runs in the next round
+  logic        pre0_q, pre0_d;               // first cycle of Pre
 
   // ---- the datapath ---------------------------------------------------------------------------
-  logic init, loop_z, loop_p, vload_z, vload_p, shift_z, shift_p, u_z, u_p, b4, one, bn;
-  logic wave_start, wave_run, clr, ld_valid;
+  // controls of the next cycle (registered in the array)
+  logic loop_z_d, loop_p_d, shift_z_d, shift_p_d, one_d, run_u_d, run_bn_d;
+  // wave starts (the token is at chunk 0 next cycle), loading
+  logic u_z_start, u_p_start, clr, ld_valid;
   logic [1:0] vsel_z, vsel_p;
   logic [2:0] ld_tgt;
   logic [2:1] sz_lo, sp_lo;
@@ -100,22 +118,20 @@ module pka_csa2_core
 
   pka_csa2_array #(.MaxLen(MaxLen), .ChunkW(ChunkW)) u_array (
     .clk_i        (clk_i),
-    .init_i       (init),
-    .loop_z_i     (loop_z),
-    .loop_p_i     (loop_p),
-    .vload_z_i    (vload_z),
-    .vload_p_i    (vload_p),
+    .rst_ni       (rst_ni),
+    .init_i       (init_d),
+    .loop_z_i     (loop_z_d),
+    .loop_p_i     (loop_p_d),
+    .shift_z_i    (shift_z_d),
+    .shift_p_i    (shift_p_d),
+    .one_i        (one_d),
+    .run_u_i      (run_u_d),
+    .run_bn_i     (run_bn_d),
     .vsel_z_i     (vsel_z),
     .vsel_p_i     (vsel_p),
-    .shift_z_i    (shift_z),
-    .shift_p_i    (shift_p),
-    .u_z_i        (u_z),
-    .u_p_i        (u_p),
-    .b4_i         (b4),
-    .one_i        (one),
-    .bn_i         (bn),
-    .wave_start_i (wave_start),
-    .wave_run_i   (wave_run),
+    .u_z_start_i  (u_z_start),
+    .u_p_start_i  (u_p_start),
+    .bn_start_i   (pre0_q),
     .clr_i        (clr),
     .ap_one_i     (op_e'(cmd_op_i) == OP_MODEXP),
     .ld_valid_i   (ld_valid),
@@ -166,22 +182,28 @@ module pka_csa2_core
   endfunction
 
   logic [1:0]  last_item;
-  logic [15:0] nc;             // wave steps over K+4 slices
-  logic        final_round, ebit_next, enp_next;
+  logic        ebit_next;
   logic [31:0] top_mask, st_word, n_word;
 
   always_comb begin
     last_item   = mul_q ? 2'd3 : 2'd2;
-    nc          = Paper ? k_q + 16'd4 : (k_q + 16'd4 + 16'(ChunkW - 1)) >> ChunkLog;
-    final_round = (round_q == h_q + 16'd1);
+    nc_d        = Paper ? k_q + 16'd4 : (k_q + 16'd4 + 16'(ChunkW - 1)) >> ChunkLog;
+    kp3_d       = k_q + 16'd3;
+    nc1_d       = (nc_d == 16'd1);
+    nc2_d       = (nc_d == 16'd2);
+    hp1_d       = h_q + 16'd1;
+    final_d     = (round_q == hp1_q);
+    oner_d      = (round_q == h_q);
     ebit_next   = (round_q == 16'd0) ? e_q[0] : (MaxLen > 1 ? e_q[1 % MaxLen] : 1'b0);
-    enp_next    = (round_q + 16'd1 == h_q + 16'd1) | mul_q | ebit_next;
+    enpn_d      = oner_q | mul_q | ebit_next;
     top_mask    = (k_q[4:0] == 5'd0) ? 32'hFFFF_FFFF : (32'd1 << k_q[4:0]) - 32'd1;
     st_word     = ap_vec[32 * 32'(rq_word_q) +: 32];
     n_word      = n_vec[32 * 32'(rq_word_q) +: 32];
   end
 
   // ---- controller -------------------------------------------------------------------------------
+  logic rem_ld, rem_nc;   // rem_d is loaded (with nc)
+  logic nx_pre, nx_pad, nx_loop, nx_cpa;   // the phase of the next cycle
   always_comb begin
     state_d = state_q;
     mul_d = mul_q; k_d = k_q; h_d = h_q; nw_d = nw_q; ne_d = ne_q;
@@ -189,12 +211,11 @@ module pka_csa2_core
     rq_word_d = rq_word_q; rq_item_d = rq_item_q; rq_e_d = rq_e_q; rq_done_d = rq_done_q;
     rs_word_d = rs_word_q; rs_item_d = rs_item_q; rs_e_d = rs_e_q;
     nword_d = nword_q; lt_d = lt_q; even_d = even_q; wide_d = wide_q; e_d = e_q;
-    cnt_d = cnt_q; round_d = round_q; enp_d = enp_q; eq_d = eq_q;
+    rem_d = rem_q; round_d = round_q; enp_d = enp_q; eq_d = eq_q;
+    rem_ld = 1'b0; rem_nc = 1'b0; pre0_d = 1'b0;
     mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
     done_o = 1'b0;
-    loop_z = 1'b0; loop_p = 1'b0; vload_z = 1'b0; vload_p = 1'b0; shift_z = 1'b0; shift_p = 1'b0;
-    u_z = 1'b0; u_p = 1'b0; b4 = 1'b0; one = 1'b0; bn = 1'b0;
-    wave_start = 1'b0; wave_run = 1'b0; clr = 1'b0; ld_valid = 1'b0; ld_tgt = '0;
+    clr = 1'b0; ld_valid = 1'b0; ld_tgt = '0;
 
     unique case (state_q)
       Idle: if (cmd_valid_i) begin
@@ -278,21 +299,22 @@ module pka_csa2_core
         end else if (wide_q || !lt_q[1] || !lt_q[2] || (mul_q && !lt_q[3])) begin
           status_d = ST_ERR_OPERAND_RANGE; state_d = Done;
         end else begin
-          state_d = Pre; cnt_d = '0; round_d = '0; enp_d = 1'b1;
-          wave_start = 1'b1;
+          state_d = Pre; round_d = '0; enp_d = 1'b1; pre0_d = 1'b1;
+          rem_d = nc_q; rem_ld = 1'b1; rem_nc = 1'b1;
         end
       end
 
-      // 4W + N (W was loaded as 4B) for round 0.
+      // 4W + N (W was loaded as 4B) for round 0: nc + 1 cycles, the 4B + N token at chunk 0 in the
+      // second.
       Pre: begin
         cyc_d = cyc_q + 1;
-        wave_run = 1'b1; bn = 1'b1;
-        cnt_d = cnt_q + 1;
-        if (cnt_q == nc) begin
+        rem_d = rem_q - 1;
+        if (last_q) begin
+          rem_ld = 1'b1;
           if (Paper) begin
-            state_d = Pad; cnt_d = PadPre;
+            state_d = Pad; rem_d = PadPre - 16'd1;
           end else begin
-            state_d = Loop; cnt_d = 16'd1;
+            state_d = Loop; rem_d = kp3_q;
           end
         end
       end
@@ -300,41 +322,38 @@ module pka_csa2_core
       // Paper schedule only: the cycles the paper's count has beyond our loop and waves.
       Pad: begin
         cyc_d = cyc_q + 1;
-        cnt_d = cnt_q - 1;
-        if (cnt_q == 16'd1) begin
-          state_d = Loop; cnt_d = 16'd1;
+        rem_d = rem_q - 1;
+        if (last_q) begin
+          state_d = Loop; rem_d = kp3_q; rem_ld = 1'b1;
         end
       end
 
       // Algorithm 2, iterations h = 1..K+4 (h = 0 is the init step in the cycle before).
       Loop: begin
         cyc_d = cyc_q + 1;
-        loop_z = 1'b1; loop_p = enp_q; vload_z = 1'b1; vload_p = 1'b1;
-        shift_z = 1'b1; shift_p = enp_q;
-        cnt_d = cnt_q + 1;
-        if (cnt_q == k_q + 16'd4) begin
-          state_d = Cpa; cnt_d = '0; wave_start = 1'b1;
+        rem_d = rem_q - 1;
+        if (last_q) begin
+          state_d = Cpa; rem_d = nc_q; rem_ld = 1'b1; rem_nc = 1'b1;
         end
       end
 
-      // U = S/2 + C in both sections (A^Z, 4B := new Z; A^P := new P), then 4B + N one step behind.
+      // U = S/2 + C in both sections (A^Z, 4B := new Z; A^P := new P), then 4B + N one chunk
+      // behind: nc + 1 cycles.
       Cpa: begin
         cyc_d = cyc_q + 1;
-        wave_run = 1'b1; bn = 1'b1;
-        u_z = (cnt_q != nc); u_p = enp_q & (cnt_q != nc); b4 = u_z;
-        one = (round_q == h_q);
-        cnt_d = cnt_q + 1;
-        if (cnt_q == nc) begin
-          if (final_round) begin
+        rem_d = rem_q - 1;
+        if (last_q) begin
+          if (final_q) begin
             state_d = Store; rq_word_d = '0; eq_d = 1'b1;
           end else begin
             round_d = round_q + 1;
-            enp_d = enp_next;
+            enp_d = enpn_q;
             if (round_q != 16'd0) e_d = e_q >> 1;
+            rem_ld = 1'b1;
             if (Paper) begin
-              state_d = Pad; cnt_d = PadRound;
+              state_d = Pad; rem_d = PadRound - 16'd1;
             end else begin
-              state_d = Loop; cnt_d = 16'd1;
+              state_d = Loop; rem_d = kp3_q;
             end
           end
         end
@@ -374,26 +393,52 @@ module pka_csa2_core
       default: state_d = Idle;
     endcase
 
-    // Algorithm 2 step 1 and the h = 0 iteration (V := A_0 * 4B, q = 0), in the cycle before the
-    // loop: the last cycle of the previous wave (fast) or of the padding (paper).
-    init = (state_d == Loop) && (state_q != Loop);
-    if (init) begin
-      vload_z = 1'b1; vload_p = 1'b1;
-      shift_z = 1'b1; shift_p = (state_q == Cpa) ? enp_next : enp_q;
+    // The phase flags of the next cycle: rem_d = 0, 1, 2 (shallow: no compare on rem_d).
+    if (rem_ld) begin
+      last_d = 1'b0; pen_d = rem_nc & nc1_q; rem2_d = rem_nc & nc2_q;   // phases are >= 2 cycles
+    end else if (state_q == Pre || state_q == Pad || state_q == Loop || state_q == Cpa) begin
+      last_d = pen_q; pen_d = rem2_q; rem2_d = (rem_q == 16'd3);
+    end else begin
+      last_d = last_q; pen_d = pen_q; rem2_d = rem2_q;
     end
-    vsel_z = {az0, init ? 1'b0 : q_lookahead(sz_lo, cz_lo, n1)};
-    vsel_p = {ap0, init ? 1'b0 : q_lookahead(sp_lo, cp_lo, n1)};
+
+    // The array's controls for the next cycle, from the phase of the next cycle (the same
+    // transitions as the state machine above, written out so that they depend on flags only).
+    nx_pre  = (state_q == Pre && !last_q) || pre0_d;
+    nx_pad  = Paper && ((state_q == Pad && !last_q) ||
+                        (last_q && (state_q == Pre || (state_q == Cpa && !final_q))));
+    nx_loop = (state_q == Loop && !last_q) || init_q;
+    nx_cpa  = (state_q == Cpa && !last_q) || (state_q == Loop && last_q);
+    // Algorithm 2 step 1 and the h = 0 iteration (V := A_0 * 4B, q = 0, A shifts), in the cycle
+    // before the loop: the last cycle of the previous wave (fast) or of the padding (paper).
+    init_d    = last_d && ((nx_pre && !Paper) || nx_pad || (nx_cpa && !final_q && !Paper));
+    loop_z_d  = nx_loop;
+    loop_p_d  = nx_loop && enp_d;
+    shift_z_d = nx_loop || init_d;
+    // the P section shifts in the init cycle if it runs in the round that follows: enpn_q when
+    // that init ends a wave (the round changes with it), else enp_d
+    shift_p_d = (nx_loop && enp_d) || (init_d && (nx_cpa ? enpn_q : enp_d));
+    one_d     = oner_q;           // B := 1 before the final round (read in waves only)
+    run_u_d   = nx_cpa && !last_d && !pen_d;     // the U token is not yet at chunk nc-1
+    run_bn_d  = (nx_pre || nx_cpa) && !last_d;   // the 4B + N token is not yet at chunk nc-1
+    u_z_start = (state_q == Loop) && last_q;
+    u_p_start = u_z_start && enp_q;
+
+    vsel_z = {az0, init_q ? 1'b0 : q_lookahead(sz_lo, cz_lo, n1)};
+    vsel_p = {ap0, init_q ? 1'b0 : q_lookahead(sp_lo, cp_lo, n1)};
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= Idle; status_q <= ST_OK; cyc_q <= '0; io_q <= '0;
       rq_done_q <= 1'b0; rq_e_q <= 1'b0; rs_e_q <= 1'b0;
-      cnt_q <= '0; round_q <= '0; enp_q <= 1'b0;
+      rem_q <= '0; last_q <= 1'b0; pen_q <= 1'b0; rem2_q <= 1'b0;
+      round_q <= '0; enp_q <= 1'b0; init_q <= 1'b0; pre0_q <= 1'b0;
     end else begin
       state_q <= state_d; status_q <= status_d; cyc_q <= cyc_d; io_q <= io_d;
       rq_done_q <= rq_done_d; rq_e_q <= rq_e_d; rs_e_q <= rs_e_d;
-      cnt_q <= cnt_d; round_q <= round_d; enp_q <= enp_d;
+      rem_q <= rem_d; last_q <= last_d; pen_q <= pen_d; rem2_q <= rem2_d;
+      round_q <= round_d; enp_q <= enp_d; init_q <= init_d; pre0_q <= pre0_d;
     end
   end
 
@@ -402,6 +447,8 @@ module pka_csa2_core
     rq_word_q <= rq_word_d; rq_item_q <= rq_item_d; rs_word_q <= rs_word_d; rs_item_q <= rs_item_d;
     nword_q <= nword_d; lt_q <= lt_d; even_q <= even_d; wide_q <= wide_d; e_q <= e_d;
     eq_q <= eq_d;
+    nc_q <= nc_d; kp3_q <= kp3_d; nc1_q <= nc1_d; nc2_q <= nc2_d;
+    hp1_q <= hp1_d; final_q <= final_d; oner_q <= oner_d; enpn_q <= enpn_d;
   end
 
   assign cmd_ready_o = (state_q == Idle);

@@ -2,41 +2,43 @@
 // pka_csa2_slice: one bit-slice of the csa2 array (paper 000, Figure 2).
 //
 // Slice i holds bit i of the shared operands N, 4B and 4B+N, and of the Z and P sections' carry-save
-// pair (S, C), pending addend V and left operand A (a shift register through the slices). Each
-// section has one dual-mode full adder:
+// pair (S, C), pending addend V and left operand A (a shift register through the slices).
 //   loop (carry-save):  S_i, C_i := FA(S_(i+1), C_i, V_i)             Algorithm 2 step 6
-//   wave (carry-prop.): S_i, C_i := FA(S_(i+1), C_i, cin_i)           U = S/2 + C, LSB first
-//   bn wave (Z only):   4BN_i, C_i := FA(4B_i, N_i, cin_i)            4B + N, one step behind
+//   wave (carry-prop.): U_i := S_(i+1) + C_i + cin                     U = S/2 + C, LSB first
+//   bn wave (Z only):   4BN_i := 4B_i + N_i + cin                      4B + N, one chunk behind
 // V_i := one of {0, N_i, 4B_i, 4BN_i} by the controller's broadcast (A_h, q) (steps 4-5, pipelined
-// against the addition). cin_i is the carry of slice i-1: its C flip-flop (registered: one slice
-// per cycle, the paper's wave) or, inside a chunk of ChunkW slices, its full adder's carry output
-// (combinational: one chunk per cycle). The wave result bit also loads A (the next left operand)
-// and, on the Z side, 4B of slice i+2 (4B = 4 * U is a wired shift).
+// against the addition); V is loaded every cycle (it is read only by the loop). The wave result bit
+// also loads A (the next left operand) and, on the Z side, 4B of slice i+2 (4B = 4 * U is a wired
+// shift).
+//
+// ChunkW = 1 (paper): each section has one dual-mode full adder, FA(S_(i+1), C_i, V_i) in the loop
+// and FA(S_(i+1), C_i, C_(i-1)) in the wave, the carry held in the C flip-flop (one slice a cycle).
+// ChunkW > 1 (fast): the loop adder is a plain full adder and the wave sums come from the array's
+// chunk adders (one `+` of ChunkW bits per chunk and section, on the FPGA carry chain); the top
+// slice of a chunk keeps the chunk's carry out in its C flip-flop for the next chunk.
+// The controls arrive registered (pka_csa2_array), so each is a flip-flop output here.
 `default_nettype none
 
 module pka_csa2_slice #(
   parameter int unsigned Index  = 0,   // slice position 0..L+3
-  parameter int unsigned ChunkW = 1    // carry-propagate chunk: 1 (paper) or 2..64 (fast)
+  parameter int unsigned ChunkW = 1,   // carry-propagate chunk: 1 (paper) or 2..64 (fast)
+  parameter bit          Top    = 1'b1 // the top slice of its chunk (keeps the chunk's carry out)
 ) (
   input  logic clk_i,
-  // broadcast control
+  // broadcast control (registered copies of this slice's group)
   input  logic init_i,        // clear S and C of both sections (Algorithm 2 step 1)
   input  logic loop_z_i,      // carry-save step, Z section
   input  logic loop_p_i,      // carry-save step, P section
-  input  logic vload_z_i,     // V^Z := selection
-  input  logic vload_p_i,     // V^P := selection
   input  logic [1:0] vsel_z_i,  // {A^Z_h, q^Z}: 0, N, 4B, 4B+N
   input  logic [1:0] vsel_p_i,  // {A^P_h, q^P}
   input  logic shift_z_i,     // A^Z shifts one slice down
   input  logic shift_p_i,     // A^P shifts one slice down
-  input  logic u_z_i,         // S/2 + C wave enabled, Z section (with tok_u_i)
-  input  logic u_p_i,         // S/2 + C wave enabled, P section (with tok_u_i); loads A^P
-  input  logic b4_i,          // 4B := 4 * U^Z (with tok_u of slice i-2)
-  input  logic one_i,         // ... or 4B := 4 (B = 1 for the final MonProd(P, 1))
-  input  logic bn_i,          // 4B + N wave enabled (with tok_bn_i)
-  input  logic tok_u_i,       // the S/2 + C wave is at this slice's chunk
-  input  logic tok_bn_i,      // the 4B + N wave is at this slice's chunk
-  input  logic tok_u_m2_i,    // the S/2 + C wave is at slice i-2's chunk
+  input  logic one_i,         // 4B := 4 (B = 1 for the final MonProd(P, 1)) instead of 4 * U^Z
+  // wave tokens of this slice's chunk
+  input  logic u_z_i,         // the S/2 + C wave is at this chunk, Z section (loads A^Z)
+  input  logic u_p_i,         // the S/2 + C wave is at this chunk, P section (loads A^P)
+  input  logic bn_i,          // the 4B + N wave is at this chunk
+  input  logic b4_i,          // the Z wave is at slice i-2's chunk: 4B_i := 4 * U (or 4)
   // operand loading (from the word port)
   input  logic clr_i,         // clear N, 4B, 4B+N, A^Z, A^P (command start) ...
   input  logic ap_one_i,      // ... with A^P := 1 (modexp: P := MonProd(1, W) in round 0)
@@ -50,12 +52,15 @@ module pka_csa2_slice #(
   input  logic sp_up_i,       // S^P_(i+1)
   input  logic az_up_i,       // A^Z_(i+1)
   input  logic ap_up_i,       // A^P_(i+1)
-  input  logic cz_dn_i,       // C^Z_(i-1) flip-flop
-  input  logic cp_dn_i,       // C^P_(i-1) flip-flop
-  input  logic coz_dn_i,      // carry output of slice i-1's Z adder (this cycle)
-  input  logic cop_dn_i,      // carry output of slice i-1's P adder (this cycle)
-  input  logic uz_m2_i,       // wave sum of slice i-2's Z adder (this cycle)
-  // state and adder outputs
+  input  logic cz_dn_i,       // C^Z_(i-1) flip-flop (ChunkW = 1)
+  input  logic cp_dn_i,       // C^P_(i-1) flip-flop (ChunkW = 1)
+  input  logic uz_m2_i,       // wave sum of slice i-2, Z section (this cycle)
+  // chunk adders (ChunkW > 1): this slice's sum bits and the chunk's carry out
+  input  logic wz_i,
+  input  logic wp_i,
+  input  logic wcz_i,
+  input  logic wcp_i,
+  // state and wave sum
   output logic sz_o,
   output logic cz_o,
   output logic sp_o,
@@ -63,38 +68,47 @@ module pka_csa2_slice #(
   output logic az_o,
   output logic ap_o,
   output logic n_o,
-  output logic coz_o,
-  output logic cop_o,
+  output logic b4_o,
   output logic uz_o
 );
-  localparam bit ChainIn = (ChunkW > 1) && (Index % ChunkW != 0);  // carry-in from the chunk chain
-  localparam bit HasB4   = (Index >= 2);                           // 4B_0 = 4B_1 = 0
-  localparam bit IsTwo   = (Index == 2);                           // 4 * 1 = bit 2
+  localparam bit HasB4 = (Index >= 2);   // 4B_0 = 4B_1 = 0
+  localparam bit IsTwo = (Index == 2);   // 4 * 1 = bit 2
 
   logic n_q, n_d, b4_q, b4_d, bn_q, bn_d;
   logic sz_q, sz_d, cz_q, cz_d, vz_q, vz_d, az_q, az_d;
   logic sp_q, sp_d, cp_q, cp_d, vp_q, vp_d, ap_q, ap_d;
 
-  // ---- Z section dual-mode adder ----------------------------------------------------------------
-  logic act_uz, act_bn, xz, yz, zz, cinz, sumz, carz;
-  assign act_uz = u_z_i & tok_u_i;
-  assign act_bn = bn_i & tok_bn_i;
-  assign cinz   = ChainIn ? coz_dn_i : cz_dn_i;
-  assign xz     = act_bn ? b4_q : sz_up_i;
-  assign yz     = act_bn ? n_q  : cz_q;
-  assign zz     = (act_bn | act_uz) ? cinz : vz_q;
-  assign sumz   = xz ^ yz ^ zz;
-  assign carz   = (xz & yz) | (xz & zz) | (yz & zz);
+  // Adders: loop sums/carries (lsz, lcz, lsp, lcp), wave sums (wsz, wsp) and the carries the wave
+  // leaves in C (wcz, wcp).
+  logic lsz, lcz, lsp, lcp, wsz, wsp, wcz, wcp;
 
-  // ---- P section dual-mode adder ----------------------------------------------------------------
-  logic act_up, xp, yp, zp, cinp, sump, carp;
-  assign act_up = u_p_i & tok_u_i;
-  assign cinp   = ChainIn ? cop_dn_i : cp_dn_i;
-  assign xp     = sp_up_i;
-  assign yp     = cp_q;
-  assign zp     = act_up ? cinp : vp_q;
-  assign sump   = xp ^ yp ^ zp;
-  assign carp   = (xp & yp) | (xp & zp) | (yp & zp);
+  if (ChunkW == 1) begin : g_dual
+    // The paper's dual-mode adders: one full adder per section, its third input V (loop) or the
+    // carry of slice i-1 (wave); the Z adder also adds 4B + N.
+    logic xz, yz, zz, sumz, carz, zp, sump, carp;
+    assign xz   = bn_i ? b4_q : sz_up_i;
+    assign yz   = bn_i ? n_q  : cz_q;
+    assign zz   = (bn_i | u_z_i) ? cz_dn_i : vz_q;
+    assign sumz = xz ^ yz ^ zz;
+    assign carz = (xz & yz) | (xz & zz) | (yz & zz);
+    assign zp   = u_p_i ? cp_dn_i : vp_q;
+    assign sump = sp_up_i ^ cp_q ^ zp;
+    assign carp = (sp_up_i & cp_q) | (sp_up_i & zp) | (cp_q & zp);
+    assign lsz = sumz;  assign lcz = carz;  assign wsz = sumz;  assign wcz = carz;
+    assign lsp = sump;  assign lcp = carp;  assign wsp = sump;  assign wcp = carp;
+    logic unused;
+    assign unused = ^{wz_i, wp_i, wcz_i, wcp_i};
+  end else begin : g_chunk
+    // Loop: plain full adders. Wave: the chunk adders' sum bits and carry outs.
+    assign lsz = sz_up_i ^ cz_q ^ vz_q;
+    assign lcz = (sz_up_i & cz_q) | (sz_up_i & vz_q) | (cz_q & vz_q);
+    assign lsp = sp_up_i ^ cp_q ^ vp_q;
+    assign lcp = (sp_up_i & cp_q) | (sp_up_i & vp_q) | (cp_q & vp_q);
+    assign wsz = wz_i;  assign wcz = wcz_i;
+    assign wsp = wp_i;  assign wcp = wcp_i;
+    logic unused;
+    assign unused = ^{cz_dn_i, cp_dn_i};
+  end
 
   function automatic logic vsel(logic [1:0] sel, logic n, logic b4, logic bn);
     unique case (sel)
@@ -106,25 +120,34 @@ module pka_csa2_slice #(
   endfunction
 
   always_comb begin
-    sz_d = sz_q; cz_d = cz_q; vz_d = vz_q; az_d = az_q;
-    sp_d = sp_q; cp_d = cp_q; vp_d = vp_q; ap_d = ap_q;
+    sz_d = sz_q; cz_d = cz_q; az_d = az_q;
+    sp_d = sp_q; cp_d = cp_q; ap_d = ap_q;
     n_d = n_q; b4_d = b4_q; bn_d = bn_q;
+    // V: the selection, every cycle (only the loop reads it)
+    vz_d = vsel(vsel_z_i, n_q, b4_q, bn_q);
+    vp_d = vsel(vsel_p_i, n_q, b4_q, bn_q);
     // Z section
-    if (loop_z_i || act_uz) sz_d = sumz;
-    if (loop_z_i || act_uz || act_bn) cz_d = carz;
-    if (vload_z_i) vz_d = vsel(vsel_z_i, n_q, b4_q, bn_q);
-    if (act_bn) bn_d = sumz;
-    if (shift_z_i) az_d = az_up_i;
-    else if (act_uz) az_d = sumz;
-    if (HasB4 && b4_i && tok_u_m2_i) b4_d = one_i ? IsTwo : uz_m2_i;
-    // P section
-    if (loop_p_i || act_up) begin
-      sp_d = sump;
-      cp_d = carp;
+    if (loop_z_i) begin
+      sz_d = lsz;
+      cz_d = lcz;
+    end else if ((u_z_i || bn_i) && Top) begin
+      cz_d = wcz;
     end
-    if (vload_p_i) vp_d = vsel(vsel_p_i, n_q, b4_q, bn_q);
+    if (ChunkW == 1 && u_z_i) sz_d = wsz;      // (the paper's adder writes S; dead after the wave)
+    if (bn_i) bn_d = wsz;
+    if (shift_z_i) az_d = az_up_i;
+    else if (u_z_i) az_d = wsz;
+    if (HasB4 && b4_i) b4_d = one_i ? IsTwo : uz_m2_i;
+    // P section
+    if (loop_p_i) begin
+      sp_d = lsp;
+      cp_d = lcp;
+    end else if (u_p_i && Top) begin
+      cp_d = wcp;
+    end
+    if (ChunkW == 1 && u_p_i) sp_d = wsp;
     if (shift_p_i) ap_d = ap_up_i;
-    else if (act_up) ap_d = sump;
+    else if (u_p_i) ap_d = wsp;
     // Algorithm 2 step 1, and operand loading
     if (init_i) begin
       sz_d = 1'b0; cz_d = 1'b0; sp_d = 1'b0; cp_d = 1'b0;
@@ -144,14 +167,13 @@ module pka_csa2_slice #(
     sp_q <= sp_d; cp_q <= cp_d; vp_q <= vp_d; ap_q <= ap_d;
   end
 
-  assign sz_o  = sz_q;
-  assign cz_o  = cz_q;
-  assign sp_o  = sp_q;
-  assign cp_o  = cp_q;
-  assign az_o  = az_q;
-  assign ap_o  = ap_q;
-  assign n_o   = n_q;
-  assign coz_o = carz;
-  assign cop_o = carp;
-  assign uz_o  = sumz;
+  assign sz_o = sz_q;
+  assign cz_o = cz_q;
+  assign sp_o = sp_q;
+  assign cp_o = cp_q;
+  assign az_o = az_q;
+  assign ap_o = ap_q;
+  assign n_o  = n_q;
+  assign b4_o = b4_q;
+  assign uz_o = wsz;
 endmodule

@@ -128,7 +128,7 @@ module pka_hscm_alu
         wa0_o = addr(ENT_X, pj_q);
         wd0_o = s[W-1:0];
       end
-      if (pj_q + 16'd1 == n_q) begin
+      if (!act_q) begin   // the last word (no read issued after it)
         done_o = 1'b1;
         if (mode_q == M_CMP) fl_d = !s[W+2];                          // no borrow: X >= REF
         if (mode_q == M_CHECK && s[W+2:W] != '0) fl_d = 1'b1;

@@ -15,6 +15,11 @@
 // PE reports the q_i of the iteration it started in the previous cycle on the ring's q bus (one
 // start per ring per cycle at most: starts are two cycles apart), used for q_(f+1) and for the
 // low words of a MULT product (Figure 6).
+// last_start_o is registered: a cycle ahead, every PE's start of a last iteration is known from
+// registers - the previous PE's stage 2 holds the first word it will output (with "next is last"),
+// and a ring's first PE's next input is the FIFO's next head register or, when that is empty,
+// the ring's last PE's output, known the same way - so the sequencers' boundary logic and RAM
+// reads start from flip-flops, not from the PE inputs' multiplexers.
 `default_nettype none
 
 module pka_hscm_array #(
@@ -37,7 +42,7 @@ module pka_hscm_array #(
   input  logic [W-1:0]    inj_n_i [2],
   input  logic [6:0]      inj_tgt_i [2],  // PE that takes the stream
   input  logic            inj_dir_i [2],  // chain start: straight into the ring's first PE
-  // per ring: a PE starts a product's last iteration (comb.), and which one
+  // per ring: a PE starts a product's last iteration (registered, see above), and which one
   output logic            last_start_o [2],
   output logic [6:0]      last_pe_o [2],
   // per ring: words of S_(f+2) from the PE running a last iteration
@@ -64,13 +69,16 @@ module pka_hscm_array #(
   logic [W-1:0]    o_s1 [Pes], o_s2 [Pes], o_a [Pes], o_b [Pes], o_n [Pes], o_q [Pes];
   logic [TagW-1:0] o_tag [Pes];
   logic            p_free [Pes], p_take [Pes], p_lstart [Pes], p_qv [Pes];
+  logic            p_busyn [Pes], p_lastn [Pes], p_lsn [Pes];
+  logic            ls_q [2], ls_d [2];
+  logic [6:0]      lpe_q [2], lpe_d [2];
   logic [W-1:0]    p_q [Pes];
   logic [TagW-1:0] p_tag [Pes], p_em1 [Pes], p_fp1 [Pes];
   logic            ring1 [Pes];
 
   // FIFOs
-  logic            f_wv [2], f_rv [2], f_pop [2];
-  logic [Fw-1:0]   f_wd [2], f_rd [2];
+  logic            f_wv [2], f_rv [2], f_pop [2], f_nv [2];
+  logic [Fw-1:0]   f_wd [2], f_rd [2], f_nd [2];
 
   function automatic logic [Fw-1:0] pack(logic [W-1:0] s1, logic [W-1:0] s2, logic [W-1:0] a,
                                           logic [W-1:0] b, logic [W-1:0] n, logic [W-1:0] q,
@@ -167,13 +175,13 @@ module pka_hscm_array #(
       q_o[r]          = '0;
       tag_o[r]        = '0;
     end
+    for (int r = 0; r < 2; r++) begin
+      last_start_o[r] = ls_q[r];
+      last_pe_o[r]    = lpe_q[r];
+    end
     for (int p = 0; p < Pes; p++) begin
       logic r1;
       r1 = ring1[p];
-      if (p_lstart[p]) begin
-        last_start_o[r1] = 1'b1;
-        last_pe_o[r1]    = last_pe_o[r1] | 7'(p);
-      end
       if (o_res[p]) begin
         res_valid_o[r1] = 1'b1;
         res_s1_o[r1]    = res_s1_o[r1] | o_s1[p];
@@ -184,6 +192,47 @@ module pka_hscm_array #(
         q_o[r1]   = q_o[r1] | p_q[p];
         tag_o[r1] = tag_o[r1] | p_tag[p];
       end
+    end
+  end
+
+  // look-ahead of the last-iteration starts (exactly p_lstart one cycle later)
+  always_comb begin
+    for (int p = 0; p < Pes; p++) begin
+      logic r1;
+      r1 = ring1[p];
+      if ((p == 0) || (split_i && p == int'(Half))) begin
+        // the FIFO's head register, or (FIFO empty) the ring's last PE through it
+        p_lsn[p] = !p_busyn[p] && (f_nv[r1] ? (f_nd[r1][Fw-1] && f_nd[r1][Fw-2])
+                                            : p_lastn[(r1 || !split_i) ? Last0 : LastH]);
+      end else begin
+        p_lsn[p] = p_lastn[p-1];
+      end
+    end
+    for (int r = 0; r < 2; r++) begin
+      ls_d[r]  = 1'b0;
+      lpe_d[r] = '0;
+    end
+    for (int p = 0; p < Pes; p++) begin
+      logic r1;
+      r1 = ring1[p];
+      if (p_lsn[p]) begin
+        ls_d[r1]  = 1'b1;
+        lpe_d[r1] = lpe_d[r1] | 7'(p);
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ls_q[0]  <= 1'b0;
+      ls_q[1]  <= 1'b0;
+      lpe_q[0] <= '0;
+      lpe_q[1] <= '0;
+    end else begin
+      ls_q[0]  <= ls_d[0];
+      ls_q[1]  <= ls_d[1];
+      lpe_q[0] <= lpe_d[0];
+      lpe_q[1] <= lpe_d[1];
     end
   end
 
@@ -199,7 +248,9 @@ module pka_hscm_array #(
       .wr_data_i  (f_wd[r]),
       .rd_valid_o (f_rv[r]),
       .rd_data_o  (f_rd[r]),
-      .rd_pop_i   (f_pop[r])
+      .rd_pop_i   (f_pop[r]),
+      .nxt_valid_o(f_nv[r]),
+      .nxt_data_o (f_nd[r])
     );
   end
 
@@ -236,6 +287,8 @@ module pka_hscm_array #(
       .free_o       (p_free[p]),
       .take_o       (p_take[p]),
       .last_start_o (p_lstart[p]),
+      .busy_next_o  (p_busyn[p]),
+      .last_next_o  (p_lastn[p]),
       .qv_o         (p_qv[p]),
       .q_o          (p_q[p]),
       .tag_o        (p_tag[p])
@@ -245,6 +298,6 @@ module pka_hscm_array #(
   logic unused;
   always_comb begin
     unused = 1'b0;
-    for (int p = 0; p < Pes; p++) unused = unused ^ p_free[p];
+    for (int p = 0; p < Pes; p++) unused = unused ^ p_free[p] ^ p_lstart[p];
   end
 endmodule

@@ -145,7 +145,7 @@ module pka_hscm_core
   logic [3:0]      pg_mode [2], pg_k;
   desc_t           pg_desc [2], pg_desc1 [2];
   logic [15:0]     pg_elen [2], pg_eload [2];
-  logic [TagW-1:0] f_r [2], em1_r [2], fp1_r [2];
+  logic [TagW-1:0] f_r [2], em1_r [2], fp1_r [2], fm1_r [2];
   logic            inj_valid [2], inj_first [2];
   logic [W-1:0]    inj_a [2], inj_b [2], inj_n [2];
   logic [6:0]      inj_tgt [2], pe_first [2], pe_last [2];
@@ -173,6 +173,11 @@ module pka_hscm_core
   // ---- operation geometry -------------------------------------------------------------------------
   logic        is_crt, is_ct, split, has_exp, reduce_run;
   logic [15:0] n_r [2], f0n, f1n, fN;
+  // registered (stable from the second cycle of an operation): f, f + 1, f - 1 per HSCM, the CRT
+  // word counts and the store geometry, so that no comparator downstream starts at an adder
+  logic [TagW-1:0] f_q [2], f_d [2], fp1_q [2], fp1_d [2], fm1_q [2], fm1_d [2];
+  logic [15:0]     f0n_q, f0n_d, f1n_q, f1n_d, fN_q, fN_d, sw_q, sw_d;
+  logic [7:0]      se_q, se_d;
 
   function automatic logic [15:0] fwords(logic [15:0] n);
     return (n + 16'(3 * W + 1)) >> Lw;
@@ -190,13 +195,20 @@ module pka_hscm_core
     reduce_run = !(op_q == OP_MONTMUL || op_q == OP_MUL);
     n_r[0]  = is_crt ? elen_q : len_q;
     n_r[1]  = is_crt ? lenq_q : len_q;
-    f0n     = fwords(n_r[0]);
-    f1n     = fwords(n_r[1]);
-    fN      = fwords(len_q);
+    f0n_d   = fwords(n_r[0]);
+    f1n_d   = fwords(n_r[1]);
+    fN_d    = fwords(len_q);
+    f0n     = f0n_q;
+    f1n     = f1n_q;
+    fN      = fN_q;
     for (int r = 0; r < 2; r++) begin
-      f_r[r]   = TagW'(fwords(n_r[r]));
-      em1_r[r] = f_r[r];
-      fp1_r[r] = f_r[r] + TagW'(1);
+      f_d[r]   = TagW'(fwords(n_r[r]));
+      fp1_d[r] = f_d[r] + TagW'(1);
+      fm1_d[r] = f_d[r] - TagW'(1);
+      f_r[r]   = f_q[r];
+      em1_r[r] = f_q[r];
+      fp1_r[r] = fp1_q[r];
+      fm1_r[r] = fm1_q[r];
     end
     pe_first[0] = '0;
     pe_last[0]  = split ? 7'(Half - 1) : 7'(Pes - 1);
@@ -204,18 +216,20 @@ module pka_hscm_core
     pe_last[1]  = 7'(Pes - 1);
     unique case (op_q)
       OP_MONTMUL: begin
-        store_words = pw(len_q + 16'(2 * W + 1));
-        store_ent   = ENT_RES;
+        sw_d = pw(len_q + 16'(2 * W + 1));
+        se_d = ENT_RES;
       end
       OP_MUL: begin
-        store_words = 16'd2 * pw(len_q);
-        store_ent   = ENT_PR;
+        sw_d = 16'd2 * pw(len_q);
+        se_d = ENT_PR;
       end
       default: begin
-        store_words = pw(len_q);
-        store_ent   = ENT_Y;
+        sw_d = pw(len_q);
+        se_d = ENT_Y;
       end
     endcase
+    store_words = sw_q;
+    store_ent   = se_q;
   end
 
   // ---- command decode ---------------------------------------------------------------------------
@@ -319,7 +333,19 @@ module pka_hscm_core
   logic [16:0] c;            // current range check
 
   assign c = range_chk(op_q, rk_q);
-  assign to_chain = (st_d == S_CHKMUL || st_d == S_RUN || st_d == S_RECMUL) && st_d != st_q;
+  // a chain state is entered in the next cycle (the program generators load their first
+  // descriptor now): the transitions into S_CHKMUL, S_RUN, S_RECMUL below, written out so that
+  // the ALU's data-dependent flag is not on this path (after S_CHKALU an error ends the operation
+  // instead; the loaded descriptor is then unused)
+  always_comb begin
+    unique case (st_q)
+      S_RCHK:   to_chain = !first_q && !rkw_q && !c[16] && (op_q == OP_MONTMUL || op_q == OP_MUL);
+      S_PREP:   to_chain = ph_done;
+      S_CHKALU: to_chain = alu_done;
+      S_RUN:    to_chain = ph_done && is_crt;
+      default:  to_chain = 1'b0;
+    endcase
+  end
 
   always_comb begin
     st_d     = st_q;
@@ -476,10 +502,10 @@ module pka_hscm_core
     pg_k = (win_q == '0) ? 4'd1 : win_q;
     for (int r = 0; r < 2; r++) begin
       pg_init[r] = to_chain;
-      unique case (st_d)
-        S_CHKMUL: pg_mode[r] = PG_CHECK;
-        S_RECMUL: pg_mode[r] = PG_RECOMB;
-        default: unique case (op_q)
+      if (st_q == S_PREP && is_crt) pg_mode[r] = PG_CHECK;         // the chain after st_q
+      else if (st_q == S_RUN) pg_mode[r] = PG_RECOMB;
+      else begin
+        unique case (op_q)
           OP_MONTMUL:   pg_mode[r] = PG_MONTMUL;
           OP_MODMUL:    pg_mode[r] = PG_MODMUL;
           OP_MODEXP:    pg_mode[r] = PG_EXP;
@@ -488,7 +514,7 @@ module pka_hscm_core
           OP_MUL:       pg_mode[r] = PG_MUL;
           default:      pg_mode[r] = PG_CRT;
         endcase
-      endcase
+      end
       pg_elen[r]  = is_crt ? n_r[r] : elen_q;
       pg_eload[r] = pw(pg_elen[r]) << 5;
       pg_norm[r]  = !is_ct;
@@ -501,47 +527,45 @@ module pka_hscm_core
   end
 
   // ---- RAM port ownership ---------------------------------------------------------------------
+  // Reads: the unit that owns the phase.  Writes: every unit writes only while it runs its own
+  // phase (the sequencer's registered port also in the cycle after its chain's last word), so
+  // the write ports are the OR of the units' ports, with no phase decoding in front of the RAM.
   always_comb begin
     for (int r = 0; r < 2; r++) begin
       rc_own[r] = rc_prep[r] || rc_red[r] || rs_q[r] == RC_PREP || rs_q[r] == RC_RED;
       if (rc_own[r]) begin
         ra[r] = rc_ra[r];
         rb[r] = rc_rb[r];
-        we[r] = rc_we[r];
-        wa[r] = rc_wa[r];
-        wd[r] = rc_wd[r];
       end else begin
         ra[r] = sq_ra[r];
         rb[r] = sq_rb[r];
-        we[r] = sq_we[r];
-        wa[r] = sq_wa[r];
-        wd[r] = sq_wd[r];
       end
       unique case (st_q)
-        S_LOAD: begin
-          we[r] = io_we[r];
-          wa[r] = io_wa[r];
-          wd[r] = io_wd;
-        end
         S_RCHK, S_CHKALU, S_RECADD: begin
           ra[r] = (r == 0) ? alu_ra0 : alu_ra1;
           rb[r] = alu_rb0;
-          we[r] = (r == 0) && alu_we;
-          wa[r] = alu_wa;
-          wd[r] = alu_wd;
         end
         S_STORE: ra[r] = io_ra;
         default: ;
       endcase
+      we[r] = sq_we[r] || rc_we[r] || io_we[r] || ((r == 0) && alu_we);
+      if (sq_we[r]) begin
+        wa[r] = sq_wa[r];
+        wd[r] = sq_wd[r];
+      end else if (rc_we[r]) begin
+        wa[r] = rc_wa[r];
+        wd[r] = rc_wd[r];
+      end else if (io_we[r]) begin
+        wa[r] = io_wa[r];
+        wd[r] = io_wd;
+      end else begin
+        wa[r] = alu_wa;
+        wd[r] = alu_wd;
+      end
       nra[r] = NAw'(sq_nra[r]);
-      nwe[r] = rc_nwe[r];
-      nwa[r] = NAw'(rc_nwa[r]);
-      nwd[r] = rc_nwd[r];
-    end
-    if (st_q == S_LOAD) begin
-      nwe[0] = io_nwe;
-      nwa[0] = NAw'(io_nwa);
-      nwd[0] = io_wd;
+      nwe[r] = rc_nwe[r] || ((r == 0) && io_nwe);
+      nwa[r] = rc_nwe[r] ? NAw'(rc_nwa[r]) : NAw'(io_nwa);
+      nwd[r] = rc_nwe[r] ? rc_nwd[r] : io_wd;
     end
   end
 
@@ -573,6 +597,16 @@ module pka_hscm_core
   end
 
   always_ff @(posedge clk_i) begin
+    for (int r = 0; r < 2; r++) begin
+      f_q[r]   <= f_d[r];
+      fp1_q[r] <= fp1_d[r];
+      fm1_q[r] <= fm1_d[r];
+    end
+    f0n_q  <= f0n_d;
+    f1n_q  <= f1n_d;
+    fN_q   <= fN_d;
+    sw_q   <= sw_d;
+    se_q   <= se_d;
     op_q   <= op_d;
     len_q  <= len_d;
     elen_q <= elen_d;
@@ -628,6 +662,7 @@ module pka_hscm_core
       .start_i      (sq_start[r]),
       .f_i          (f_r[r]),
       .em1_i        (em1_r[r]),
+      .fm1_i        (fm1_r[r]),
       .pe_first_i   (pe_first[r]),
       .pe_last_i    (pe_last[r]),
       .desc_i       (sq_desc[r]),

@@ -3,9 +3,13 @@
 // the stream leaving the ring's last PE until the first PE is free for the next round.
 //
 // When empty, the head is the input itself (no added latency: a ring of L PEs has a round trip
-// of 2L cycles when e <= 2L); otherwise the oldest word.  The consumer pops one word per cycle
-// while its stage 1 runs.  Occupancy never exceeds e words (a round delivers e words every
-// max(e, 2L) cycles and the first PE takes e words in e cycles), so Depth = e_max suffices.
+// of 2L cycles when e <= 2L); otherwise the oldest word, which is always held in a head register
+// (the storage behind it is read only into that register), so the consumer sees a register or
+// the input, never the storage's read path.  The consumer pops one word per cycle while its
+// stage 1 runs.  Occupancy never exceeds e words (a round delivers e words every max(e, 2L)
+// cycles and the first PE takes e words in e cycles), so Depth = e_max suffices.
+// nxt_valid_o / nxt_data_o: the head register of the next cycle (valid: the next cycle's head is
+// that register, not the input), for the ring's look-ahead of its last-iteration starts.
 `default_nettype none
 
 module pka_hscm_fifo #(
@@ -19,44 +23,72 @@ module pka_hscm_fifo #(
   input  logic [Width-1:0] wr_data_i,
   output logic             rd_valid_o,
   output logic [Width-1:0] rd_data_o,
-  input  logic             rd_pop_i
+  input  logic             rd_pop_i,
+  output logic             nxt_valid_o,
+  output logic [Width-1:0] nxt_data_o
 );
   localparam int unsigned Aw = (Depth > 1) ? $clog2(Depth) : 1;
 
   logic [Width-1:0] mem_q [Depth];
+  logic [Width-1:0] hd_q, hd_d;      // head register: the oldest word when hv_q
+  logic             hv_q, hv_d;
   logic [Aw-1:0]    wp_q, wp_d, rp_q, rp_d;
-  logic [Aw:0]      cnt_q, cnt_d;
-  logic             push, pop_mem, empty;
+  logic [Aw:0]      cnt_q, cnt_d;    // words behind the head register (never without a head)
+  logic             push, pop_mem, qempty;
 
   function automatic logic [Aw-1:0] inc(logic [Aw-1:0] p);
     return (32'(p) == Depth - 1) ? '0 : p + Aw'(1);
   endfunction
 
   always_comb begin
-    empty      = cnt_q == '0;
-    rd_valid_o = !empty || wr_valid_i;
-    rd_data_o  = empty ? wr_data_i : mem_q[rp_q];
+    qempty     = cnt_q == '0;
+    rd_valid_o = hv_q || wr_valid_i;
+    rd_data_o  = hv_q ? hd_q : wr_data_i;
   end
 
   always_comb begin
-    pop_mem    = rd_pop_i && !empty;
-    push       = wr_valid_i && !(empty && rd_pop_i);   // bypass: straight through when empty
+    hv_d    = hv_q;
+    hd_d    = hd_q;
+    push    = 1'b0;
+    pop_mem = 1'b0;
+    if (hv_q) begin
+      if (rd_pop_i) begin            // the head leaves: the next oldest word moves up
+        if (!qempty) begin
+          hd_d    = mem_q[rp_q];
+          pop_mem = 1'b1;
+          push    = wr_valid_i;
+        end else begin
+          hv_d = wr_valid_i;
+          hd_d = wr_data_i;
+        end
+      end else begin
+        push = wr_valid_i;
+      end
+    end else if (!rd_pop_i) begin     // empty and not consumed: the input becomes the head
+      hv_d = wr_valid_i;
+      hd_d = wr_data_i;
+    end
     wp_d  = push ? inc(wp_q) : wp_q;
     rp_d  = pop_mem ? inc(rp_q) : rp_q;
     cnt_d = cnt_q + (Aw+1)'(push) - (Aw+1)'(pop_mem);
     if (flush_i) begin
+      hv_d  = 1'b0;
       wp_d  = '0;
       rp_d  = '0;
       cnt_d = '0;
     end
+    nxt_valid_o = hv_d;
+    nxt_data_o  = hd_d;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      hv_q  <= 1'b0;
       wp_q  <= '0;
       rp_q  <= '0;
       cnt_q <= '0;
     end else begin
+      hv_q  <= hv_d;
       wp_q  <= wp_d;
       rp_q  <= rp_d;
       cnt_q <= cnt_d;
@@ -64,6 +96,7 @@ module pka_hscm_fifo #(
   end
 
   always_ff @(posedge clk_i) begin
+    hd_q <= hd_d;
     if (push) mem_q[wp_q] <= wr_data_i;
   end
 endmodule

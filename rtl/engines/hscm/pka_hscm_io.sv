@@ -19,6 +19,9 @@
 // Store: ceil(bits/32) port words of an entry of HSCM 0 to SLOT_R (MUL: then SLOT_R_HI); MONTMUL's
 // bits from n + 2W + 1 up are stored as 0 (the entry's words above the result hold older data).
 // One port access at a time: about 3 cycles per port word plus stalls (io_cycles).
+// Timing: the load item, the RAM write addresses, the port address and the length masks are
+// registers (computed one cycle ahead), so the RAM and the port see flip-flops, not the item
+// table's decoding.
 `default_nettype none
 
 module pka_hscm_io
@@ -188,35 +191,57 @@ module pka_hscm_io
   logic [7:0]  err_q, err_d;
   logic [31:0] sw_q, sw_d;       // store: assembled port word
 
-  item_t       item;
-  logic [31:0] lmask;            // bits of port word lp that the item's length allows
+  item_t       item, item_d;     // item_q: the current load item (of li_q)
+  item_t       item_q;
+  logic [Aw-1:0] wa_q [2], wa_d [2];   // RAM write addresses (entry base + lw)
+  logic [Aw-1:0] sa_q, sa_d;     // store: RAM read address
+  logic [MemAw-1:0] pa_q, pa_d;  // port address of port word lp
+  logic [31:0] lmask_q, lmask_d; // bits of port word lp that the item's length allows
+  logic [31:0] smask_q, smask_d; // store: bits of port word lp inside the result (MONTMUL)
+  logic        top_q, top_d;     // port word lp holds the top bit (CHK_MOD/LEN)
+  logic [31:0] topm_q, topm_d;   //   at this bit
+  logic        storing;
   logic [15:0] topw;             // port word holding the top bit (CHK_MOD/LEN)
   logic [15:0] npw;
-  logic [15:0] sidx;             // store: first W-word of port word lp
   logic [63:0] rd64;
   logic [15:0] half;             // MUL: port words of R (then R_HI)
   logic [7:0]  err_w;            // error found in this port word
-  logic [31:0] smask;            // store: bits of port word lp inside the result (MONTMUL)
 
+  // ---- one cycle ahead: the next item, masks and addresses of port word lp_d -----------------
   always_comb begin
-    item = load_item(op_i, li_q, len_i, elen_i, lenq_i);
-    npw  = pw(item.bits);
+    item_d = load_item(op_i, li_d, len_i, elen_i, lenq_i);
     begin
       logic signed [17:0] rel;
-      rel = $signed({1'b0, item.lim}) - $signed(18'({lp_q, 5'd0}));
-      if (rel <= 0) lmask = '0;
-      else if (rel >= 32) lmask = '1;
-      else lmask = (32'd1 << rel[4:0]) - 32'd1;
+      rel = $signed({1'b0, item.lim}) - $signed(18'({lp_d, 5'd0}));
+      if (rel <= 0) lmask_d = '0;
+      else if (rel >= 32) lmask_d = '1;
+      else lmask_d = (32'd1 << rel[4:0]) - 32'd1;
     end
     begin   // MONTMUL's result has n + 2W + 1 bits; the RES entry's words above it are stale
       logic signed [22:0] srel;
-      srel = $signed(23'(len_i) + 23'(2 * W + 1)) - $signed(23'({lp_q, 5'd0}));
-      if (op_i != OP_MONTMUL || srel >= 32) smask = '1;
-      else if (srel <= 0) smask = '0;
-      else smask = (32'd1 << srel[4:0]) - 32'd1;
+      srel = $signed(23'(len_i) + 23'(2 * W + 1)) - $signed(23'({lp_d, 5'd0}));
+      if (op_i != OP_MONTMUL || srel >= 32) smask_d = '1;
+      else if (srel <= 0) smask_d = '0;
+      else smask_d = (32'd1 << srel[4:0]) - 32'd1;
     end
+    top_d  = lp_d == topw;
+    topm_d = 32'd1 << 5'(item.lim[4:0] - 5'd1);
+    storing = store_i || st_q == S_RD0 || st_q == S_RD1 || st_q == S_ASM || st_q == S_REQ;
+    if (storing) begin
+      if (op_i == OP_MUL && lp_d >= half) begin
+        pa_d = MemAw'(32'(SLOT_R_HI) * SlotWords + 32'(lp_d - half));
+      end else begin
+        pa_d = MemAw'(32'(SLOT_R) * SlotWords + 32'(lp_d));
+      end
+    end else begin
+      pa_d = MemAw'(32'(item.slot) * SlotWords + 32'(lp_d));
+    end
+  end
+
+  always_comb begin
+    item = item_q;
+    npw  = pw(item.bits);
     topw = (item.lim[15:0] - 16'd1) >> 5;
-    sidx = (W == 64) ? (lp_q >> 1) : (lp_q << (5 - Lw));
     rd64 = 64'(rd_i);
     half = store_words_i >> 1;
 
@@ -239,8 +264,11 @@ module pka_hscm_io
       e_clear_o[r] = 1'b0;
       e_push_o[r]  = 1'b0;
     end
-    wa_o[0]  = addr(item.ent0, lw_q);
-    wa_o[1]  = addr(item.ent1, lw_q);
+    wa_o[0]  = wa_q[0];
+    wa_o[1]  = wa_q[1];
+    wa_d[0]  = wa_q[0];
+    wa_d[1]  = wa_q[1];
+    sa_d     = sa_q;
     wd_o     = buf_q[W-1:0];
     nwe_o    = 1'b0;
     nwa_o    = TagW'(lw_q);
@@ -253,12 +281,15 @@ module pka_hscm_io
         li_d  = '0;
         lp_d  = '0;
         err_d = ST_OK;
+        sa_d  = addr(store_ent_i, '0);
         if (load_i) st_d = L_ITEM;
         if (store_i) st_d = S_RD0;
       end
       L_ITEM: begin
         lp_d = '0;
         lw_d = item.off;
+        wa_d[0] = addr(item.ent0, item.off);
+        wa_d[1] = addr(item.ent1, item.off);
         lh_d = '0;
         if (!item.valid || err_q != ST_OK) begin
           st_d = L_END;
@@ -272,15 +303,15 @@ module pka_hscm_io
       end
       L_REQ: begin
         mem_req_o  = 1'b1;
-        mem_addr_o = MemAw'(32'(item.slot) * SlotWords + 32'(lp_q));
+        mem_addr_o = pa_q;
         if (mem_gnt_i) st_d = L_RSP;
       end
       L_RSP: if (mem_rvalid_i) begin
         err_w = ST_OK;
-        if (item.chk == CHK_LIM && (mem_rdata_i & ~lmask) != '0) err_w = ST_ERR_OPERAND_RANGE;
+        if (item.chk == CHK_LIM && (mem_rdata_i & ~lmask_q) != '0) err_w = ST_ERR_OPERAND_RANGE;
         if ((item.chk == CHK_MOD || item.chk == CHK_LEN)
-            && ((mem_rdata_i & ~lmask) != '0
-                || (lp_q == topw && !mem_rdata_i[5'(item.lim[4:0] - 5'd1)]))) begin
+            && ((mem_rdata_i & ~lmask_q) != '0
+                || (top_q && (mem_rdata_i & topm_q) == '0))) begin
           err_w = ST_ERR_LENGTH;
         end
         if (item.chk == CHK_MOD && lp_q == '0 && !mem_rdata_i[0]) err_w = ST_ERR_EVEN_MODULUS;
@@ -315,6 +346,8 @@ module pka_hscm_io
         nwe_o   = item.dst == DST_NRAM;
         buf_d = buf_q >> W;
         lw_d  = lw_q + 16'd1;
+        wa_d[0] = wa_q[0] + Aw'(1);
+        wa_d[1] = wa_q[1] + Aw'(1);
         lh_d  = lh_q - 2'd1;
         if (lh_q == 2'd1) st_d = (lp_q == npw) ? L_FILL : L_REQ;
       end
@@ -325,6 +358,8 @@ module pka_hscm_io
           we_o[1] = item.en1 && item.dst == DST_RAM;
           nwe_o   = item.dst == DST_NRAM;
           lw_d = lw_q + 16'd1;
+          wa_d[0] = wa_q[0] + Aw'(1);
+          wa_d[1] = wa_q[1] + Aw'(1);
         end else begin
           li_d = li_q + 4'd1;
           st_d = L_ITEM;
@@ -336,11 +371,13 @@ module pka_hscm_io
       end
       // ---- store -------------------------------------------------------------------------------
       S_RD0: begin
-        ra_o = addr(store_ent_i, sidx);
+        ra_o = sa_q;
+        if (W != 64 || lp_q[0]) sa_d = sa_q + Aw'(1);
         st_d = (W == 16) ? S_RD1 : S_ASM;
       end
       S_RD1: begin
-        ra_o = addr(store_ent_i, sidx + 16'd1);
+        ra_o = sa_q;
+        sa_d = sa_q + Aw'(1);
         sw_d = {16'd0, rd64[15:0]};
         st_d = S_ASM;
       end
@@ -353,12 +390,8 @@ module pka_hscm_io
       S_REQ: begin
         mem_req_o   = 1'b1;
         mem_we_o    = 1'b1;
-        mem_wdata_o = sw_q & smask;
-        if (op_i == OP_MUL && lp_q >= half) begin
-          mem_addr_o = MemAw'(32'(SLOT_R_HI) * SlotWords + 32'(lp_q - half));
-        end else begin
-          mem_addr_o = MemAw'(32'(SLOT_R) * SlotWords + 32'(lp_q));
-        end
+        mem_wdata_o = sw_q & smask_q;
+        mem_addr_o  = pa_q;
         if (mem_gnt_i) begin
           lp_d = lp_q + 16'd1;
           if (lp_q + 16'd1 == store_words_i) begin
@@ -390,6 +423,15 @@ module pka_hscm_io
     buf_q <= buf_d;
     lh_q  <= lh_d;
     sw_q  <= sw_d;
+    item_q  <= item_d;
+    wa_q[0] <= wa_d[0];
+    wa_q[1] <= wa_d[1];
+    sa_q    <= sa_d;
+    pa_q    <= pa_d;
+    lmask_q <= lmask_d;
+    smask_q <= smask_d;
+    top_q   <= top_d;
+    topm_q  <= topm_d;
   end
 
   assign load_err_o = err_q;

@@ -55,6 +55,9 @@ module pka_hscm_pe #(
   output logic            free_o,       // can start an iteration in this cycle
   output logic            take_o,       // stage 1 consumes an input word in this cycle
   output logic            last_start_o, // starts a last iteration in this cycle (comb.)
+  output logic            busy_next_o,  // stage 1 busy with words 1 .. e-1 in the next cycle
+  output logic            last_next_o,  // the next cycle's output word is the first of an
+                                        //   iteration flagged last (from registers only)
   output logic            qv_o,         // started an iteration in the previous cycle:
   output logic [W-1:0]    q_o,          //   its q_i
   output logic [TagW-1:0] tag_o         //   and its index i
@@ -90,8 +93,10 @@ module pka_hscm_pe #(
     start = in_valid_i && in_first_i && !run_q;
     s1    = start || run_q;
     w0    = {1'b0, in_s1_i} + {1'b0, in_s2_i};
-    qm    = start ? in_q_i : qm_q;
-    bb    = start ? in_b_i : b_q;
+    // operands of the multipliers: the input's q_(i-1) and b_i unless an iteration runs (the
+    // products are only used when stage 1 is busy: no start condition in front of the DSPs)
+    qm    = run_q ? qm_q : in_q_i;
+    bb    = run_q ? b_q : in_b_i;
 
     run_d  = run_q;
     cnt_d  = cnt_q;
@@ -116,8 +121,8 @@ module pka_hscm_pe #(
     end
     qv_d = start;
 
-    pn_d = s1 ? (2*W)'(qm) * (2*W)'(in_n_i) : pn_q;
-    pa_d = s1 ? (2*W)'(bb) * (2*W)'(in_a_i) : pa_q;
+    pn_d = (2*W)'(qm) * (2*W)'(in_n_i);
+    pa_d = (2*W)'(bb) * (2*W)'(in_a_i);
     s2_d       = s1;
     s2_first_d = start;
     s2_top_d   = run_q && (cnt_q == em1_i);
@@ -215,6 +220,8 @@ module pka_hscm_pe #(
   assign free_o       = !run_q;
   assign take_o       = s1;
   assign last_start_o = start && in_last_i;
+  assign busy_next_o  = run_d;
+  assign last_next_o  = s2_q && s2_first_q && !s2_res_q && olast_q;
   assign qv_o         = qv_q;
   assign q_o          = qi_q;
   assign tag_o        = tag_q;

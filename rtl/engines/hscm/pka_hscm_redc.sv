@@ -12,6 +12,11 @@
 //           the borrow of R1 - M on the fly (R1 in [0, 2M) by B7);
 //   pass 2: R = R1 - M if R1 >= M else R1: in [0, M) (the paper keeps R1 = M: range (0, M]).
 //   2k + 2f + 12 cycles.  X, M and the result T are entries of the operand RAM.
+// Pipeline of the word passes (PREP's N, REDUCE's passes 1 and 2): read (address registers),
+// M (RAM data registered with the w x (2k+2) product), A (carry add, subtraction, write), and in
+// pass 1 B (the borrow of R1 - M).  The reads of a pass start one cycle before its state (in the
+// last step of the mu loop / the division, or while pass 1 writes its last word), so the extra
+// stage costs no cycle: the cycle counts are those of a read-then-process pass.
 `default_nettype none
 
 module pka_hscm_redc #(
@@ -52,10 +57,12 @@ module pka_hscm_redc #(
     R_IDLE, P_RD, P_MU, P_PASS, X_RD, X_EXT, X_DIV, X_PASS1, X_PASS2
   } rst_e;
 
+  typedef enum logic [1:0] {K_P, K_X1, K_X2} kind_e;   // pass of a word in the pipeline
+
   rst_e            st_q, st_d;
-  logic [15:0]     i_q, i_d;            // step / word counter (read side)
-  logic            pv_q, pv_d;          // a read was issued last cycle (process side valid)
-  logic [15:0]     pj_q, pj_d;          // word index being processed
+  logic [15:0]     i_q, i_d;            // step / word counter (mu loop, X_RD, division)
+  logic            pv_q, pv_d;          // X_RD: a read was issued last cycle
+  logic [15:0]     pj_q, pj_d;          // X_RD: word index being processed
   logic [2*W-1:0]  mu_q, mu_d, tt_q, tt_d, ml_q, ml_d;
   logic [W-1:0]    m0_q, m0_d;
   logic [6*W-1:0]  xw_q, xw_d, mw_q, mw_d;
@@ -63,11 +70,29 @@ module pka_hscm_redc #(
   logic [T:0]      p_q, p_d, rem_q, rem_d;
   logic [Qw-1:0]   q1_q, q1_d;
   logic [2*W+3:0]  mc_q, mc_d;          // carry of q1 M (or mu M)
-  logic            b1_q, b1_d, b2_q, b2_d, ge_q, ge_d;
+  logic            b1_q, b1_d, b2_q, b2_d, b3_q, b3_d, ge_q, ge_d;
   logic [7:0]      x_ent_q, x_ent_d, m_ent_q, m_ent_d, t_ent_q, t_ent_d;
-  logic [15:0]     n_q, n_d;
+  logic [15:0]     n_q, n_d, f_q, f_d, e_q, e_d, fm1_q, fm1_d, ep1_q, ep1_d;
+  logic [Aw-1:0]   xb_q, xb_d, mb_q, mb_d, tb_q, tb_d;   // entry bases (word 0)
+  logic [Aw-1:0]   x0_q, x0_d, m0a_q, m0a_d;             // X_RD: words j0 of X and M
+  logic [Aw-1:0]   ra_q, ra_d, rb_q, rb_d;               // pass reads: next addresses
+  // pass pipeline: read (rr_*), M (rv_* -> m*_q), A (m*_q), B (pass 1's borrow)
+  logic            rr_q, rr_d;          // pass reads running
+  logic [15:0]     ri_q, ri_d, rn_q, rn_d;   // next word to read, words to read
+  kind_e           rk_q, rk_d;
+  logic            rv_q, rv_d;          // RAM data of word rj_q valid
+  logic [15:0]     rj_q, rj_d;
+  kind_e           rvk_q, rvk_d;
+  logic            mv_q, mv_d;          // stage A: word mj_q
+  logic [15:0]     mj_q, mj_d;
+  kind_e           mk_q, mk_d;
+  logic [3*W+3:0]  pr_q, pr_d;          // opnd x M_j
+  logic [W-1:0]    xm_q, xm_d, mm_q, mm_d;   // X_j (T_j), M_j
+  logic            bv_q, bv_d;          // stage B: pass 1 word bj_q
+  logic [15:0]     bj_q, bj_d;
+  logic [W-1:0]    bd_q, bd_d, bm_q, bm_d;   // R1_j, M_j
 
-  logic [15:0]     f, e, n0, j0;
+  logic [15:0]     n0, j0;
   logic [Lw-1:0]   off;
 
   function automatic logic [Aw-1:0] addr(logic [7:0] ent, logic [15:0] x);
@@ -75,8 +100,6 @@ module pka_hscm_redc #(
   endfunction
 
   always_comb begin
-    f   = (n_q + 16'(3 * W + 1)) >> Lw;
-    e   = f + 16'd1;
     n0  = n_q - 16'(T);
     j0  = n0 >> Lw;
     off = n0[Lw-1:0];
@@ -89,6 +112,14 @@ module pka_hscm_redc #(
   logic [T+1:0]    cc, cc2;
   logic [6*W-1:0]  xs, ms;
   logic            unused_xs;
+  logic            rstart;
+  kind_e           rkind;
+  logic [15:0]     rwords;
+
+  // the last word of PREP's pass or of pass 2 (its own block: the core's phase logic reads it)
+  always_comb begin
+    done_o = mv_q && ((mk_q == K_P && mj_q == ep1_q) || (mk_q == K_X2 && mj_q == fm1_q));
+  end
 
   always_comb begin
     st_d = st_q;
@@ -108,11 +139,21 @@ module pka_hscm_redc #(
     mc_d = mc_q;
     b1_d = b1_q;
     b2_d = b2_q;
+    b3_d = b3_q;
     ge_d = ge_q;
     x_ent_d = x_ent_q;
     m_ent_d = m_ent_q;
     t_ent_d = t_ent_q;
     n_d  = n_q;
+    f_d  = f_q;
+    e_d  = e_q;
+    fm1_d = fm1_q;
+    ep1_d = ep1_q;
+    xb_d = xb_q;
+    mb_d = mb_q;
+    tb_d = tb_q;
+    x0_d = x0_q;
+    m0a_d = m0a_q;
     ra_o = '0;
     rb_o = '0;
     we_o = 1'b0;
@@ -121,16 +162,64 @@ module pka_hscm_redc #(
     nwe_o = 1'b0;
     nwa_o = '0;
     nwd_o = '0;
-    done_o = 1'b0;
+    rstart = 1'b0;
+    rkind  = K_P;
+    rwords = '0;
 
-    // word processing of the passes (one cycle after the read)
-    mj   = (pj_q < f) ? rdb_i : '0;
-    xj   = (pj_q < f) ? rda_i : '0;
-    opnd = (st_q == P_PASS) ? Qw'(mu_q) : q1_q;   // mu (2k bits) or q1 = 2^k q_h + q_l
-    prod = (3*W+4)'(opnd) * (3*W+4)'(mj) + (3*W+4)'(mc_q);
-    d1   = {1'b0, xj} - {1'b0, prod[W-1:0]} - (W+1)'(b1_q);   // R1 = X - q1 M
-    d2   = {1'b0, d1[W-1:0]} - {1'b0, mj} - (W+1)'(b2_q);    // R1 - M (borrow only)
-    d3   = {1'b0, xj} - {1'b0, mj} - (W+1)'(b2_q);           // pass 2: R1 - M
+    // ---- stage A (two cycles after the read) --------------------------------------------------
+    prod = pr_q + (3*W+4)'(mc_q);
+    d1   = {1'b0, xm_q} - {1'b0, prod[W-1:0]} - (W+1)'(b1_q);   // R1 = X - q1 M
+    d3   = {1'b0, xm_q} - {1'b0, mm_q} - (W+1)'(b3_q);           // pass 2: R1 - M
+    bv_d = 1'b0;
+    bj_d = mj_q;
+    bd_d = d1[W-1:0];
+    bm_d = mm_q;
+    if (mv_q) begin
+      unique case (mk_q)
+        K_P: begin
+          mc_d = (2*W+4)'(prod[3*W+3:W]);
+          if (mj_q >= 16'd2) begin
+            nwe_o = 1'b1;
+            nwa_o = TagW'(mj_q - 16'd2);
+            nwd_o = prod[W-1:0];
+          end
+          if (done_o) st_d = R_IDLE;
+        end
+        K_X1: begin   // R1 = X - q1 M -> T
+          mc_d = (2*W+4)'(prod[3*W+3:W]);
+          b1_d = d1[W];
+          bv_d = 1'b1;
+          we_o = 1'b1;
+          wa_o = tb_q + Aw'(mj_q);
+          wd_o = d1[W-1:0];
+          if (mj_q == fm1_q) begin   // pass 2's reads start now
+            st_d   = X_PASS2;
+            rstart = 1'b1;
+            rkind  = K_X2;
+            rwords = f_q;
+            b3_d   = 1'b0;
+          end
+        end
+        default: begin   // K_X2: R = R1 - M if R1 >= M
+          b3_d = d3[W];
+          we_o = 1'b1;
+          wa_o = tb_q + Aw'(mj_q);
+          wd_o = ge_q ? d3[W-1:0] : xm_q;
+          if (done_o) st_d = R_IDLE;
+        end
+      endcase
+    end
+
+    // ---- stage B: pass 1's borrow of R1 - M ---------------------------------------------------
+    d2 = {1'b0, bd_q} - {1'b0, bm_q} - (W+1)'(b2_q);
+    if (bv_q) begin
+      b2_d = d2[W];
+      if (bj_q == fm1_q) ge_d = !d2[W];
+    end
+
+    // word processing of X_RD (one cycle after the read)
+    mj   = (pj_q < f_q) ? rdb_i : '0;
+    xj   = (pj_q < f_q) ? rda_i : '0;
     xs   = xw_q >> off;
     ms   = mw_q >> off;
     cc   = {rem_q, u_q[i_q[Iu-1:0]]};
@@ -140,9 +229,18 @@ module pka_hscm_redc #(
     unique case (st_q)
       R_IDLE: begin
         n_d = n_i;
+        f_d = (n_i + 16'(3 * W + 1)) >> Lw;
+        e_d = ((n_i + 16'(3 * W + 1)) >> Lw) + 16'd1;
+        fm1_d = ((n_i + 16'(3 * W + 1)) >> Lw) - 16'd1;
+        ep1_d = ((n_i + 16'(3 * W + 1)) >> Lw) + 16'd2;
         x_ent_d = x_ent_i;
         m_ent_d = m_ent_i;
         t_ent_d = t_ent_i;
+        xb_d = addr(x_ent_i, '0);
+        mb_d = addr(m_ent_i, '0);
+        tb_d = addr(t_ent_i, '0);
+        x0_d  = addr(x_ent_i, (n_i - 16'(T)) >> Lw);
+        m0a_d = addr(m_ent_i, (n_i - 16'(T)) >> Lw);
         i_d = '0;
         if (prep_i) begin
           st_d = P_RD;
@@ -155,7 +253,7 @@ module pka_hscm_redc #(
       P_RD: begin
         i_d = i_q + 16'd1;
         if (i_q == 16'd0) begin
-          rb_o = addr(m_ent_q, 16'd1);
+          rb_o = mb_q + Aw'(1);
           m0_d = rdb_i;
         end else begin
           tt_d = {rdb_i, m0_q};
@@ -171,37 +269,19 @@ module pka_hscm_redc #(
           tt_d = tt_q + (ml_q << i_q[Im-1:0]);
         end
         i_d = i_q + 16'd1;
-        if (i_q == 16'(2 * W - 1)) begin
-          st_d = P_PASS;
-          i_d  = '0;
-          mc_d = (2*W+4)'(1);   // the + 1
-        end
-      end
-      P_PASS: begin
-        if (i_q <= e + 16'd1) begin
-          rb_o = addr(m_ent_q, i_q);
-          i_d  = i_q + 16'd1;
-          pv_d = 1'b1;
-          pj_d = i_q;
-        end
-        if (pv_q) begin
-          mc_d = (2*W+4)'(prod[3*W+3:W]);
-          if (pj_q >= 16'd2) begin
-            nwe_o = 1'b1;
-            nwa_o = TagW'(pj_q - 16'd2);
-            nwd_o = prod[W-1:0];
-          end
-          if (pj_q == e + 16'd1) begin
-            done_o = 1'b1;
-            st_d = R_IDLE;
-          end
+        if (i_q == 16'(2 * W - 1)) begin   // the pass's reads start now
+          st_d   = P_PASS;
+          rstart = 1'b1;
+          rkind  = K_P;
+          rwords = e_q + 16'd2;
+          mc_d   = (2*W+4)'(1);   // the + 1
         end
       end
       // ---- REDUCE ---------------------------------------------------------------------------
       X_RD: begin   // words j0 .. j0+5 of X and M
         if (i_q < 16'd6) begin
-          ra_o = addr(x_ent_q, j0 + i_q);
-          rb_o = addr(m_ent_q, j0 + i_q);
+          ra_o = x0_q + Aw'(i_q);
+          rb_o = m0a_q + Aw'(i_q);
           pv_d = 1'b1;
           pj_d = j0 + i_q;
           i_d  = i_q + 16'd1;
@@ -228,67 +308,76 @@ module pka_hscm_redc #(
           q1_d[i_q[Iq-1:0]] = 1'b1;
         end
         i_d = i_q - 16'd1;
-        if (i_q == '0) begin
-          st_d = X_PASS1;
-          i_d  = '0;
+        if (i_q == '0) begin   // pass 1's reads start now
+          st_d   = X_PASS1;
+          rstart = 1'b1;
+          rkind  = K_X1;
+          rwords = f_q;
           mc_d = '0;
           b1_d = 1'b0;
           b2_d = 1'b0;
         end
       end
-      X_PASS1: begin  // R1 = X - q1 M -> T, borrow of R1 - M
-        if (i_q < f) begin
-          ra_o = addr(x_ent_q, i_q);
-          rb_o = addr(m_ent_q, i_q);
-          pv_d = 1'b1;
-          pj_d = i_q;
-          i_d  = i_q + 16'd1;
-        end
-        if (pv_q) begin
-          mc_d = (2*W+4)'(prod[3*W+3:W]);
-          b1_d = d1[W];
-          b2_d = d2[W];
-          we_o = 1'b1;
-          wa_o = addr(t_ent_q, pj_q);
-          wd_o = d1[W-1:0];
-          if (pj_q == f - 16'd1) begin
-            ge_d = !d2[W];
-            st_d = X_PASS2;
-            i_d  = '0;
-            b2_d = 1'b0;
-          end
-        end
-      end
-      X_PASS2: begin  // R = R1 - M if R1 >= M
-        if (i_q < f) begin
-          ra_o = addr(t_ent_q, i_q);
-          rb_o = addr(m_ent_q, i_q);
-          pv_d = 1'b1;
-          pj_d = i_q;
-          i_d  = i_q + 16'd1;
-        end
-        if (pv_q) begin
-          b2_d = d3[W];
-          we_o = 1'b1;
-          wa_o = addr(t_ent_q, pj_q);
-          wd_o = ge_q ? d3[W-1:0] : rda_i;
-          if (pj_q == f - 16'd1) begin
-            done_o = 1'b1;
-            st_d = R_IDLE;
-          end
-        end
-      end
-      default: st_d = R_IDLE;
+      default: ;   // P_PASS, X_PASS1, X_PASS2: the pipeline above
     endcase
+
+    // ---- pass reads: X (T in pass 2) on port a, M on port b --------------------------------
+    rr_d = rr_q;
+    ri_d = ri_q;
+    rn_d = rn_q;
+    rk_d = rk_q;
+    ra_d = ra_q;
+    rb_d = rb_q;
+    rv_d = 1'b0;
+    rj_d = ri_q;
+    rvk_d = rk_q;
+    if (rstart) begin     // word 0 now
+      ra_o  = (rkind == K_X2) ? tb_q : xb_q;
+      rb_o  = mb_q;
+      ra_d  = ra_o + Aw'(1);
+      rb_d  = rb_o + Aw'(1);
+      rv_d  = 1'b1;
+      rj_d  = '0;
+      rvk_d = rkind;
+      rr_d  = 1'b1;
+      ri_d  = 16'd1;
+      rn_d  = rwords;
+      rk_d  = rkind;
+    end else if (rr_q) begin
+      ra_o = ra_q;
+      rb_o = rb_q;
+      ra_d = ra_q + Aw'(1);
+      rb_d = rb_q + Aw'(1);
+      ri_d = ri_q + 16'd1;
+      rv_d = 1'b1;
+      rr_d = (ri_q + 16'd1) != rn_q;
+    end
+
+    // ---- stage M: the product of the word read in the previous cycle --------------------------
+    opnd = (rvk_q == K_P) ? Qw'(mu_q) : q1_q;   // mu (2k bits) or q1 = 2^k q_h + q_l
+    mv_d = rv_q;
+    mj_d = rj_q;
+    mk_d = rvk_q;
+    mm_d = (rj_q < f_q) ? rdb_i : '0;
+    xm_d = (rj_q < f_q) ? rda_i : '0;
+    pr_d = (3*W+4)'(opnd) * (3*W+4)'(mm_d);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       st_q <= R_IDLE;
       pv_q <= 1'b0;
+      rr_q <= 1'b0;
+      rv_q <= 1'b0;
+      mv_q <= 1'b0;
+      bv_q <= 1'b0;
     end else begin
       st_q <= st_d;
       pv_q <= pv_d;
+      rr_q <= rr_d;
+      rv_q <= rv_d;
+      mv_q <= mv_d;
+      bv_q <= bv_d;
     end
   end
 
@@ -308,10 +397,35 @@ module pka_hscm_redc #(
     mc_q    <= mc_d;
     b1_q    <= b1_d;
     b2_q    <= b2_d;
+    b3_q    <= b3_d;
     ge_q    <= ge_d;
     x_ent_q <= x_ent_d;
     m_ent_q <= m_ent_d;
     t_ent_q <= t_ent_d;
     n_q     <= n_d;
+    f_q     <= f_d;
+    e_q     <= e_d;
+    fm1_q   <= fm1_d;
+    ep1_q   <= ep1_d;
+    xb_q    <= xb_d;
+    mb_q    <= mb_d;
+    tb_q    <= tb_d;
+    x0_q    <= x0_d;
+    m0a_q   <= m0a_d;
+    ra_q    <= ra_d;
+    rb_q    <= rb_d;
+    ri_q    <= ri_d;
+    rn_q    <= rn_d;
+    rk_q    <= rk_d;
+    rj_q    <= rj_d;
+    rvk_q   <= rvk_d;
+    mj_q    <= mj_d;
+    mk_q    <= mk_d;
+    pr_q    <= pr_d;
+    xm_q    <= xm_d;
+    mm_q    <= mm_d;
+    bj_q    <= bj_d;
+    bd_q    <= bd_d;
+    bm_q    <= bm_d;
   end
 endmodule

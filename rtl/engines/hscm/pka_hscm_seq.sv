@@ -14,6 +14,9 @@
 //                 iteration starts at T+2 and the ring never idles between products.
 // MULT products: the q bus's q_1 .. q_f (the low words, Figure 6) are written to words 0..f-1 of
 // the destination as the iterations start, the result words go to f .. 2f-1.
+// The RAM write port is registered (a word reaches the RAM one cycle after it is computed): no
+// product reads an entry within 2 (f+2) cycles of its last write, and the units that read the
+// results after a chain start at least two cycles after done_o.
 // done_o: the cycle of the chain's last result word (T_last + f).  Chain start: the first
 // iteration starts at t0 + 2, so a chain of K products takes 3 + s_G + f cycles (s_G: start of
 // iteration G = K (f+2) - 1 relative to the first, pka.model.hscm.chain_cycles).
@@ -32,6 +35,7 @@ module pka_hscm_seq
   input  logic            start_i,      // chain start: desc_i is the first product
   input  logic [TagW-1:0] f_i,          // f of this ring
   input  logic [TagW-1:0] em1_i,        // e - 1
+  input  logic [TagW-1:0] fm1_i,        // f - 1
   input  logic [6:0]      pe_first_i,   // index of the ring's first and last PE
   input  logic [6:0]      pe_last_i,
   input  desc_t           desc_i,       // next product (valid at every boundary)
@@ -82,6 +86,11 @@ module pka_hscm_seq
   logic [TagW-1:0] cx_q, cx_d;
   logic [1:0]      cy_q, cy_d;           // carry of the result adder
   logic            iv_q, iv_d, if_q, if_d;
+  logic            we_q, we_d;           // registered RAM write port
+  logic [Aw-1:0]   wa_q, wa_d;
+  logic [W-1:0]    wd_q, wd_d;
+  logic [Aw-1:0]   ra_q, ra_d, rb_q, rb_d;  // read addresses of word rx_q (read stage busy)
+  logic            done_q, done_d;
   logic [W-1:0]    ia_q, ia_d, ib_q, ib_d, in_q, in_d;
 
   function automatic logic [Aw-1:0] addr(logic [7:0] ent, logic [TagW-1:0] x);
@@ -93,6 +102,7 @@ module pka_hscm_seq
   desc_t           rinj, rres;
   logic            rinj_v, rres_v;
   logic [TagW-1:0] x;
+  logic [Aw-1:0]   ra0, rb0;        // word 0's read addresses at a boundary
 
   always_comb begin
     bnd    = start_i || (last_start_i && cur_v_q);
@@ -102,15 +112,16 @@ module pka_hscm_seq
     rres_v = bnd ? (!start_i && cur_v_q) : res_v_q;
     x      = bnd ? '0 : rx_q;
 
-    ra_o  = '0;
-    rb_o  = '0;
+    // word 0 at a boundary from the descriptors (registers), words 1.. from address registers:
+    // the boundary only selects (reading an unused word is harmless)
     nra_o = x;
-    if (rinj_v && rinj.a_src == SRC_RAM) begin
-      ra_o = addr(rinj.a_ent, x);
-    end else if (rres_v && rres.add_en) begin   // never both (the programs guarantee it)
-      ra_o = addr(rres.add_ent, f_i + x);
-    end
-    if (rinj_v && rinj.b_src == SRC_RAM) rb_o = addr(rinj.b_ent, x);
+    if (desc_i.a_src == SRC_RAM) ra0 = addr(desc_i.a_ent, '0);
+    else ra0 = addr(cur_q.add_ent, f_i);   // MRDC addend (never with an A from the RAM)
+    rb0  = addr(desc_i.b_ent, '0);
+    ra_o = bnd ? ra0 : ra_q;
+    rb_o = bnd ? rb0 : rb_q;
+    ra_d = ra_o + Aw'(1);
+    rb_d = rb_o + Aw'(1);
 
     desc_take_o = bnd && rinj_v;
     cur_d   = cur_q;
@@ -158,15 +169,15 @@ module pka_hscm_seq
 
     wr_res = cx_v_q && res_v_q && res_q.dst_en && in_f;
     wr_q   = cur_v_q && cur_q.mult && qv_i && tag_i != '0 && tag_i <= f_i;
-    we_o = wr_res || wr_q;
-    wa_o = '0;
-    wd_o = '0;
+    we_d = wr_res || wr_q;
+    wa_d = '0;
+    wd_d = '0;
     if (wr_res) begin
-      wa_o = addr(res_q.dst_ent, cx_q + (res_q.mult ? f_i : '0));
-      wd_o = cpa;
+      wa_d = addr(res_q.dst_ent, cx_q + (res_q.mult ? f_i : '0));
+      wd_d = cpa;
     end else if (wr_q) begin
-      wa_o = addr(cur_q.dst_ent, tag_i - TagW'(1));
-      wd_o = q_i;
+      wa_d = addr(cur_q.dst_ent, tag_i - TagW'(1));
+      wd_d = q_i;
     end
 
     iv_d = cx_v_q && inj_v_q;
@@ -183,7 +194,8 @@ module pka_hscm_seq
       default:   ib_d = in_f ? other_i : '0;
     endcase
     in_d = inj_q.mult ? '0 : nrd_i;
-    done_o = cx_v_q && res_v_q && res_q.last && (cx_q == f_i - TagW'(1));
+    // done one cycle ahead into a register: the core's phase logic starts from a flip-flop
+    done_d = cx_v_d && res_v_d && res_d.last && (cx_d == fm1_i);
   end
 
   // ---- registers ----------------------------------------------------------------------------
@@ -195,6 +207,8 @@ module pka_hscm_seq
       rx_act_q <= 1'b0;
       cx_v_q   <= 1'b0;
       iv_q     <= 1'b0;
+      we_q     <= 1'b0;
+      done_q   <= 1'b0;
     end else begin
       cur_v_q  <= cur_v_d;
       res_v_q  <= res_v_d;
@@ -202,6 +216,8 @@ module pka_hscm_seq
       rx_act_q <= rx_act_d;
       cx_v_q   <= cx_v_d;
       iv_q     <= iv_d;
+      we_q     <= we_d;
+      done_q   <= done_d;
     end
   end
 
@@ -218,9 +234,17 @@ module pka_hscm_seq
     ia_q  <= ia_d;
     ib_q  <= ib_d;
     in_q  <= in_d;
+    ra_q  <= ra_d;
+    rb_q  <= rb_d;
+    wa_q  <= wa_d;
+    wd_q  <= wd_d;
   end
 
   assign cpa_o       = cpa;
+  assign we_o        = we_q;
+  assign done_o      = done_q;
+  assign wa_o        = wa_q;
+  assign wd_o        = wd_q;
   assign inj_valid_o = iv_q;
   assign inj_first_o = if_q;
   assign inj_a_o     = ia_q;

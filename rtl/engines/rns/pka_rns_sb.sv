@@ -5,22 +5,32 @@
 // len = 2 n_a W bits exactly (P = Ma^2 - 2); a register holds x == K Ma + R (mod P), K and R as
 // residues on a (rower j < n_a), b (rower j < n_b) and gamma. One instruction SB d, (x, y):
 // d = Compress(SBMM(x*y)) (pka.model.rns.sbmm, compress), results K, R < 3 Ma. Schedule (t from the
-// SB's first cycle; T1 = max(11 + 2n_a, 14 + n_a), T2 = 14 + 2n_a, T3 = T1 + 9, T4 = T3 + 4 + 2n_b,
-// T5 = T4 + 5, T6 = T5 + 2n_a, T7 = T6 + 6; = pka.model.rns.sb_times):
+// SB's first cycle; T1 = max(11 + 2n_a, 14 + n_a), T2 = 14 + 2n_a, T3 = T1 + 9, T4 = T3 + 4 + 2n_b;
+// = pka.model.rns.sb_times):
 //   t 0..5     Karatsuba products, a then b: KxKy, RxRy, (Kx+Rx)(Ky+Ry) -> U, V accumulators
 //   6, 7       xi_a = u_a |Ma_j^-1|, v_a |Ma_j^-1|
 //   10..       BE a -> b|gamma of U then V (2 n_a broadcast steps, Cox alpha = 0) -> R^u, R^v
 //   T1, T2     K_b = (u_b - R^u) Ma^-1, (v_b - R^v) Ma^-1;  T1+4, T2+4: K = -1 correction
 //   T1+5, T2+5 xi_b = K_b |Mb_j^-1|;  T3..: BE b -> a of K_u then K_v (2 n_b steps, alpha = 1/2)
+//   T4-3       Compress's xi of Kz_a = Ku_a + Rv_a (a free multiplier slot), into the tail at T4
 //   T4         Kz = Ku + Rv, Rz = 2Kv + Ru (SBMM done: T4 + 1 cycles)
-//   T4+1, T4+2 Compress: xi of Kz_a, Rz_a;  T5..: BE a -> gamma (2 n_a steps, alpha = 0)
-//   T6         Q_K, Q_R (63 -> 0);  T6+1, T6+2: Q Ma on b;  T7: d.K written, T7+1: d.R written
+//   T4+1       Compress's xi of Rz_a; handoff: Kz, Rz copied to the Compress tail, next instruction
 // SB of K = 1..3 pairs (sum of products): the products take 6K cycles and every later event is
-// delayed by D = 6(K-1). SB costs T7 + 2 (+ D) cycles. ADD / SUB d, x, y: Kz, Rz = x + y (or
-// x - y + (3Ma - 3, 3Ma - 6), a representation of 3P) on a (t = 0) and b (t = 1), then the
-// Compress events with T4 = 1: 2 n_a + 14 cycles. LOOP / ENDLOOP / IFBIT / MAP / UNMAP 1 cycle;
-// HALT 0. Ops: MODMUL (SB RES = A*B), MODEXP (left-to-right from 1), ECC_MUL (the (X,Z) ladder
-// of pka.model.rns.PROGRAMS["sb_ecc"]); others ST_ERR_OPCODE. Slots (host step, doc/rns.md):
+// delayed by D = 6(K-1). The SB holds the sequencer T4 + 2 (+ D) cycles. ADD / SUB d, x, y:
+// Kz, Rz = x + y (or x - y + (3Ma - 3, 3Ma - 6), a representation of 3P) on a (t = 0, and gamma)
+// and b (t = 1); xi of Kz_a, Rz_a at t = 1, 2; handoff at t = 2: 3 cycles.
+// Compress tail (c from the cycle after the handoff; 6 cycles, beside the next instruction):
+//   c 0, 1     (ADD/SUB: xi(Kz_a) reduced, into the tail at c = 1) xi(Rz_a) reduced, in at c = 2
+//   c 2        gamma: R_K = BE(Kz_a, a -> gamma) in one cycle (n_a GMMs, Cox sum), Q_K (63 -> 0)
+//   c 3        rowers: |Q_K Ma|_mb (6 x W multiplier); gamma: R_R, Q_R
+//   c 4        d.K := Kz - Q_K Ma + Q_R written (a: Kz + Q_R);  |Q_R Ma|_mb
+//   c 5        d.R := Rz - Q_R Ma + 2 Q_K written
+// Issue rule (= pka.model.rns.SbTiming): an SB / ADD / SUB waits at t = 0 while the tail is busy
+// and either writes a register it reads or would still run after its handoff. So an SB after an
+// independent instruction starts at once (T4 + 2 cycles per SB), a dependent one 6 cycles later
+// (T4 + 8: 58 cycles at n_a = 6, 66 at n_a = 8). LOOP / ENDLOOP / IFBIT / MAP / UNMAP 1 cycle;
+// HALT waits for the tail. Ops: MODMUL (SB RES = A*B), MODEXP (left-to-right from 1), ECC_MUL (the
+// (X,Z) ladder of pka.model.rns.PROGRAMS["sb_ecc"]); others ST_ERR_OPCODE. Slots (host step, doc/rns.md):
 //   SLOT_N word 0 (parity); SLOT_X0: per rower j, 12 + n_a + n_b constants, then the gamma block
 //   (5 + n_a words); SLOT_A, SLOT_B, SLOT_X1 (ONE, a, 2b, -4b): register images of
 //   2(n_a + n_b + 1) words [K_a, K_b, K_gamma, R_a, R_b, R_gamma]; SLOT_E scalar/exponent;
@@ -160,15 +170,14 @@ module pka_rns_sb
   logic [5:0]      ra [4];
   logic [2:0]      opa_sel;
   logic [1:0]      opb_sel;
-  logic [4:0]      sa, sb2;
+  logic [3:0]      sa, sb2;
   logic [2:0]      cidx;
   logic [ColW-1:0] col;
   logic [W-1:0]    bus;
-  logic [6:0]      qv;
   logic            au_en, au_clr, au_dbl, au_corr, av_en, av_clr, av_sub;
   logic [1:0]      au_idx, av_idx, red_src, red_idx;
   logic            red_half, sc_we, fix_u, fix_v, mkz, wk, wr, lin_en, lin_sub;
-  logic [4:0]      sc_wi, wd;
+  logic [3:0]      sc_wi;
   logic            ld_rf, ld_half, ld_cst;
   logic [5:0]      ld_addr6;
   logic [IdxW-1:0] ld_idx;
@@ -180,6 +189,13 @@ module pka_rns_sb
   logic [W-1:0]    xiu [NB];
   logic [W-1:0]    xiv [NB];
   logic [NB-1:0]   kbu_m1, kbv_m1;
+  logic [13:0]     txk [NB];
+  logic [13:0]     txr [NB];
+  // Compress tail: busy, cycle c, destination register, started by an ADD/SUB
+  logic            tb_q, tb_d, tlin_q, tlin_d;
+  logic [2:0]      tc_q, tc_d;
+  logic [4:0]      td_q, td_d;
+  logic            tcopy, txk_we, txr_we, qm_en, qm_sel, g_mkqk, g_mkqr;
   logic [W-1:0]    c_a [NB];
   logic [W-1:0]    c_b [NB];
   logic [5:0]      qk, qr;
@@ -203,7 +219,6 @@ module pka_rns_sb
       .cidx_i    (cidx),
       .col_i     (col),
       .bus_i     (bus),
-      .q_i       (qv),
       .au_en_i   (au_en),
       .au_clr_i  (au_clr),
       .au_dbl_i  (au_dbl),
@@ -225,11 +240,16 @@ module pka_rns_sb
       .mkz_i     (mkz),
       .lin_en_i  (lin_en),
       .lin_sub_i (lin_sub),
+      .tcopy_i   (tcopy),
+      .txk_we_i  (txk_we),
+      .txr_we_i  (txr_we),
+      .qm_en_i   (qm_en),
+      .qm_sel_i  (qm_sel),
       .wk_i      (wk),
       .wr_i      (wr),
-      .qk_i      ({1'b0, qk}),
-      .qr_i      ({1'b0, qr}),
-      .wd_i      (wd),
+      .qk_i      (qk),
+      .qr_i      (qr),
+      .wd_i      (td_q),
       .ld_rf_i   (ld_rf & ld_sel[j]),
       .ld_half_i (ld_half),
       .ld_addr_i (ld_addr6),
@@ -241,6 +261,8 @@ module pka_rns_sb
       .st_data_o (st_data[j]),
       .xiu_o     (xiu[j]),
       .xiv_o     (xiv[j]),
+      .txk_o     (txk[j]),
+      .txr_o     (txr[j]),
       .kbu_m1_o  (kbu_m1[j]),
       .kbv_m1_o  (kbv_m1[j]),
       .c_a_o     (c_a[j]),
@@ -249,8 +271,18 @@ module pka_rns_sb
   end
 
   // gamma channel
-  logic            g_start, g_first, g_be_en, g_be_clr, g_ku, g_kv, g_mkq, g_ld_rf, g_ld_cst;
-  logic [1:0]      g_tgt;
+  logic            g_start, g_first, g_be_en, g_be_clr, g_ku, g_kv, g_ld_rf, g_ld_cst;
+  logic            g_tgt;
+  logic [NAMax-1:0] g_act;
+  logic [13:0]     g_txk [NAMax];
+  logic [13:0]     g_txr [NAMax];
+  always_comb begin
+    for (int unsigned j = 0; j < NAMax; j++) begin
+      g_act[j] = (NW'(j) < na_q);
+      g_txk[j] = txk[j];
+      g_txr[j] = txr[j];
+    end
+  end
   logic [$clog2(NAMax)-1:0] g_col;
   logic [GIdxW-1:0] g_ld_idx;
   logic [5:0]      g_st;
@@ -276,10 +308,15 @@ module pka_rns_sb
     .fix_u_i  (fix_u),
     .fix_v_i  (fix_v),
     .mkz_i    (mkz),
-    .mkq_i    (g_mkq),
+    .tcopy_i  (tcopy),
+    .act_i    (g_act),
+    .txk_i    (g_txk),
+    .txr_i    (g_txr),
+    .mkqk_i   (g_mkqk),
+    .mkqr_i   (g_mkqr),
     .wk_i     (wk),
     .wr_i     (wr),
-    .wd_i     (wd),
+    .wd_i     (td_q),
     .ld_rf_i  (g_ld_rf),
     .ld_addr_i(ld_addr6),
     .ld_cst_i (g_ld_cst),
@@ -329,7 +366,7 @@ module pka_rns_sb
 
   logic [CntW-1:0] t_q, t_d;
   logic [LenW-1:0] idx_q, idx_d;
-  logic [CntW-1:0] na_, nb_, k_, dlt, ts, t1, t2, t3, t4, t5, t6, t7;
+  logic [CntW-1:0] na_, nb_, k_, dlt, ts, t1, t2, t3, t4;
   logic            sbp, linp;
   assign sbp  = (uop == USb);
   assign linp = (uop == UAdd) || (uop == USub);
@@ -341,10 +378,19 @@ module pka_rns_sb
   assign t1 = (na_ >= 16'd3) ? 16'd11 + (na_ << 1) : 16'd14 + na_;
   assign t2 = 16'd14 + (na_ << 1);
   assign t3 = t1 + 16'd9;
-  assign t4 = linp ? 16'd1 : t3 + 16'd4 + (nb_ << 1);
-  assign t5 = t4 + 16'd5;
-  assign t6 = t5 + (na_ << 1);
-  assign t7 = t6 + 16'd6;
+  assign t4 = t3 + 16'd4 + (nb_ << 1);
+
+  // issue rule: wait at t = 0 while the busy tail writes a register read here (RAW) or would not be
+  // done by this instruction's handoff (it has 6 - c cycles left; SB holds T4 + 2 + D, ADD/SUB 3)
+  logic            raw, stall;
+  logic [CntW-1:0] hold;
+  always_comb begin
+    raw = 1'b0;
+    for (int unsigned i = 0; i < 3; i++)
+      if (CntW'(i) < k_ && (ua[i] == td_q || ub[i] == td_q)) raw = 1'b1;
+    hold = sbp ? t4 + 16'd2 + dlt : 16'd3;
+    stall = tb_q && (raw || 16'd6 - CntW'(tc_q) > hold);
+  end
 
   // product phase: issue t < 6K, a half then b half, pair p, step r (P1, P2, P3)
   logic [CntW-1:0] pt, pp, pr, qt, qp;
@@ -365,12 +411,11 @@ module pka_rns_sb
   end
 
   // broadcast: which rower and which xi (u or v) in the current BE step
-  logic            be_ab, be_ba, be_ag, be_v;
+  logic            be_ab, be_ba, be_v;
   logic [CntW-1:0] be_s;
   always_comb begin
     be_ab = sbp && (ts >= 16'd10) && (ts < 16'd10 + (na_ << 1));
     be_ba = sbp && (ts >= t3) && (ts < t3 + (nb_ << 1));
-    be_ag = (sbp || linp) && (ts >= t5) && (ts < t5 + (na_ << 1));
     be_s = '0;
     be_v = 1'b0;
     if (be_ab) begin
@@ -379,9 +424,6 @@ module pka_rns_sb
     end else if (be_ba) begin
       be_v = (ts >= t3 + nb_);
       be_s = be_v ? ts - t3 - nb_ : ts - t3;
-    end else if (be_ag) begin
-      be_v = (ts >= t5 + na_);
-      be_s = be_v ? ts - t5 - na_ : ts - t5;
     end
   end
 
@@ -444,17 +486,33 @@ module pka_rns_sb
     pc_d = pc_q; t_d = t_q; idx_d = idx_q; map_d = map_q; src_d = src_q;
     mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
     done_o = 1'b0;
-    rhalf = 1'b0; opa_sel = 3'd0; opb_sel = 2'd0; sa = '0; sb2 = '0; cidx = '0; col = '0; qv = '0;
+    rhalf = 1'b0; opa_sel = 3'd0; opb_sel = 2'd0; sa = '0; sb2 = '0; cidx = '0; col = '0;
     for (int i = 0; i < 4; i++) ra[i] = '0;
     au_en = 1'b0; au_clr = 1'b0; au_dbl = 1'b0; au_corr = 1'b0; au_idx = '0;
     av_en = 1'b0; av_clr = 1'b0; av_sub = 1'b0; av_idx = '0;
     red_src = '0; red_idx = '0; red_half = 1'b0; red_half_be = 1'b0; sc_we = 1'b0; sc_wi = '0;
-    fix_u = 1'b0; fix_v = 1'b0; mkz = 1'b0; wk = 1'b0; wr = 1'b0; wd = ud; lin_en = 1'b0; lin_sub = 1'b0;
+    fix_u = 1'b0; fix_v = 1'b0; mkz = 1'b0; wk = 1'b0; wr = 1'b0; lin_en = 1'b0; lin_sub = 1'b0;
+    tb_d = tb_q; tc_d = tc_q; td_d = td_q; tlin_d = tlin_q;
+    tcopy = 1'b0; txk_we = 1'b0; txr_we = 1'b0; qm_en = 1'b0; qm_sel = 1'b0; g_mkqk = 1'b0; g_mkqr = 1'b0;
     ld_rf = 1'b0; ld_half = 1'b0; ld_cst = 1'b0; ld_idx = '0; ld_data = '0; ld_sel = '0; ld_addr6 = '0;
     g_start = 1'b0; g_first = 1'b0; g_be_en = 1'b0; g_be_clr = 1'b0; g_tgt = '0; g_col = '0;
-    g_ku = 1'b0; g_kv = 1'b0; g_mkq = 1'b0; g_ld_rf = 1'b0; g_ld_cst = 1'b0; g_ld_idx = '0;
+    g_ku = 1'b0; g_kv = 1'b0; g_ld_rf = 1'b0; g_ld_cst = 1'b0; g_ld_idx = '0;
     sx = ua[0]; sy = ub[0];
     cox_clr = 1'b0; cox_half = 1'b0; cox_en = 1'b0;
+
+    // ---- Compress tail (c = tc_q), beside whatever the sequencer runs; a handoff below restarts it
+    if (tb_q) begin
+      tc_d = tc_q + 3'd1;
+      if (tc_q == 3'd5) tb_d = 1'b0;
+      unique case (tc_q)
+        3'd0: if (tlin_q) red_src = 2'd2;                  // ADD/SUB: xi(Kz_a) product
+        3'd1: begin red_src = 2'd2; txk_we = tlin_q; end   // xi(Rz_a) product
+        3'd2: begin txr_we = 1'b1; g_mkqk = 1'b1; end
+        3'd3: begin qm_en = 1'b1; g_mkqr = 1'b1; end
+        3'd4: begin wk = 1'b1; qm_en = 1'b1; qm_sel = 1'b1; end
+        default: wr = 1'b1;
+      endcase
+    end
 
     unique case (state_q)
       Idle: if (cmd_valid_i) begin
@@ -538,10 +596,10 @@ module pka_rns_sb
       end
 
       Exec: begin
-        if (uop != UHalt) cyc_d = cyc_q + 1;
+        if (uop != UHalt || tb_q) cyc_d = cyc_q + 1;
         unique case (uop)
-          UHalt: begin state_d = Store; rj_d = '0; rp_d = 1'b0; rr_d = '0; req_d = '0; end
-          USb, UAdd, USub: begin
+          UHalt: if (!tb_q) begin state_d = Store; rj_d = '0; rp_d = 1'b0; rr_d = '0; req_d = '0; end
+          USb, UAdd, USub: if (!(t_q == '0 && stall)) begin
             t_d = t_q + 1;
             // ---- SB products (Karatsuba), K pairs, a half then b half
             if (sbp && t_q < 6 * k_) begin
@@ -578,20 +636,22 @@ module pka_rns_sb
               rhalf = (t_q == 16'd1);
               ra[0] = {ua[0], 1'b0}; ra[1] = {ua[0], 1'b1}; ra[2] = {ub[0], 1'b0}; ra[3] = {ub[0], 1'b1};
             end
+            if (linp && (t_q == 16'd1 || t_q == 16'd2)) begin   // xi of Kz_a, Rz_a for the tail
+              opa_sel = 3'd2; sa = (t_q == 16'd1) ? 4'd12 : 4'd13; opb_sel = 2'd2; cidx = 3'd2;
+            end
             // ---- multiplier: xi_a, BE steps, K_b, xi_b, Compress
             if (sbp && (ts == 16'd6 || ts == 16'd7)) begin
-              opa_sel = 3'd2; sa = (ts == 16'd6) ? 5'd0 : 5'd1; opb_sel = 2'd2; cidx = 3'd2;
+              opa_sel = 3'd2; sa = (ts == 16'd6) ? 4'd0 : 4'd1; opb_sel = 2'd2; cidx = 3'd2;
             end
             if (be_ab) begin opa_sel = 3'd3; opb_sel = 2'd3; col = ColW'(be_s); end
             if (be_ba) begin opa_sel = 3'd3; opb_sel = 2'd3; col = ColW'(na_ + be_s); end
-            if (sbp && ts == t1) begin opa_sel = 3'd4; sa = 5'd2; sb2 = 5'd4; opb_sel = 2'd2; cidx = 3'd3; end
-            if (sbp && ts == t2) begin opa_sel = 3'd4; sa = 5'd3; sb2 = 5'd5; opb_sel = 2'd2; cidx = 3'd3; end
-            if (sbp && ts == t1 + 16'd5) begin opa_sel = 3'd2; sa = 5'd6; opb_sel = 2'd2; cidx = 3'd4; end
-            if (sbp && ts == t2 + 16'd5) begin opa_sel = 3'd2; sa = 5'd7; opb_sel = 2'd2; cidx = 3'd4; end
-            if (ts == t4 + 16'd1) begin opa_sel = 3'd2; sa = 5'd14; opb_sel = 2'd2; cidx = 3'd2; end
-            if (ts == t4 + 16'd2) begin opa_sel = 3'd2; sa = 5'd15; opb_sel = 2'd2; cidx = 3'd2; end
-            if (ts == t6 + 16'd1) begin opa_sel = 3'd5; qv = {1'b0, qk}; opb_sel = 2'd2; cidx = 3'd5; end
-            if (ts == t6 + 16'd2) begin opa_sel = 3'd5; qv = {1'b0, qr}; opb_sel = 2'd2; cidx = 3'd5; end
+            if (sbp && ts == t1) begin opa_sel = 3'd4; sa = 4'd2; sb2 = 4'd4; opb_sel = 2'd2; cidx = 3'd3; end
+            if (sbp && ts == t2) begin opa_sel = 3'd4; sa = 4'd3; sb2 = 4'd5; opb_sel = 2'd2; cidx = 3'd3; end
+            if (sbp && ts == t1 + 16'd5) begin opa_sel = 3'd2; sa = 4'd6; opb_sel = 2'd2; cidx = 3'd4; end
+            if (sbp && ts == t2 + 16'd5) begin opa_sel = 3'd2; sa = 4'd7; opb_sel = 2'd2; cidx = 3'd4; end
+            // Compress's xi: Kz_a = Ku_a + Rv_a at T4 - 3, Rz_a (formed at T4) at T4 + 1
+            if (sbp && ts == t4 - 16'd3) begin opa_sel = 3'd5; sa = 4'd8; sb2 = 4'd1; opb_sel = 2'd2; cidx = 3'd2; end
+            if (sbp && ts == t4 + 16'd1) begin opa_sel = 3'd2; sa = 4'd13; opb_sel = 2'd2; cidx = 3'd2; end
             // ---- BE accumulators (products two cycles after the step)
             if (sbp && ts >= 16'd12 && ts < 16'd12 + (na_ << 1)) begin
               au_en = 1'b1; au_corr = 1'b1;
@@ -617,50 +677,47 @@ module pka_rns_sb
               end
               if (ts == t3 + 16'd2 + nb_) begin red_src = 2'd1; red_idx = 2'd0; end
               if (ts == t3 + 16'd2 + (nb_ << 1)) begin red_src = 2'd1; red_idx = 2'd1; end
+              if (ts == t4 - 16'd1) red_src = 2'd2;     // xi(Kz_a), into the tail at T4
+              if (ts == t4) txk_we = 1'b1;
             end
-            if (ts == t6 + 16'd3 || ts == t6 + 16'd4) begin red_src = 2'd2; red_half = 1'b1; end
-            if (ts == t4 + 16'd3 || ts == t4 + 16'd4) red_src = 2'd2;
             sc_we = 1'b1;
-            if (sbp && ts == 16'd5) sc_wi = 5'd0;
-            else if (sbp && ts == 16'd6) sc_wi = 5'd1;
-            else if (sbp && ts == 16'd9) sc_wi = 5'd10;
-            else if (sbp && ts == 16'd10) sc_wi = 5'd11;
-            else if (sbp && ts == 16'd11) sc_wi = 5'd2;
-            else if (sbp && ts == 16'd12) sc_wi = 5'd3;
-            else if (sbp && ts == 16'd13 + na_) sc_wi = 5'd4;
-            else if (sbp && ts == 16'd13 + (na_ << 1)) sc_wi = 5'd5;
-            else if (sbp && ts == t1 + 16'd3) sc_wi = 5'd6;
-            else if (sbp && ts == t2 + 16'd3) sc_wi = 5'd7;
-            else if (sbp && ts == t1 + 16'd8) sc_wi = 5'd10;
-            else if (sbp && ts == t2 + 16'd8) sc_wi = 5'd11;
-            else if (sbp && ts == t3 + 16'd3 + nb_) sc_wi = 5'd8;
-            else if (sbp && ts == t3 + 16'd3 + (nb_ << 1)) sc_wi = 5'd9;
-            else if (ts == t4 + 16'd4) sc_wi = 5'd10;
-            else if (ts == t4 + 16'd5) sc_wi = 5'd11;
-            else if (ts == t6 + 16'd4) sc_wi = 5'd12;
-            else if (ts == t6 + 16'd5) sc_wi = 5'd13;
+            if (sbp && ts == 16'd5) sc_wi = 4'd0;
+            else if (sbp && ts == 16'd6) sc_wi = 4'd1;
+            else if (sbp && ts == 16'd9) sc_wi = 4'd10;
+            else if (sbp && ts == 16'd10) sc_wi = 4'd11;
+            else if (sbp && ts == 16'd11) sc_wi = 4'd2;
+            else if (sbp && ts == 16'd12) sc_wi = 4'd3;
+            else if (sbp && ts == 16'd13 + na_) sc_wi = 4'd4;
+            else if (sbp && ts == 16'd13 + (na_ << 1)) sc_wi = 4'd5;
+            else if (sbp && ts == t1 + 16'd3) sc_wi = 4'd6;
+            else if (sbp && ts == t2 + 16'd3) sc_wi = 4'd7;
+            else if (sbp && ts == t1 + 16'd8) sc_wi = 4'd10;
+            else if (sbp && ts == t2 + 16'd8) sc_wi = 4'd11;
+            else if (sbp && ts == t3 + 16'd3 + nb_) sc_wi = 4'd8;
+            else if (sbp && ts == t3 + 16'd3 + (nb_ << 1)) sc_wi = 4'd9;
             else sc_we = 1'b0;
             // ---- Cox
-            if (be_ab || be_ba || be_ag) cox_en = 1'b1;
-            if ((sbp && (ts == 16'd9 || ts == 16'd9 + na_)) || ts == t5 - 16'd1 || ts == t5 - 16'd1 + na_)
-              cox_clr = 1'b1;
+            if (be_ab || be_ba) cox_en = 1'b1;
+            if (sbp && (ts == 16'd9 || ts == 16'd9 + na_)) cox_clr = 1'b1;
             if (sbp && (ts == t3 - 16'd1 || ts == t3 - 16'd1 + nb_)) begin cox_clr = 1'b1; cox_half = 1'b1; end
             // ---- gamma channel
-            if (be_ab || be_ag) begin
+            if (be_ab) begin
               g_be_en = 1'b1;
               g_col = $clog2(NAMax)'(be_s);
-              g_tgt = {be_ag, be_v};
+              g_tgt = be_v;
               g_be_clr = (be_s == '0);
             end
             if (sbp && ts == t1 + 16'd3) g_ku = 1'b1;
             if (sbp && ts == t2 + 16'd3) g_kv = 1'b1;
-            if (ts == t6) g_mkq = 1'b1;
-            // ---- K = -1 corrections, outputs, write-back
+            // ---- K = -1 corrections, Kz / Rz, handoff to the Compress tail
             if (sbp && ts == t1 + 16'd4) fix_u = &(kbu_m1 | ~active_b) & g_ku_m1;
             if (sbp && ts == t2 + 16'd4) fix_v = &(kbv_m1 | ~active_b) & g_kv_m1;
             if (sbp && ts == t4) mkz = 1'b1;
-            if (ts == t7) wk = 1'b1;
-            if (ts == t7 + 16'd1) begin wr = 1'b1; t_d = '0; pc_d = pc_q + 1; end
+            if (sbp ? ts == t4 + 16'd1 : t_q == 16'd2) begin
+              tcopy = 1'b1;
+              tb_d = 1'b1; tc_d = '0; td_d = ud; tlin_d = linp;
+              t_d = '0; pc_d = pc_q + 1;
+            end
           end
           ULoop: begin
             src_d = usrc;
@@ -714,11 +771,13 @@ module pka_rns_sb
       status_q <= ST_OK; cyc_q <= '0; io_q <= '0; ph_q <= '0; req_q <= '0; rsp_q <= '0;
       rj_q <= '0; rt_q <= '0; rp_q <= 1'b0; rg_q <= 1'b0; rr_q <= '0; err_q <= 1'b0;
       pc_q <= '0; t_q <= '0; idx_q <= '0; k1_q <= 1'b0; k2_q <= 1'b0; map_q <= 1'b0; src_q <= 1'b0;
+      tb_q <= 1'b0; tc_q <= '0; td_q <= '0; tlin_q <= 1'b0;
     end else begin
       state_q <= state_d; op_q <= op_d; elen_q <= elen_d; len_q <= len_d; na_q <= na_d; nb_q <= nb_d;
       status_q <= status_d; cyc_q <= cyc_d; io_q <= io_d; ph_q <= ph_d; req_q <= req_d; rsp_q <= rsp_d;
       rj_q <= rj_d; rt_q <= rt_d; rp_q <= rp_d; rg_q <= rg_d; rr_q <= rr_d; err_q <= err_d;
       pc_q <= pc_d; t_q <= t_d; idx_q <= idx_d; k1_q <= k1_d; k2_q <= k1_q; map_q <= map_d; src_q <= src_d;
+      tb_q <= tb_d; tc_q <= tc_d; td_q <= td_d; tlin_q <= tlin_d;
     end
   end
   always_ff @(posedge clk_i) begin

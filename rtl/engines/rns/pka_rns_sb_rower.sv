@@ -8,7 +8,12 @@
 // and |Mb_i|_ma (i < n_b)) and the scratch values of one SB
 // (pka.model.rns.sbmm + compress): u, v (Karatsuba U = 2KxKy + RxRy, V = (Kx+Rx)(Ky+Ry) - KxKy - RxRy,
 // lazily accumulated, V from a multiple of m so it never goes negative), the Split results R^ and K
-// on b, K on a, the broadcast xi, the outputs Kz = Ku + Rv, Rz = 2Kv + Ru and Compress's Q*Ma.
+// on b, K on a, the broadcast xi, the outputs Kz = Ku + Rv, Rz = 2Kv + Ru.
+// Compress tail (runs beside the next instruction): at the handoff Kz, Rz are copied to tail
+// registers; the xi of Kz_a and Rz_a arrive from the reducer (only their top 8 and low 6 bits, which
+// the gamma channel's one-cycle BE a -> gamma reads); Q*|Ma|_mb by a 6 x W multiplier with one fold
+// and one conditional subtraction (Q < 64: Q*Ma < 2^(W+6), H*c + L < 2 m_b); then the K and R
+// results are written to the register file.
 // The core (pka_rns_sb) drives every field each cycle (schedule in its header).
 `default_nettype none
 
@@ -22,14 +27,13 @@ module pka_rns_sb_rower #(
   input  logic                       rhalf_i,
   input  logic [5:0]                 ra_i [4],
   // multiplier operands
-  input  logic [2:0]                 opa_sel_i,   // 0 RF[ra0], 1 RF[ra0]+RF[ra1], 2 scratch, 3 bus, 4 (s1 - s2) mod mb, 5 q
+  input  logic [2:0]                 opa_sel_i,   // 0 RF[ra0], 1 RF[ra0]+RF[ra1], 2 scratch, 3 bus, 4 (s1 - s2) mod mb, 5 (s1 + s2) mod ma
   input  logic [1:0]                 opb_sel_i,   // 0 RF[ra2], 1 RF[ra2]+RF[ra3], 2 constant, 3 column
-  input  logic [4:0]                 sa_i,        // scratch index (opa) / s1
-  input  logic [4:0]                 sb_i,        // s2
+  input  logic [3:0]                 sa_i,        // scratch index (opa) / s1
+  input  logic [3:0]                 sb_i,        // s2
   input  logic [2:0]                 cidx_i,      // constant index
   input  logic [$clog2(2*MaxN)-1:0]  col_i,
   input  logic [W-1:0]               bus_i,
-  input  logic [6:0]                 q_i,
   // accumulators: port U and port V, each: enable, index, clear, init with Vinit, subtract, double
   input  logic                       au_en_i, au_clr_i, au_dbl_i, au_corr_i,
   input  logic [1:0]                 au_idx_i,
@@ -42,16 +46,22 @@ module pka_rns_sb_rower #(
   input  logic [1:0]                 red_idx_i,
   input  logic                       red_half_i,
   input  logic                       sc_we_i,
-  input  logic [4:0]                 sc_wi_i,
+  input  logic [3:0]                 sc_wi_i,
   // special steps
   input  logic                       fix_u_i,     // K_u = -1: K_u := 0, R_u := R_u - Ma on b
   input  logic                       fix_v_i,
   input  logic                       mkz_i,       // Kz = Ku + Rv, Rz = 2Kv + Ru (both halves)
   input  logic                       lin_en_i,    // ADD/SUB: Kz, Rz (half rhalf) = x +- y (+ zero rep.)
   input  logic                       lin_sub_i,
+  // Compress tail
+  input  logic                       tcopy_i,     // handoff: tail Kz, Rz := scratch Kz, Rz
+  input  logic                       txk_we_i,    // tail xi of Kz_a := reducer output
+  input  logic                       txr_we_i,    // tail xi of Rz_a := reducer output
+  input  logic                       qm_en_i,     // qm := |Q Ma|_mb, Q = qsel ? Q_R : Q_K
+  input  logic                       qm_sel_i,
   input  logic                       wk_i,        // RF[d.K] := Kz + Q_R (a), Kz - Q_K Ma + Q_R (b)
   input  logic                       wr_i,        // RF[d.R] := Rz + 2Q_K (a), Rz - Q_R Ma + 2Q_K (b)
-  input  logic [6:0]                 qk_i, qr_i,
+  input  logic [5:0]                 qk_i, qr_i,
   input  logic [4:0]                 wd_i,
   // loading and storing
   input  logic                       ld_rf_i,
@@ -65,6 +75,8 @@ module pka_rns_sb_rower #(
   output logic [W-1:0]               st_data_o,
   output logic [W-1:0]               xiu_o,
   output logic [W-1:0]               xiv_o,
+  output logic [13:0]                txk_o,       // {top 8, low 6} bits of the tail's xi(Kz_a), xi(Rz_a)
+  output logic [13:0]                txr_o,
   output logic                       kbu_m1_o,    // K_u on b == m_b - 1 (i.e. -1)
   output logic                       kbv_m1_o,
   output logic [W-1:0]               c_a_o,
@@ -78,9 +90,9 @@ module pka_rns_sb_rower #(
   // scratch indices (pka_rns_sb)
   // 2: u_b, 3: v_b (addressed by the core through sa/sb)
   localparam int unsigned SUa = 0, SVa = 1, SRu = 4, SRv = 5, SKbu = 6, SKbv = 7,
-                          SKau = 8, SKav = 9, SXu = 10, SXv = 11, STk = 12, STr = 13, SKza = 14,
-                          SRza = 15, SKzb = 16, SRzb = 17;
-  localparam int unsigned NSc = 18;
+                          SKau = 8, SKav = 9, SXu = 10, SXv = 11, SKza = 12, SRza = 13, SKzb = 14,
+                          SRzb = 15;
+  localparam int unsigned NSc = 16;
 
   initial if (W != 16 && W != 32) $fatal(1, "W must be 16 or 32");
 
@@ -123,7 +135,7 @@ module pka_rns_sb_rower #(
       3'd2: opa_d = sc_q[sa_i];
       3'd3: opa_d = bus_i;
       3'd4: opa_d = msub(sc_q[sa_i], sc_q[sb_i], mb);
-      3'd5: opa_d = W'(q_i);
+      3'd5: opa_d = madd(sc_q[sa_i], sc_q[sb_i], ma);
       default: opa_d = '0;
     endcase
     unique case (opb_sel_i)
@@ -169,6 +181,22 @@ module pka_rns_sb_rower #(
   assign xiu_o = sc_q[SXu];
   assign xiv_o = sc_q[SXv];
 
+  // ---- Compress tail ----------------------------------------------------------------------------
+  logic [W-1:0] tka_q, tra_q, tkb_q, trb_q, qm_q, qm_d;
+  logic [13:0]  txk_q, txr_q, tx_d;
+  assign tx_d  = {r2_d[W-1 -: 8], r2_d[5:0]};
+  assign txk_o = txk_q;
+  assign txr_o = txr_q;
+
+  // |Q Ma|_mb: Q Ma < 2^(W+6); one fold H c + L < 2^W + 2^(6+CBits) < 2 m_b; one subtraction
+  logic [5:0]    qsel;
+  logic [W+5:0]  qma;
+  logic [W:0]    qf;
+  assign qsel = qm_sel_i ? qr_i : qk_i;
+  assign qma  = (W+6)'(qsel) * (W+6)'(cst_q[5]);
+  assign qf   = (W+1)'(qma[W+5:W]) * (W+1)'(cst_q[1][CBits-1:0]) + (W+1)'(qma[W-1:0]);
+  assign qm_d = (qf >= {1'b0, mb}) ? W'(qf - {1'b0, mb}) : W'(qf);
+
   logic [W-1:0] qr_a, qr_b, q2k_a, q2k_b;
   assign qr_a  = W'(qr_i);
   assign qr_b  = W'(qr_i);
@@ -186,11 +214,11 @@ module pka_rns_sb_rower #(
       wa_en = !ld_half_i;
       wb_en = ld_half_i;
     end else if (wk_i) begin
-      wa_en = 1'b1; wa_addr = {wd_i, 1'b0}; wa_data = madd(sc_q[SKza], qr_a, ma);
-      wb_en = 1'b1; wb_addr = {wd_i, 1'b0}; wb_data = madd(msub(sc_q[SKzb], sc_q[STk], mb), qr_b, mb);
+      wa_en = 1'b1; wa_addr = {wd_i, 1'b0}; wa_data = madd(tka_q, qr_a, ma);
+      wb_en = 1'b1; wb_addr = {wd_i, 1'b0}; wb_data = madd(msub(tkb_q, qm_q, mb), qr_b, mb);
     end else if (wr_i) begin
-      wa_en = 1'b1; wa_addr = {wd_i, 1'b1}; wa_data = madd(sc_q[SRza], q2k_a, ma);
-      wb_en = 1'b1; wb_addr = {wd_i, 1'b1}; wb_data = madd(msub(sc_q[SRzb], sc_q[STr], mb), q2k_b, mb);
+      wa_en = 1'b1; wa_addr = {wd_i, 1'b1}; wa_data = madd(tra_q, q2k_a, ma);
+      wb_en = 1'b1; wb_addr = {wd_i, 1'b1}; wb_data = madd(msub(trb_q, qm_q, mb), q2k_b, mb);
     end
   end
 
@@ -220,6 +248,15 @@ module pka_rns_sb_rower #(
       sc_q[SKzb] <= madd(sc_q[SKbu], sc_q[SRv], mb);
       sc_q[SRzb] <= madd(madd(sc_q[SKbv], sc_q[SKbv], mb), sc_q[SRu], mb);
     end
+    if (tcopy_i) begin
+      tka_q <= sc_q[SKza];
+      tra_q <= sc_q[SRza];
+      tkb_q <= sc_q[SKzb];
+      trb_q <= sc_q[SRzb];
+    end
+    if (txk_we_i) txk_q <= tx_d;
+    if (txr_we_i) txr_q <= tx_d;
+    if (qm_en_i) qm_q <= qm_d;
     if (wa_en) rf_a_q[wa_addr] <= wa_data;
     if (wb_en) rf_b_q[wb_addr] <= wb_data;
     if (lin_en_i && !rhalf_i) begin

@@ -3,13 +3,17 @@
 //
 // Algorithm 4 (radix 2^K, quotient estimation, carry-save accumulation) computes
 //   R = A*B - Q*N in [0, 2N), R = A*B mod N  (no Montgomery factor, no domain conversion)
-// in n' + 2 loop iterations, n' = ceil((n+1)/K): S := 2^K S + a_i B - 2^(2K) q N. One iteration is
+// in n' + 1 loop iterations, n' = ceil((n+1)/K): S := 2^K S + a_i B - 2^(2K) q N, the paper's
+// first two iterations merged into one (S = 0 there, so the idle -qN generator adds a_(n'-2) B
+// while the a_i*B generator adds 2^K a_(n'-1) B; pka_victor_acc, first_i). One iteration is
 // two pipeline stages (stage 1: the estimator pka_victor_qest; stage 2: the generators and the
 // four rows of full adders, pka_victor_acc). Two independent products share the pipeline, one in
 // each stage (section 3.1: one B register, two A registers, two accumulators in a ring):
 //   cycle t of a step: stage 2 runs context t[0] (0: M := M*M, 1: X := X*M), stage 1 the other.
-// Algorithm 1 (right to left): per exponent bit one step of 2(n'+2) cycles, the square and the
+// Algorithm 1 (right to left): per exponent bit one step of 2(n'+1) cycles, the square and the
 // multiply interleaved; the multiply context is idle when e_i = 0, and X := 1*M is a copy.
+// The merge needs floor(A / 2^(K(n'-2))) B < q_max 2^K N: true for every operand the engine
+// multiplies (checked a, b, base < N; results < 1.27 N), not for A = B = 2N-1 (see the model).
 //
 // Operations (cmd_len_i = n = bit length of N, 2 <= n <= MaxLen):
 //   OP_MODEXP  R = A^E mod N, canonical. Reads N, A (< N), E (cmd_elen_i bits, <= MaxLen).
@@ -24,11 +28,11 @@
 // MaxLen+2K+1, A registers MaxLen+K (digit window at MaxLen+pad, pad = K n' - n - 1).
 //
 // cycles_o (compute; loads/stores are io_cycles_o):
-//   MODEXP: 1 + (Eps+1) + h*2(n'+2) + 2        (base check, Y, h steps, convert X, final -N)
-//   MODMUL: 2 + (Eps+1) + 2(n'+2) + 1
+//   MODEXP: 1 + (Eps+1) + h*2(n'+1) + 2        (base check, Y, h steps, convert X, final -N)
+//   MODMUL: 2 + (Eps+1) + 2(n'+1) + 1
 // The carry-propagate conversion of a result (one MaxLen+2K+1 bit adder, shared with the checks,
-// the division and the final subtraction) takes the cycle a new product saves on its first
-// estimate (S = 0 gives q = 0), so a step costs exactly the paper's 2(n'+2) cycles.
+// the division and the final subtraction) takes the stage-1 cycle before a new product's merged
+// first iteration (S = 0 needs no estimate), so a step costs 2(n'+1) cycles, the paper 2(n'+2).
 `default_nettype none
 
 module pka_victor_core
@@ -118,7 +122,7 @@ module pka_victor_core
   logic [WiW-1:0] req_q, req_d, rsp_q, rsp_d;
   logic        n_odd_q, n_odd_d;
   logic        wide_q, wide_d;            // A or B has bits at or above n (so >= N)
-  logic [15:0] t_q, t_d;                  // cycle within a step, 0 .. 2n'+3
+  logic [15:0] t_q, t_d;                  // cycle within a step, 0 .. 2n'+1
   logic [15:0] steps_q, steps_d;          // steps left (exponent bits)
   logic [4:0]  cnt_q, cnt_d;              // Check / Recip counter
   logic        first_q, first_d;          // first step: no multiply to drain
@@ -140,18 +144,20 @@ module pka_victor_core
   logic [W-1:0]      sa1_q, sa1_d, sc1_q, sc1_d;  // ring: input of stage 1
   logic [W-1:0]      sa2_q, sa2_d, sc2_q, sc2_d;  // ring: input of stage 2 ...
   logic [QW-1:0]     q2_q, q2_d;                  // ... with its quotient estimate
+  logic              first2_q, first2_d;          // ... or the merged first iteration (S = 0)
 
   // ---- helpers ------------------------------------------------------------------------------
   function automatic logic [MemAw-1:0] addr(int unsigned slot, logic [WiW-1:0] w);
     return MemAw'(slot * SlotWords) + MemAw'(w);
   endfunction
 
-  // the current digit: the K bits at MaxLen+pad down (pad = K n' - n - 1 < K)
-  function automatic logic [K-1:0] top_digit(logic [AW-1:0] a, logic [2:0] pad);
+  // the current digit: the K bits at MaxLen+pad down (pad = K n' - n - 1 < K); below = K: the
+  // next digit (the merged first iteration's a_(n'-2))
+  function automatic logic [K-1:0] top_digit(logic [AW-1:0] a, logic [2:0] pad, int unsigned below);
     logic [K-1:0] d;
     d = '0;
     for (int unsigned p = 0; p < K; p++) begin
-      if (32'(pad) == p) d = a[MaxLen + p -: K];
+      if (32'(pad) == p) d = a[MaxLen + p - below -: K];
     end
     return d;
   endfunction
@@ -179,7 +185,7 @@ module pka_victor_core
   end
 
   // ---- datapath instances -----------------------------------------------------------------------
-  logic [K-1:0]  digit;
+  logic [K-1:0]  digit, digit_lo;
   logic [W-1:0]  acc_sa, acc_sc;
   logic [QW-1:0] q_est;
 
@@ -188,7 +194,8 @@ module pka_victor_core
   );
 
   pka_victor_acc #(.K(K), .NW(MaxLen), .Width(W)) u_acc (
-    .sa_i(sa2_q), .sc_i(sc2_q), .a_i(digit), .q_i(q2_q), .b_i(b_q), .n_i(n_q),
+    .sa_i(sa2_q), .sc_i(sc2_q), .a_i(digit), .q_i(q2_q), .first_i(first2_q), .alo_i(digit_lo),
+    .b_i(b_q), .n_i(n_q),
     .sa_o(acc_sa), .sc_o(acc_sc)
   );
 
@@ -216,7 +223,8 @@ module pka_victor_core
     ld_aligned = ld_new << f_q;
     ld_lost = |(ld_new & ~({MaxLen{1'b1}} >> f_q));
     conv = add_sum[W-1:2*K];
-    digit = t_q[0] ? (mul_act_q ? top_digit(a1_q, pad_q) : '0) : top_digit(a0_q, pad_q);
+    digit    = t_q[0] ? (mul_act_q ? top_digit(a1_q, pad_q, 0) : '0) : top_digit(a0_q, pad_q, 0);
+    digit_lo = t_q[0] ? (mul_act_q ? top_digit(a1_q, pad_q, K) : '0) : top_digit(a0_q, pad_q, K);
   end
 
   // ---- the controller --------------------------------------------------------------------------
@@ -231,7 +239,7 @@ module pka_victor_core
     mul_act_d = mul_act_q; x_one_d = x_one_q;
     elen_d = elen_q; tmax_d = tmax_q; nw_d = nw_q; nwe_d = nwe_q; f_d = f_q; pad_d = pad_q;
     n_d = n_q; b_d = b_q; a0_d = a0_q; a1_d = a1_q; e_d = e_q; ld_d = ld_q; rem_d = rem_q; y_d = y_q;
-    sa1_d = sa1_q; sc1_d = sc1_q; sa2_d = sa2_q; sc2_d = sc2_q; q2_d = q2_q;
+    sa1_d = sa1_q; sc1_d = sc1_q; sa2_d = sa2_q; sc2_d = sc2_q; q2_d = q2_q; first2_d = first2_q;
     mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
     done_o = 1'b0;
     nd_tmp = (17'(cmd_len_i) + 17'(K)) / 17'(K);
@@ -245,7 +253,7 @@ module pka_victor_core
         nwe_d = WiW'((32'(cmd_elen_i) + 31) / 32);
         f_d = 5'(32 * 32'(nw_d) - 32'(cmd_len_i));
         pad_d = 3'(17'(K) * nd_tmp - 17'(cmd_len_i) - 17'd1);
-        tmax_d = 16'(2 * nd_tmp + 3);
+        tmax_d = 16'(2 * nd_tmp + 1);
         x_one_d = 1'b1; mul_act_d = 1'b0; first_d = 1'b1; wide_d = 1'b0;
         if (op_e'(cmd_op_i) != OP_MODEXP && op_e'(cmd_op_i) != OP_MODMUL) begin
           status_d = ST_ERR_OPCODE; state_d = Done;
@@ -324,7 +332,7 @@ module pka_victor_core
         cnt_d = cnt_q + 1;
         if (32'(cnt_q) == Eps) begin
           t_d = '0;
-          sa2_d = '0; sc2_d = '0; q2_d = '0;
+          sa2_d = '0; sc2_d = '0; q2_d = '0; first2_d = 1'b1;
           steps_d = is_exp_q ? elen_q : 16'd1;
           state_d = (steps_d == '0) ? Drain : Loop;
         end
@@ -336,13 +344,14 @@ module pka_victor_core
         // stage 2: the accumulator, its output to the ring's stage-1 input
         sa1_d = acc_sa;
         sc1_d = acc_sc;
-        if (!t_q[0]) a0_d = a0_q << K;
-        else if (mul_act_q) a1_d = a1_q << K;
+        // (the merged first iteration consumes two digits)
+        if (!t_q[0]) a0_d = first2_q ? a0_q << (2 * K) : a0_q << K;
+        else if (mul_act_q) a1_d = first2_q ? a1_q << (2 * K) : a1_q << K;
         // stage 1: the estimate of the other context; a fresh S = 0 for a context about to start
         if (t_q == '0 || t_q == tmax_q) begin
-          sa2_d = '0; sc2_d = '0; q2_d = '0;
+          sa2_d = '0; sc2_d = '0; q2_d = '0; first2_d = 1'b1;
         end else begin
-          sa2_d = sa1_q; sc2_d = sc1_q; q2_d = q_est;
+          sa2_d = sa1_q; sc2_d = sc1_q; q2_d = q_est; first2_d = 1'b0;
         end
         // the wide adder converts the context that just finished (add_x/y = S_a, S_c of stage 1)
         if (t_q == '0) begin
@@ -424,6 +433,7 @@ module pka_victor_core
     n_q <= n_d; b_q <= b_d; a0_q <= a0_d; a1_q <= a1_d; e_q <= e_d; ld_q <= ld_d;
     rem_q <= rem_d; y_q <= y_d;
     sa1_q <= sa1_d; sc1_q <= sc1_d; sa2_q <= sa2_d; sc2_q <= sc2_d; q2_q <= q2_d;
+    first2_q <= first2_d;
   end
 
   assign cmd_ready_o = (state_q == Idle);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// pka_victor_sdgen: a signed-digit multiple d * X * 2^Shift (or -d * X * 2^Shift) as two words.
+// pka_victor_sdgen: a signed-digit multiple d * X * 2^Shift or -d * X * 2^Shift as two words.
 //
 // Paper 003, section 3.2, Table 2 and Figure 6: every d in [0, 42] is alpha + beta + gamma with
 // -alpha in {0, 8, 16, 32}, beta in {0, +-4, +-8}, gamma in {0, +-1, +-2} (Table 2 lists -d).
 // Three selection networks pick the shifted copies of X, a row of full adders adds them:
-//   Negate = 1:  s_o + c_o + neg_o = -d * X * 2^Shift   (mod 2^Width)   the -qN generator
-//   Negate = 0:  s_o + c_o + neg_o = +d * X * 2^Shift   (mod 2^Width)   the a_i*B generator
+//   negate_i = 1:  s_o + c_o + neg_o = -d * X * 2^Shift   (mod 2^Width)   the -qN generator
+//   negate_i = 0:  s_o + c_o + neg_o = +d * X * 2^Shift   (mod 2^Width)   the a_i*B generator
+// negate_i is an input because the -qN generator also makes +a_(n'-2) B in the merged first
+// iteration of a product (pka_victor_acc); the a_i*B generator ties it to 0.
 // A negative term is the one's complement of its copy; neg_o (0..3) counts the "+1"s the
 // caller adds into free low bits. d > 42 never occurs (q <= 42 is proved and asserted in the
 // model, a_i <= 31); it selects nothing. Combinational: a 4-way mux and one full adder deep.
@@ -14,11 +16,11 @@
 module pka_victor_sdgen #(
   parameter int unsigned Width  = 64,  // output word width (mod 2^Width)
   parameter int unsigned XW     = 32,  // operand width, XW + 5 + Shift may exceed Width (truncated)
-  parameter int unsigned Shift  = 0,   // weight of the multiple: 0 (a_i*B) or 2k (q*N)
-  parameter int unsigned Negate = 0,   // 1: -d*X (the -qN generator), 0: +d*X
+  parameter int unsigned Shift  = 0,   // weight of the multiple, 0..Width-1
   parameter int unsigned DW     = 7    // digit width, 1..7
 ) (
   input  logic [DW-1:0]    d_i,
+  input  logic             negate_i,  // 1: -d*X, 0: +d*X
   input  logic [XW-1:0]    x_i,
   output logic [Width-1:0] s_o,
   output logic [Width-1:0] c_o,
@@ -28,8 +30,8 @@ module pka_victor_sdgen #(
   if (XW < 1 || XW > Width) begin : g_bad_param0
     $fatal(1, "pka_victor_sdgen: need 1 <= XW <= Width");
   end
-  if (Negate > 1) begin : g_bad_param1
-    $fatal(1, "pka_victor_sdgen: Negate must be 0 or 1");
+  if (Shift >= Width) begin : g_bad_param1
+    $fatal(1, "pka_victor_sdgen: Shift must be below Width");
   end
   if (DW < 1 || DW > 7) begin : g_bad_param2
     $fatal(1, "pka_victor_sdgen: DW must be 1..7");
@@ -126,9 +128,9 @@ module pka_victor_sdgen #(
       default: g_sel = '0;
     endcase
     // sign of each term in the output: Table 2's sign for -d*X, the opposite for +d*X
-    a_neg = (e.am != 2'd0) && (Negate == 1);
-    b_neg = (e.bm != 2'd0) && ((Negate == 1) ? !e.bp : e.bp);
-    g_neg = (e.gm != 2'd0) && ((Negate == 1) ? !e.gp : e.gp);
+    a_neg = (e.am != 2'd0) && negate_i;
+    b_neg = (e.bm != 2'd0) && (negate_i ? !e.bp : e.bp);
+    g_neg = (e.gm != 2'd0) && (negate_i ? !e.gp : e.gp);
     t_a = a_neg ? ~a_sel : a_sel;
     t_b = b_neg ? ~b_sel : b_sel;
     t_g = g_neg ? ~g_sel : g_sel;

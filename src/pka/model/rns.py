@@ -60,8 +60,9 @@ ECC: (X,Z) Montgomery ladder on y^2 = x^3 + ax + b (slides' table, [BDE13], [JY0
 Cycle model: the microprograms below (PROGRAMS) are the ROM of the RTL sequencers
 (rtl/engines/rns/pka_rns_ucode.sv is generated from it). `run_machine` executes the MM build's
 programs and `run_sb_machine` the SBMM build's (SB = Compress(SBMM(sum of 1..3 products)),
-ADD/SUB followed by Compress), both with the RTL's per-instruction cycle costs (`instr_cycles`,
-`sb_times`, `sb_lin_cycles`).
+ADD/SUB followed by Compress), both with the RTL's cycle costs (`instr_cycles`; on the SBMM build
+`sb_times` and `SbTiming`: each Compress runs as a 6-cycle tail beside the next instruction, which
+waits only if it reads the tail's result or would hand off its own Compress before the tail ends).
 """
 
 from __future__ import annotations
@@ -385,20 +386,26 @@ def _sbl(op: UOp, d: int, a: int, b: int) -> Instr:
 
 
 def _sb_ladder_body() -> list[Instr]:
-    """The ladder step of `ladder_xz` as SBMM-build instructions (same registers as the MM one)."""
+    """The ladder step of `ladder_xz` as SBMM-build instructions (same registers as the MM one).
+
+    The ADD and DBL halves are interleaved so that no SB, ADD or SUB reads the result of the one
+    just before it: each Compress then runs beside the next instruction (`SbTiming`: no RAW wait in
+    the step; the order was found by a search over the step's dependence graph).
+    """
     X1, Z1, X2, Z2 = L0X, L0Z, L1X, L1Z
     add, sub = UOp.ADD, UOp.SUB
     return [
         Instr(UOp.MAP),
-        _sb(TA, Z1, X2, (Z2, X1)), _sb(TB, X1, X2), _sb(TC, Z1, Z2), _sb(TD, CA, TA, (CB2, TC)),
-        _sbl(add, T1, TC, TC), _sbl(add, T1, T1, T1), _sbl(sub, T1, ZERO, T1),
-        _sb(L1Z, TA, TA, (TB, T1)),
-        _sbl(add, TA2, TA, TA), _sbl(add, TD2, TD, TD),
-        _sb(L1X, TB, TA2, (TC, TD2), (NXG, L1Z)),
-        _sb(RE, Z1, Z1), _sb(RF, X1, Z1), _sb(RG, X1, X1), _sb(RH, CM4B, RE), _sb(RI, CA, RE),
-        _sbl(add, F2, RF, RF), _sbl(sub, TT, RG, RI),
+        _sb(TB, X1, X2), _sb(RG, X1, X1), _sb(TA, Z1, X2, (Z2, X1)), _sb(RE, Z1, Z1),
+        _sb(TC, Z1, Z2), _sb(RF, X1, Z1), _sb(RH, CM4B, RE), _sb(RI, CA, RE),
+        _sbl(add, F2, RF, RF), _sbl(add, T1, TC, TC),
+        _sb(TD, CA, TA, (CB2, TC)),
+        _sbl(sub, TT, RG, RI), _sbl(add, T1, T1, T1),
         _sb(L0X, F2, RH, (TT, TT)),
-        _sbl(add, F2, F2, F2), _sbl(add, TA, RG, RI), _sbl(sub, TT, ZERO, RH),
+        _sbl(add, F2, F2, F2), _sbl(sub, T1, ZERO, T1), _sbl(sub, TT, ZERO, RH), _sbl(add, TA2, TA, TA),
+        _sb(L1Z, TA, TA, (TB, T1)),
+        _sbl(add, TD2, TD, TD), _sbl(add, TA, RG, RI),
+        _sb(L1X, TB, TA2, (TC, TD2), (NXG, L1Z)),
         _sb(L0Z, F2, TA, (RE, TT)),
     ]
 
@@ -553,31 +560,83 @@ def entry_points() -> dict[str, int]:
 MR_FIXED = 16      # MR cycles = 2n + K + MR_FIXED (RTL schedule, doc/rns.md)
 
 
+SB_TAIL = 6        # SBMM build: cycles of the Compress tail (c = 0..5) after an instruction's handoff
+SB_LIN_ISSUE = 3   # SBMM build: ADD/SUB occupy the sequencer 3 cycles (t = 0..2) before their handoff
+
+
 def sb_times(na: int, nb: int, k: int = 1) -> dict[str, int]:
     """Anchors of the RTL's SB schedule (rtl/engines/rns/pka_rns_sb.sv header), from its start.
 
     k pairs of products take 6k cycles; everything after them is the k = 1 schedule delayed by
-    D = 6(k - 1). T1: K_u on b issued; T3: first step of BE b -> a; T4: Kz, Rz formed (SBMM done);
-    T5: first step of Compress's BE a -> gamma; T6: Q_K, Q_R formed; T7: K part written (R: T7 + 1).
+    D = 6(k - 1). T1: K_u on b issued; T3: first step of BE b -> a; T4: Kz, Rz formed (SBMM done,
+    `sbmm` = T4 + 1 cycles); T4 - 3 and T4 + 1: the xi of Kz_a and Rz_a for Compress issued.
+    `issue` = T4 + 2: the sequencer's cycles for the SB (the Compress tail then runs SB_TAIL cycles
+    beside the next instruction); `total` = issue + SB_TAIL: one SB alone, result written (latency).
     """
     d = 6 * (k - 1)
     t1 = max(11 + 2 * na, 14 + na) + d
     t3 = t1 + 9
     t4 = t3 + 4 + 2 * nb
-    t5 = t4 + 5
-    t6 = t5 + 2 * na
-    t7 = t6 + 6
-    return {"D": d, "T1": t1, "T2": 14 + 2 * na + d, "T3": t3, "T4": t4, "T5": t5, "T6": t6, "T7": t7,
-            "total": t7 + 2, "sbmm": t4 + 1}
+    return {"D": d, "T1": t1, "T2": 14 + 2 * na + d, "T3": t3, "T4": t4, "sbmm": t4 + 1,
+            "issue": t4 + 2, "tail": SB_TAIL, "total": t4 + 2 + SB_TAIL}
 
 
 def sb_lin_cycles(na: int) -> int:
-    """ADD/SUB of the SBMM build: the sum on a (t = 0) and b (t = 1), then Compress from T4 = 1."""
-    return 1 + 5 + 2 * na + 6 + 2
+    """ADD/SUB of the SBMM build alone (latency): the sum on a (t = 0) and b (t = 1), the xi of its
+    K and R issued at t = 1, 2, handoff at t = 2, then the Compress tail (independent of n_a)."""
+    del na
+    return SB_LIN_ISSUE + SB_TAIL
+
+
+def sb_issue_cycles(it: Instr, na: int, nb: int) -> int:
+    """Cycles an SBMM-build SB / ADD / SUB holds the sequencer (up to and including its handoff)."""
+    if it.op == UOp.SB:
+        return sb_times(na, nb, len(it.pairs))["issue"]
+    assert it.op in (UOp.ADD, UOp.SUB)
+    return SB_LIN_ISSUE
+
+
+@dataclass
+class SbTiming:
+    """The SBMM build's issue rule (pka_rns_sb.sv): one Compress tail runs beside the sequencer.
+
+    An SB / ADD / SUB X starting at cycle `now` waits while the tail (busy in [tail_end - SB_TAIL,
+    tail_end)) is still to write a register X reads (RAW), and while the tail would not have
+    finished by X's handoff (X's issue cycles < the tail's remaining cycles). Then X holds the
+    sequencer `issue` cycles, and its Compress tail runs the SB_TAIL cycles after. LOOP / ENDLOOP /
+    IFBIT / MAP / UNMAP take one cycle each; HALT waits for the tail.
+    """
+
+    now: int = 0
+    tail_end: int = 0
+    tail_d: int = -1
+    stall_raw: int = 0
+    stall_tail: int = 0
+
+    def issue(self, d: int, srcs: Sequence[int], cycles: int) -> None:
+        start = self.now
+        if self.tail_end > start:
+            if self.tail_d in srcs:
+                self.stall_raw += self.tail_end - start
+                start = self.tail_end
+            elif self.tail_end - start > cycles:
+                self.stall_tail += self.tail_end - start - cycles
+                start = self.tail_end - cycles
+        self.now = start + cycles
+        self.tail_end = self.now + SB_TAIL
+        self.tail_d = d
+
+    def step(self) -> None:
+        self.now += 1
+
+    def halt(self) -> int:
+        self.now = max(self.now, self.tail_end)
+        return self.now
 
 
 def instr_cycles(it: Instr, n: int, na: int = 0, nb: int = 0) -> int:
-    """RTL cycles of one instruction (the sequencer's schedule)."""
+    """RTL cycles of one instruction alone (the sequencer's schedule; the SBMM build's SB / ADD /
+    SUB with their Compress tail, which `SbTiming` overlaps with the next instruction)."""
     if it.op == UOp.SB:
         return sb_times(na, nb, len(it.pairs))["total"]
     if it.op in (UOp.ADD, UOp.SUB) and na:
@@ -599,6 +658,7 @@ class Machine:
     mrs: int = 0
     emm: int = 0
     counts: dict[str, int] = field(default_factory=dict)
+    worst_mr_bound: int = 0   # largest static MR input bound seen, in units of P^2
 
 
 def map_reg(r: int, m: int) -> int:
@@ -629,6 +689,7 @@ def run_machine(ctx: MmCtx, prog: Sequence[Instr], inputs: Mapping[int, int], sc
             prs = [(map_reg(a, mp), map_reg(b, mp)) for a, b in it.pairs]
             xb = sum(bound[a] * bound[b] for a, b in prs)
             assert xb < ctx.max_k_bound(), "static MR input bound too large for M"
+            mach.worst_mr_bound = max(mach.worst_mr_bound, xb)
             tr = MrTrace()
             mach.regs[d] = mr(ctx, [(mach.regs[a], mach.regs[b]) for a, b in prs], tr, xbound=xb * p * p)
             mach.mrs += 1
@@ -956,6 +1017,7 @@ class SbMachine:
     cycles: int = 0
     sbs: int = 0
     cnt: SbmmCount = field(default_factory=SbmmCount)
+    timing: SbTiming = field(default_factory=SbTiming)
 
 
 def sb_zero_rep(ctx: SbmmCtx) -> Kr:
@@ -969,7 +1031,8 @@ def run_sb_machine(ctx: SbmmCtx, prog: Sequence[Instr], inputs: Mapping[int, int
                    elen: int = 0, expo: int = 0, elen2: int = 0,
                    progress: Callable[[int], None] | None = None) -> SbMachine:
     """Execute an SBMM-build microprogram with the RTL's cycle costs: SB = Compress(SBMM(sum of
-    1..3 products)), ADD/SUB = Compress(a +- b), loops, the ladder map."""
+    1..3 products)), ADD/SUB = Compress(a +- b), loops, the ladder map. Cycles: `SbTiming` (each
+    Compress runs beside the next instruction unless that one reads its result)."""
     zero = sbmm_to(ctx, 0)
     mach = SbMachine(ctx, [zero] * NUM_REGS)
     for r, v in inputs.items():
@@ -978,11 +1041,17 @@ def run_sb_machine(ctx: SbmmCtx, prog: Sequence[Instr], inputs: Mapping[int, int
     ch = ctx.chans
     pc, idx, src, mp = 0, 0, 0, 0
     srcs = {0: (scalar, elen), 1: (expo, elen2)}
+    tm = mach.timing
     while True:
         it = prog[pc]
-        mach.cycles += instr_cycles(it, ctx.n, ctx.na, ctx.nb)
         if it.op == UOp.HALT:
+            mach.cycles = tm.halt()
             break
+        if it.op in (UOp.SB, UOp.ADD, UOp.SUB):
+            tm.issue(map_reg(it.d, mp), [map_reg(r, mp) for pr in it.pairs for r in pr],
+                     sb_issue_cycles(it, ctx.na, ctx.nb))
+        else:
+            tm.step()
         pc += 1
         d = map_reg(it.d, mp)
         if it.op == UOp.SB:
@@ -990,7 +1059,7 @@ def run_sb_machine(ctx: SbmmCtx, prog: Sequence[Instr], inputs: Mapping[int, int
             mach.regs[d] = compress(ctx, sbmm(ctx, prs, mach.cnt), mach.cnt)
             mach.sbs += 1
             if progress is not None and mach.sbs % 64 == 0:
-                progress(mach.cycles)
+                progress(tm.now)
         elif it.op in (UOp.ADD, UOp.SUB):
             (a, b), = it.pairs
             x, y = mach.regs[map_reg(a, mp)], mach.regs[map_reg(b, mp)]
@@ -1030,7 +1099,9 @@ def run_sb_machine(ctx: SbmmCtx, prog: Sequence[Instr], inputs: Mapping[int, int
 def _sb_detail(ctx: SbmmCtx, mach: SbMachine) -> dict[str, Any]:
     return {"alg": "sbmm", "w": ctx.w, "n_a": ctx.na, "n_b": ctx.nb, "base_a": list(ctx.a), "base_b": list(ctx.b),
             "sb_count": mach.sbs, "emm": mach.cnt.emm, "gmm": mach.cnt.gmm, "total_cycles": mach.cycles,
-            "sbmm_cycles": sb_times(ctx.na, ctx.nb)["sbmm"], "sb_cycles": sb_times(ctx.na, ctx.nb)["total"]}
+            "sbmm_cycles": sb_times(ctx.na, ctx.nb)["sbmm"], "sb_cycles": sb_times(ctx.na, ctx.nb)["total"],
+            "sb_issue_cycles": sb_times(ctx.na, ctx.nb)["issue"], "raw_wait_cycles": mach.timing.stall_raw,
+            "tail_wait_cycles": mach.timing.stall_tail}
 
 
 def modmul_sbmm(a: int, b: int, mod: int, w: int) -> OpResult:
@@ -1077,9 +1148,10 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any]) -> OpResult
 class Curve:
     """y^2 = x^3 + a x + b over F_p, generator (gx, gy).
 
-    order: the order of G when known (order_known); for the SBMM curves, whose group order we could
-    not count here (no SEA/Schoof), `order` is the Hasse bound p + 1 + 2 sqrt(p) so that
-    1 <= k < order is still a meaningful scalar range, and cofactor is 0 (unknown).
+    order: the order of G, prime; #E = cofactor * order. The SBMM curves' orders were counted by
+    tools/gen_sbmm_curves.py (PARI's SEA) and are written in SBMM_CURVES (cofactor 1). order_known
+    is False only for a curve whose order was not counted: `order` is then the Hasse bound
+    p + 1 + 2 sqrt(p) (a scalar range, not an order) and cofactor 0.
     """
 
     name: str
@@ -1149,7 +1221,11 @@ def affine_mul(c: Curve, k: int, pt: tuple[int, int] | None) -> tuple[int, int] 
 
 
 def _gen_curve(name: str, ctx: SbmmCtx, seed: int) -> Curve:
-    """a = -3, b and G from a seeded search (non-singular, G on the curve)."""
+    """a = -3, b and G from a seeded search (non-singular, G on the curve), order not counted.
+
+    Used for the small test curve (whose order `_small_curve` then counts); the SBMM curves of the
+    CLI come from SBMM_CURVES, whose b values were searched for a prime #E (tools/gen_sbmm_curves.py).
+    """
     p = ctx.p
     rng = random.Random(seed)
     a = p - 3
@@ -1237,10 +1313,46 @@ P256 = Curve(
     1, True, 32)
 
 
+@dataclass(frozen=True)
+class SbmmCurveConst:
+    """An SBMM curve y^2 = x^3 - 3x + b over P = Ma^2 - 2 (gen_sbmm_prime): tools/gen_sbmm_curves.py.
+
+    b: the first value of random.Random(SBMM_SEED + l).randrange(1, p), drawn in turn, whose curve has
+    a prime number of points (PARI's SEA with early abort, the order proven prime by PARI's isprime);
+    tries: how many b values were drawn. G: the same generator goes on drawing x until x^3 - 3x + b is
+    a non-zero square, y the smaller root. order = #E (cofactor 1), so any point but O generates E and
+    ECDH needs no cofactor multiplication. tests/test_model_rns_curves.py re-checks all of it without
+    PARI (prime order, order * G = O, order^2 > 16 p so #E = order) and reproduces b and G.
+    """
+
+    p: int
+    b: int
+    gx: int
+    gy: int
+    order: int
+    cofactor: int
+    tries: int
+
+
+SBMM_CURVES: dict[int, SbmmCurveConst] = {
+    192: SbmmCurveConst(
+        p=0xfa1bbb3f1bd2c0e0eaffc0ea11235c4dc32443a04de269d7,
+        b=0x66afda583ce9b4c7c04d8ff4765c559a674c36c4580f51e,
+        gx=0x6bcd02122c8ae8201b9eea6945d72e891c36da21e25a6ffb,
+        gy=0xff89c4bd04875d9171e46d53cacbeb7d17c92ae6993e128,
+        order=0xfa1bbb3f1bd2c0e0eaffc0e984d8c229748a02eef5f34dd3,
+        cofactor=1, tries=30),
+}
+
+
 def _build_curves() -> dict[str, Curve]:
     out = {"p256": P256}
     for bits, w in ((192, 16), (384, 32), (512, 32)):
-        out[f"sbmm{bits}"] = _gen_curve(f"sbmm{bits}", gen_sbmm_prime(bits, w), SBMM_SEED + bits)
+        if bits not in SBMM_CURVES:   # search not finished: the earlier seeded curve, order not counted
+            out[f"sbmm{bits}"] = _gen_curve(f"sbmm{bits}", gen_sbmm_prime(bits, w), SBMM_SEED + bits)
+            continue
+        k = SBMM_CURVES[bits]
+        out[f"sbmm{bits}"] = Curve(f"sbmm{bits}", k.p, k.p - 3, k.b, k.gx, k.gy, k.order, k.cofactor, True, w)
     out["small"] = _small_curve()
     return out
 

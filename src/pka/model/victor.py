@@ -21,6 +21,27 @@ Montgomery domain; modexp feeds the base in as it is and only the final result n
 conditional subtraction of N (R < 2N). The two extra iterations are the paper's "final
 corrections": they bring R from [0, 43*2^k N) down to [0, 2N) and make the division exact.
 
+Our change to the paper: the first two iterations are merged (n'+1 iterations, not n'+2).
+On the first iteration S = 0, so q = 0 and the -qN generator is idle; we let it produce the
+second digit's a_(n'-2) B (input switched from 2^(2k) N to B, sign +) while the a_i*B generator
+produces a_(n'-1) B 2^k (input B shifted by k), and A shifts by 2k:
+
+    S := 2^k a_(n'-1) B + a_(n'-2) B          # merged: the paper's q for iteration n'-2 is taken as 0
+    for i := n'-3 downto -2: (as above)
+
+Any quotient digit keeps S = A*B mod N; q = 0 there is safe iff the invariant of the proof below
+holds at the merged S: S_1 = floor(A / 2^(k(n'-2))) B < q_max 2^k N (`merged_start_ok`, asserted).
+Since k n' >= n+1, floor(A / 2^(k(n'-2))) <= A 2^(2k-n-1) < A 2^(2k-1) / N, so
+A B < q_max 2^(1-k) N^2 suffices for every n (2.67 N^2 for k = 5, delta = 10, eps = 11). This is
+tighter than the paper's A, B < 2N: A = B = 2N-1 fails when (n+1) mod k = 0 (the top digit then
+has all k bits) and N is near 2^n (S_1 near 64 2^k N, q would reach 63). The engine never
+multiplies such operands: MODMUL's a, b < N are checked; MODEXP's base < N is checked and every
+other operand is a result, R < result_bound N (1.27 N), and result_bound^2 2^(k-1) < q_max is
+a legality rule (`operands_fit_merge`; true for every legal k, delta, eps <= 32). The result
+bound itself is unchanged (it depends on the last two iterations only). A step (the square and
+the multiply) costs 2(n'+1) cycles instead of the paper's 2(n'+2): 208 instead of 210 at n = 512,
+k = 5, which lifts the efficiency from 4.76 to 4.81 bits per 1000 cycles.
+
 Quotient estimation (section 3.3; the extracted text is partly garbled, reconstructed here):
 
     W     = n + 2k + 1                        # width of S_a, S_c (carry-save words, mod 2^W)
@@ -61,6 +82,9 @@ Carry-save datapath, exactly as the RTL wires it (Figures 5 and 6):
   * four rows of full adders in a chain: (2^k S_a + corr, 2^k S_c, aB_s), then aB_c, -qN_s,
     -qN_c: the -qN words enter last, so the critical path is estimate -> -qN -> two full adders,
     the path the paper names.
+  * the merged first iteration (`accumulate_first`): the -qN generator's digit, input and sign
+    are muxed by a registered "first" flag (digit a_(n'-2) instead of q, B instead of 2^(2k) N,
+    + instead of -), the a_i*B generator's input is B 2^k instead of B; its "+1"s (<= 5) as before.
   * words are mod 2^W: S_a + S_c = S mod 2^W and 0 <= S < 2^W.
 The RTL keeps N and B left-aligned in its MaxLen-bit registers (N' = 2^s N, s = MaxLen - n) so the
 estimator reads fixed bit positions; `shift` reproduces that frame bit for bit (W = n + s + 2k + 1,
@@ -76,12 +100,14 @@ The first multiply with X = 1 is a copy (X := M), as the hardware does it (same 
 
 Cycle model (what the RTL's cycles_o reports; loads/stores are io_cycles):
     one loop iteration of one product = 2 cycles (estimator stage, accumulator stage), the two
-    products of a step interleaved, so a step is 2(n'+2) cycles; the carry-propagate conversion of
-    the square's result fills the cycle the next square saves on its first estimate (S = 0, q = 0).
-    modexp: 1 (base < N) + (eps+1) (Y = floor(2^(n+eps)/N), restoring division) + h*2(n'+2)
+    products of a step interleaved, so a step is 2(n'+1) cycles (n'+1 iterations with the merge);
+    the carry-propagate conversion of the square's result fills the stage-1 cycle the next square
+    needs no estimate in (the merged first iteration starts from S = 0).
+    modexp: 1 (base < N) + (eps+1) (Y = floor(2^(n+eps)/N), restoring division) + h*2(n'+1)
             + 1 (convert the last X) + 1 (final subtraction)
-    modmul: 2 (a, b < N) + (eps+1) + 2(n'+2) + 1
-The paper counts 2 n (n'+2) for an n-bit exponent (section 4): ours adds eps + 4 cycles once.
+    modmul: 2 (a, b < N) + (eps+1) + 2(n'+1) + 1
+The paper counts 2 n (n'+2) for an n-bit exponent (section 4); ours is 2h cycles fewer, plus
+eps + 4 once (ours - paper = eps + 4 - 2n for h = n: -1009 at n = 512).
 """
 
 from __future__ import annotations
@@ -177,7 +203,20 @@ def make_config(k: int, delta: int, eps: int, hw: bool = True) -> Config:
                        f"victor: q_max={float(qm):.2f} exceeds Table 2's 42 (k={k}, delta={delta}, eps={eps})")
     if result_bound(cfg) > 2:
         raise PkaError(Status.ERR_PARAM, f"victor: delta={delta}, eps={eps} do not keep the result below 2N")
+    if not operands_fit_merge(cfg):  # never for delta, eps <= 32 (the RTL's range; tested exhaustively)
+        raise PkaError(Status.ERR_PARAM, f"victor: results up to {float(result_bound(cfg)):.3f} N "
+                       "are too large for the merged first iteration")
     return cfg
+
+
+def operands_fit_merge(cfg: Config) -> bool:
+    """Operands below result_bound * N (every A, B the engine multiplies) meet `merged_start_ok`.
+
+    Sufficient: A B < q_max 2^(1-k) N^2, i.e. result_bound^2 2^(k-1) < q_max (2.67 > 1.61 for the
+    defaults k = 5, delta = 10, eps = 11).
+    """
+    rho = result_bound(cfg)
+    return rho * rho * (1 << (cfg.k - 1)) < cfg.qmax
 
 
 def config_from_params(params: Mapping[str, Any]) -> Config:
@@ -272,24 +311,44 @@ def estimate(sa: int, sc: int, width: int, y: int, cfg: Config) -> tuple[int, in
     return (t * y) >> cfg.shift_q, t
 
 
+def _four_rows(sa: int, sc: int, ab: tuple[int, int, int], qn: tuple[int, int, int], k: int,
+               width: int) -> tuple[int, int]:
+    """Figure 5's four rows of full adders: (2^k S_a + corr, 2^k S_c, ab_s), ab_c, qn_s, qn_c."""
+    mask = (1 << width) - 1
+    corr = ab[2] + qn[2]
+    assert corr < 1 << k, "the +1's fit the free low bits of 2^k S_a"
+    w1 = ((sa << k) & mask) | corr
+    w2 = (sc << k) & mask
+    x, y = fa_row(w1, w2, ab[0], width)
+    x, y = fa_row(x, y, ab[1], width)
+    x, y = fa_row(x, y, qn[0], width)
+    return fa_row(x, y, qn[1], width)
+
+
 def accumulate(sa: int, sc: int, a_digit: int, q: int, b: int, n: int, cfg: Config,
                width: int) -> tuple[int, int]:
     """Figure 5: S := 2^k S + a_i B - 2^(2k) q N as six words through four rows of full adders."""
     k, mask = cfg.k, (1 << width) - 1
-    ab_s, ab_c, neg_ab = multiple(ab_coefs(a_digit), b, 0, width)
+    ab = multiple(ab_coefs(a_digit), b, 0, width)
     if q <= Q_HW_MAX:
-        qn_s, qn_c, neg_qn = multiple(table2(q), n, 2 * k, width)     # -qN = alpha N + beta N + gamma N
+        qn = multiple(table2(q), n, 2 * k, width)                     # -qN = alpha N + beta N + gamma N
     else:  # exploration of Table 3 rows beyond Table 2 only (hw=False): -qN as one word
         assert not cfg.hw, "q in Table 2's range"
-        qn_s, qn_c, neg_qn = (-q * n << 2 * k) & mask, 0, 0
-    corr = neg_ab + neg_qn
-    assert corr < 1 << k, "the +1's fit the free low bits of 2^k S_a"
-    w1 = ((sa << k) & mask) | corr
-    w2 = (sc << k) & mask
-    x, y = fa_row(w1, w2, ab_s, width)
-    x, y = fa_row(x, y, ab_c, width)
-    x, y = fa_row(x, y, qn_s, width)
-    return fa_row(x, y, qn_c, width)
+        qn = ((-q * n << 2 * k) & mask, 0, 0)
+    return _four_rows(sa, sc, ab, qn, k, width)
+
+
+def accumulate_first(sa: int, sc: int, a_hi: int, a_lo: int, b: int, cfg: Config,
+                     width: int) -> tuple[int, int]:
+    """The merged first iteration: S := 2^k S + 2^k a_hi B + a_lo B (the engine passes S = 0).
+
+    The a_i*B generator takes a_hi with its input B shifted by k; the -qN generator, idle while
+    S = 0 (q = 0), takes a_lo with its input switched from 2^(2k) N to B and its sign to +.
+    The same four rows of full adders follow, in the same order.
+    """
+    ab = multiple(ab_coefs(a_hi), b, cfg.k, width)
+    lo = multiple(ab_coefs(a_lo), b, 0, width)
+    return _four_rows(sa, sc, ab, lo, cfg.k, width)
 
 
 # ---- Algorithm 4 --------------------------------------------------------------------------------
@@ -304,14 +363,33 @@ class MulTrace:
     s_max: int = 0          # the largest S seen (in the frame; compare with 2^k N' q_max)
 
 
-def multiply(a: int, b: int, mod: int, cfg: Config, shift: int = 0) -> MulTrace:
-    """Algorithm 4, bit for bit, in the frame N' = 2^shift N (shift = 0: the paper's frame).
+def merged_start_ok(a: int, b: int, mod: int, cfg: Config) -> bool:
+    """The merged first iteration's precondition: S_1 = (a_(n'-1) 2^k + a_(n'-2)) B < q_max 2^k N.
 
+    S_1 is the first S the estimator sees; below q_max 2^k N the invariant of the proof holds from
+    there on. (a_(n'-1) 2^k + a_(n'-2)) = floor(A / 2^(k(n'-2))) <= A 2^(2k-n-1) (k n' >= n+1), so
+    A B < q_max 2^(1-k) N^2 is sufficient for every n (A, B < 1.63 N for k = 5; the engine feeds
+    A, B < result_bound N = 1.27 N). A = B = 2N-1 fails it when (n+1) mod k = 0 and N is near 2^n.
+    """
+    k, n_bits = cfg.k, mod.bit_length()
+    sh = k * (digits(n_bits, k) - 2)
+    top2 = a >> sh if sh >= 0 else a << -sh            # the top two digits (a_(n'-2) = 0 if n' = 1)
+    qm = cfg.qmax
+    return top2 * b * qm.denominator < qm.numerator * (mod << k)
+
+
+def multiply(a: int, b: int, mod: int, cfg: Config, shift: int = 0) -> MulTrace:
+    """Algorithm 4 with the first two iterations merged, bit for bit, in the frame N' = 2^shift N.
+
+    (shift = 0: the paper's frame.) Requires A, B in [0, 2N) and `merged_start_ok` (which A, B <
+    sqrt(q_max 2^(1-k)) N, and so every operand the engine produces, satisfies).
     Returns R = A*B - Q*N in [0, 2N) (strictly below result_bound * N), R = A*B mod N up to N.
     """
     k, n_bits = cfg.k, mod.bit_length()
     assert mod & 1 and n_bits >= MIN_BITS, "N odd, N in ]2^(n-1), 2^n["
     assert 0 <= a < 2 * mod and 0 <= b < 2 * mod, "A, B in [0, 2N["
+    assert merged_start_ok(a, b, mod, cfg), \
+        "merged first iteration: floor(A / 2^(k(n'-2))) B < q_max 2^k N (A B < q_max 2^(1-k) N^2 suffices)"
     width = n_bits + shift + 2 * k + 1
     nn, bb = mod << shift, b << shift
     y = reciprocal(nn, n_bits + shift, cfg.eps)
@@ -322,10 +400,18 @@ def multiply(a: int, b: int, mod: int, cfg: Config, shift: int = 0) -> MulTrace:
     e_sh, d_sh = cfg.eps, cfg.delta
     err_c = (1 << (k + 3 + e_sh)) + (1 << (e_sh + d_sh))  # (2^(k+3-delta) + 1) * 2^(eps+delta)
     tr = MulTrace(0)
-    sa = sc = 0
-    s_ref = 0                                          # S as a plain integer, for the asserts
-    for i in range(nd - 1, -3, -1):
-        a_i = (a >> (k * i)) & ((1 << k) - 1) if i >= 0 else 0
+
+    def digit(i: int) -> int:
+        return (a >> (k * i)) & ((1 << k) - 1) if i >= 0 else 0
+
+    # iterations n'-1 and n'-2 merged (S = 0 and q = 0 on the first; the second's q is taken as 0)
+    a_hi, a_lo = digit(nd - 1), digit(nd - 2)
+    sa, sc = accumulate_first(0, 0, a_hi, a_lo, bb, cfg, width)
+    s_ref = ((a_hi << k) + a_lo) * bb                  # S as a plain integer, for the asserts
+    tr.qs.append(0)
+    tr.iterations = 1
+    for i in range(nd - 3, -3, -1):
+        a_i = digit(i)
         s = (sa + sc) & ((1 << width) - 1)
         assert s == s_ref, "the carry-save pair represents S"
         assert 0 <= s and s * qm.denominator < qm.numerator * (nn << k), "S < q_max 2^k N"
@@ -356,8 +442,8 @@ def multiply(a: int, b: int, mod: int, cfg: Config, shift: int = 0) -> MulTrace:
 # ---- cycle model ----------------------------------------------------------------------------------
 
 def step_cycles(n_bits: int, k: int) -> int:
-    """One step (the square and the multiply interleaved), also one product alone: 2(n'+2)."""
-    return 2 * (digits(n_bits, k) + 2)
+    """One step (the square and the multiply interleaved), also one product alone: 2(n'+1)."""
+    return 2 * (digits(n_bits, k) + 1)
 
 
 def recip_cycles(eps: int) -> int:
@@ -484,7 +570,7 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any]) -> OpResult
 def modmul(a: int, b: int, mod: int, params: Mapping[str, Any]) -> OpResult:
     """a*b mod N canonical: one Algorithm-4 product (no domain conversion) and one subtraction.
 
-    cycles = the product (2(n'+2)); detail["total_cycles"] = the whole operation (= cycles_o).
+    cycles = the product (2(n'+1)); detail["total_cycles"] = the whole operation (= cycles_o).
     """
     cfg = config_from_params(params)
     n_bits = check_lengths(mod, 0)
