@@ -4,7 +4,9 @@
 //   CHECK  flag = (P0 + P1 != N + 1): P0 = u q (HSCM 0, product entry), P1 = v p (HSCM 1),
 //          N (HSCM 0): holds iff p, q coprime, u, v their inverses and N = p q (CRT);
 //   ADD    X = P0 + P1 -> HSCM 0 (CRT: y_p q + y_q p of eq. 4).
-// Word j is read in cycle start + j and processed one cycle later: words + 1 cycles.  Reads of
+// Word j is read in cycle start + j, its operands registered one cycle later and processed two
+// cycles later: words + 2 cycles (the core starts CHECK and ADD in the cycle before their
+// state, so that these phases keep words + 1 cycles of their own).  Reads of
 // P0 beyond lim0_i words, P1 beyond lim1_i and N beyond limn_i are taken as 0.
 `default_nettype none
 
@@ -51,7 +53,7 @@ module pka_hscm_alu
   logic        fl_q, fl_d;
 
   function automatic logic [Aw-1:0] addr(logic [7:0] ent, logic [15:0] x);
-    return Aw'(32'(ent) * Ew + 32'(x));
+    return Aw'(ent_base(ent, Ew) + 32'(x));
   endfunction
 
   logic [15:0]  j;
@@ -103,7 +105,36 @@ module pka_hscm_alu
     end
   end
 
-  // processing side: word pj_q, read in the previous cycle
+  // stage 1: word pj_q, read in the previous cycle: operands registered (P0 + P1 and N + 1 for
+  // CHECK, P0 + P1 for ADD, X and REF for CMP), so that no adder follows the RAM
+  logic            v2_q, v2_d, l2_q, l2_d;   // stage 2 valid, last word
+  logic [15:0]     j2_q, j2_d;
+  logic [W:0]      pp_q, pp_d, nq_q, nq_d;
+
+  always_comb begin
+    p0 = (pj_q < l0_q) ? rda0_i : '0;
+    p1 = (pj_q < l1_q) ? rda1_i : '0;
+    nn = (pj_q < ln_q) ? rdb0_i : '0;
+    v2_d = pv_q;
+    l2_d = !act_q;     // the last word: no read was issued after it
+    j2_d = pj_q;
+    unique case (mode_q)
+      M_CMP: begin
+        pp_d = (W+1)'(rda0_i);
+        nq_d = (W+1)'(rdb0_i);
+      end
+      M_CHECK: begin
+        pp_d = (W+1)'(p0) + (W+1)'(p1);
+        nq_d = (W+1)'(nn) + (W+1)'(pj_q == '0);
+      end
+      default: begin
+        pp_d = (W+1)'(p0) + (W+1)'(p1);
+        nq_d = '0;
+      end
+    endcase
+  end
+
+  // stage 2: the carry chain over the words, the flag and the ADD write
   always_comb begin
     cy_d = cy_q;
     fl_d = fl_q;
@@ -111,24 +142,20 @@ module pka_hscm_alu
     we0_o  = 1'b0;
     wa0_o  = '0;
     wd0_o  = '0;
-    p0 = (pj_q < l0_q) ? rda0_i : '0;
-    p1 = (pj_q < l1_q) ? rda1_i : '0;
-    nn = (pj_q < ln_q) ? rdb0_i : '0;
     unique case (mode_q)
-      M_CMP:   s = (W+3)'(rda0_i) - (W+3)'(rdb0_i) - (W+3)'(cy_q[0]);        // X - REF
-      M_CHECK: s = (W+3)'(p0) + (W+3)'(p1) + {{W{cy_q[2]}}, cy_q} - (W+3)'(nn)
-                   - (W+3)'(pj_q == '0);                                      // P0 + P1 - N - 1
-      default: s = (W+3)'(p0) + (W+3)'(p1) + (W+3)'(cy_q);                  // P0 + P1
+      M_CMP:   s = (W+3)'(pp_q) - (W+3)'(nq_q) - (W+3)'(cy_q[0]);          // X - REF
+      M_CHECK: s = (W+3)'(pp_q) + {{W{cy_q[2]}}, cy_q} - (W+3)'(nq_q);     // P0 + P1 - N - 1
+      default: s = (W+3)'(pp_q) + (W+3)'(cy_q);                            // P0 + P1
     endcase
-    if (pv_q) begin
+    if (v2_q) begin
       cy_d = (mode_q == M_CMP) ? {2'b00, s[W+2]} : s[W+2:W];
       if (mode_q == M_CHECK && s[W-1:0] != '0) fl_d = 1'b1;
       if (mode_q == M_ADD) begin
         we0_o = 1'b1;
-        wa0_o = addr(ENT_X, pj_q);
+        wa0_o = addr(ENT_X, j2_q);
         wd0_o = s[W-1:0];
       end
-      if (!act_q) begin   // the last word (no read issued after it)
+      if (l2_q) begin
         done_o = 1'b1;
         if (mode_q == M_CMP) fl_d = !s[W+2];                          // no borrow: X >= REF
         if (mode_q == M_CHECK && s[W+2:W] != '0) fl_d = 1'b1;
@@ -144,9 +171,11 @@ module pka_hscm_alu
     if (!rst_ni) begin
       act_q <= 1'b0;
       pv_q  <= 1'b0;
+      v2_q  <= 1'b0;
     end else begin
       act_q <= act_d;
       pv_q  <= pv_d;
+      v2_q  <= v2_d;
     end
   end
 
@@ -162,8 +191,12 @@ module pka_hscm_alu
     ln_q   <= ln_d;
     cy_q   <= cy_d;
     fl_q   <= fl_d;
+    l2_q   <= l2_d;
+    j2_q   <= j2_d;
+    pp_q   <= pp_d;
+    nq_q   <= nq_d;
   end
 
-  assign busy_o = act_q || pv_q;
+  assign busy_o = act_q || pv_q || v2_q;
   assign flag_o = fl_d;   // valid with done_o
 endmodule

@@ -187,12 +187,23 @@ module pka_hscm_core
     return (bits + 16'd31) >> 5;
   endfunction
 
+  // the operation's decoded flags, registered with op_q (they fan out to the whole ring)
+  logic crt_q, crt_d, ct_q, ct_d, spl_q, spl_d, hex_q, hex_d, rrun_q, rrun_d;
+
   always_comb begin
-    is_crt  = op_q == OP_RSA_CRT;
-    is_ct   = op_q == OP_MODEXP_CT;
-    split   = is_crt || is_ct;
-    has_exp = op_q == OP_MODEXP || is_ct || is_crt;
-    reduce_run = !(op_q == OP_MONTMUL || op_q == OP_MUL);
+    crt_d  = op_d == OP_RSA_CRT;
+    ct_d   = op_d == OP_MODEXP_CT;
+    spl_d  = crt_d || ct_d;
+    hex_d  = op_d == OP_MODEXP || ct_d || crt_d;
+    rrun_d = !(op_d == OP_MONTMUL || op_d == OP_MUL);
+  end
+
+  always_comb begin
+    is_crt  = crt_q;
+    is_ct   = ct_q;
+    split   = spl_q;
+    has_exp = hex_q;
+    reduce_run = rrun_q;
     n_r[0]  = is_crt ? elen_q : len_q;
     n_r[1]  = is_crt ? lenq_q : len_q;
     f0n_d   = fwords(n_r[0]);
@@ -434,13 +445,15 @@ module pka_hscm_core
       end
       S_CHKMUL: begin
         cyc_d = cyc_q + 32'd1;
-        if (ph_done) st_d = S_CHKALU;
+        if (ph_done) begin     // the ALU starts now: its first read is in the chain's last cycle
+          st_d      = S_CHKALU;
+          alu_start = 1'b1;
+          alu_mode  = ALU_CHECK;
+          alu_words = 16'd2 * ((f0n > f1n) ? f0n : f1n);
+        end
       end
       S_CHKALU: begin
         cyc_d     = cyc_q + 32'd1;
-        alu_start = first_q;
-        alu_mode  = ALU_CHECK;
-        alu_words = 16'd2 * ((f0n > f1n) ? f0n : f1n);
         if (alu_done) begin
           if (alu_flag) begin
             status_d = ST_ERR_NO_INVERSE;
@@ -456,13 +469,15 @@ module pka_hscm_core
       end
       S_RECMUL: begin
         cyc_d = cyc_q + 32'd1;
-        if (ph_done) st_d = S_RECADD;
+        if (ph_done) begin     // the ALU starts now (see S_CHKMUL)
+          st_d      = S_RECADD;
+          alu_start = 1'b1;
+          alu_mode  = ALU_ADD;
+          alu_words = 16'd2 * ((f0n > f1n) ? f0n : f1n);
+        end
       end
       S_RECADD: begin
         cyc_d     = cyc_q + 32'd1;
-        alu_start = first_q;
-        alu_mode  = ALU_ADD;
-        alu_words = 16'd2 * ((f0n > f1n) ? f0n : f1n);
         if (alu_done) st_d = S_RECRED;
       end
       S_RECRED: begin
@@ -540,14 +555,11 @@ module pka_hscm_core
         ra[r] = sq_ra[r];
         rb[r] = sq_rb[r];
       end
-      unique case (st_q)
-        S_RCHK, S_CHKALU, S_RECADD: begin
-          ra[r] = (r == 0) ? alu_ra0 : alu_ra1;
-          rb[r] = alu_rb0;
-        end
-        S_STORE: ra[r] = io_ra;
-        default: ;
-      endcase
+      if (alu_start || st_q == S_RCHK || st_q == S_CHKALU || st_q == S_RECADD) begin
+        ra[r] = (r == 0) ? alu_ra0 : alu_ra1;
+        rb[r] = alu_rb0;
+      end
+      if (st_q == S_STORE) ra[r] = io_ra;
       we[r] = sq_we[r] || rc_we[r] || io_we[r] || ((r == 0) && alu_we);
       if (sq_we[r]) begin
         wa[r] = sq_wa[r];
@@ -608,6 +620,11 @@ module pka_hscm_core
     sw_q   <= sw_d;
     se_q   <= se_d;
     op_q   <= op_d;
+    crt_q  <= crt_d;
+    ct_q   <= ct_d;
+    spl_q  <= spl_d;
+    hex_q  <= hex_d;
+    rrun_q <= rrun_d;
     len_q  <= len_d;
     elen_q <= elen_d;
     lenq_q <= lenq_d;

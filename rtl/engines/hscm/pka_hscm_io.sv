@@ -175,7 +175,7 @@ module pka_hscm_io
   endfunction
 
   function automatic logic [Aw-1:0] addr(logic [7:0] ent, logic [15:0] x);
-    return Aw'(32'(ent) * Ew + 32'(x));
+    return Aw'(ent_base(ent, Ew) + 32'(x));
   endfunction
 
   typedef enum logic [3:0] {

@@ -53,4 +53,15 @@ package pka_hscm_pkg;
   localparam logic [7:0] ENT_T0   = 8'd15;  // C_1, C_3, ..., C_(2^k - 1): T0 + j = C_(2j+1)
   localparam int unsigned NumFixedEnt = 15;
 
+  // word address of entry ent: ent * ew as shifts and adds of the constant ew's bits (a product
+  // would be mapped to a DSP block, slow in front of a RAM address)
+  function automatic logic [31:0] ent_base(logic [7:0] ent, int unsigned ew);
+    logic [31:0] acc;
+    acc = '0;
+    for (int b = 0; b < 16; b++) begin
+      if (((ew >> b) & 1) != 0) acc = acc + (32'(ent) << b);
+    end
+    return acc;
+  endfunction
+
 endpackage

@@ -21,7 +21,11 @@
 // (align_start_i): bits above elen_i dropped, for A1 leading zeros skipped (bit length), and the
 // top digit's length h = ((bits - 1) mod k) + 1 found by a 16-step division; 1 bit per cycle
 // (counted as operand-loading time, io_cycles).  A new descriptor is ready within 3 cycles of
-// a take; boundaries are at least 2 (f+2) cycles apart.
+// a take (5 after the top digit when it is odd); boundaries are at least 2 (f+2) cycles apart.
+// Timing: the program's shifts of the exponent register (by h, k or 1 bit) are decided in one
+// cycle and applied in the next (sh_q), and the digit (dig, its trailing zeros tz and odd part)
+// is decoded into registers from the stable exponent register (dok_q: decoded from the current
+// one), so the wide register's multiplexer sees no control logic deeper than a register.
 `default_nettype none
 
 module pka_hscm_prog
@@ -83,6 +87,10 @@ module pka_hscm_prog
   logic [7:0]   last_dst_q, last_dst_d;
   logic [3:0]   k_q, k_d;
   logic         crt_q, crt_d;
+  logic [3:0]   sh_q, sh_d;          // exponent shift decided last cycle
+  logic [7:0]   dig_q, dig_d, odd_q, odd_d;
+  logic [3:0]   tz_q, tz_d;
+  logic         dok_q, dok_d;        // dig_q .. decoded from the current e_q
 
   function automatic desc_t mk(src_e as, logic [7:0] ae, src_e bs, logic [7:0] be, logic dst,
                                logic [7:0] de, logic mult, logic last);
@@ -114,6 +122,7 @@ module pka_hscm_prog
   logic [7:0] top8, dig;
   logic [3:0] tz, nb;
   desc_t      fin;
+  logic       e_chg;
 
   always_comb begin
     st_d = st_q;
@@ -136,15 +145,21 @@ module pka_hscm_prog
     k_d = k_q;
     crt_d = crt_q;
     align_done_o = 1'b0;
+    sh_d = '0;
 
+    // the next digit, decoded into registers (the top digit has h bits, the others k)
     top8 = e_q[EBits-1 -: 8];
-    nb   = (st_q == C_FIRST) ? h_q : k_q;         // digit bits
+    nb   = (st_q == C_FIRST || st_q == H_LASTPRE || st_q == H_CONV) ? h_q : k_q;
     dig  = top8 >> (4'd8 - nb);
     tz   = ctz8(dig);
+    dig_d = dig;
+    tz_d  = tz;
+    odd_d = dig >> tz;
     fin  = mk(src_ram_q ? SRC_RAM : SRC_CPA, src_ent_q, crt_q ? SRC_RAM : SRC_ONE, ENT_U,
               1'b1, ENT_RES, 1'b0, 1'b1);
 
     // ---- exponent register and alignment ----------------------------------------------------
+    if (sh_q != '0) e_d = e_q << sh_q;   // the program's shift decided in the previous cycle
     if (e_clear_i) e_d = '0;
     if (e_push_i) e_d = {e_word_i, e_q[EBits-1:32]};
     unique case (ast_q)
@@ -293,7 +308,7 @@ module pka_hscm_prog
             d_d  = mk(SRC_CPA, '0, e_q[EBits-1] ? SRC_OTHER : SRC_CPA, '0, 1'b0, '0, 1'b0, 1'b0);
             d1_d = mk(SRC_CPA, '0, e_q[EBits-1] ? SRC_CPA : SRC_OTHER, '0, 1'b0, '0, 1'b0,
                       rem_q == 16'd1);
-            e_d  = e_q << 1;
+            sh_d  = 4'd1;
             rem_d = rem_q - 16'd1;
           end else begin
             d_d = mk(SRC_CPA, '0, SRC_ONE, '0, 1'b1, ENT_RES, 1'b0, 1'b1);
@@ -305,11 +320,11 @@ module pka_hscm_prog
     end else begin
       unique case (st_q)
         C_FIRST: begin   // top digit 2^t o of h bits: S = C_o, t squarings
-          e_d   = e_q << h_q;
+          sh_d  = h_q;
           rem_d = rem_q - {12'd0, h_q};
-          src_ram_d = tbl(dig >> tz) != last_dst_q;   // still being written: take it from the chain
-          src_ent_d = tbl(dig >> tz);
-          sq_d   = tz;
+          src_ram_d = tbl(odd_q) != last_dst_q;   // still being written: take it from the chain
+          src_ent_d = tbl(odd_q);
+          sq_d   = tz_q;
           mulv_d = 1'b0;
           st_d   = C_MAIN;
         end
@@ -325,16 +340,18 @@ module pka_hscm_prog
             mulv_d = 1'b0;
             sq_d = post_q;
             st_d = H_MAIN;
-          end else if (rem_q != '0) begin   // next k-bit digit
-            e_d   = e_q << k_q;
-            rem_d = rem_q - {12'd0, k_q};
-            if (dig == '0) begin
-              sq_d = k_q;
-            end else begin
-              sq_d   = k_q - tz;
-              mul_d  = dig >> tz;
-              mulv_d = 1'b1;
-              post_d = tz;
+          end else if (rem_q != '0) begin   // next k-bit digit (once decoded)
+            if (dok_q) begin
+              sh_d  = k_q;
+              rem_d = rem_q - {12'd0, k_q};
+              if (dig_q == '0) begin
+                sq_d = k_q;
+              end else begin
+                sq_d   = k_q - tz_q;
+                mul_d  = odd_q;
+                mulv_d = 1'b1;
+                post_d = tz_q;
+              end
             end
           end else begin
             d_d = fin;
@@ -346,13 +363,24 @@ module pka_hscm_prog
     end
   end
 
+  // the decoded digit is current unless the exponent register or the digit size changes
+  always_comb begin
+    e_chg = e_clear_i || e_push_i || sh_q != '0 || sh_d != '0 || ast_q != A_IDLE
+            || st_q == C_FIRST;
+    dok_d = !e_chg;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       st_q  <= G_IDLE;
       ast_q <= A_IDLE;
+      sh_q  <= '0;
+      dok_q <= 1'b0;
     end else begin
       st_q  <= st_d;
       ast_q <= ast_d;
+      sh_q  <= sh_d;
+      dok_q <= dok_d;
     end
   end
 
@@ -374,6 +402,9 @@ module pka_hscm_prog
     last_dst_q <= last_dst_d;
     k_q        <= k_d;
     crt_q      <= crt_d;
+    dig_q      <= dig_d;
+    tz_q       <= tz_d;
+    odd_q      <= odd_d;
   end
 
   assign desc_o  = d_q;

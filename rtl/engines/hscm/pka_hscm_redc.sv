@@ -19,7 +19,9 @@
 // stage costs no cycle: the cycle counts are those of a read-then-process pass.
 `default_nettype none
 
-module pka_hscm_redc #(
+module pka_hscm_redc
+  import pka_hscm_pkg::*;
+#(
   parameter int unsigned W    = 16,   // word bits
   parameter int unsigned TagW = 9,    // word index bits of the N RAM
   parameter int unsigned Aw   = 12,   // operand RAM address bits
@@ -96,7 +98,7 @@ module pka_hscm_redc #(
   logic [Lw-1:0]   off;
 
   function automatic logic [Aw-1:0] addr(logic [7:0] ent, logic [15:0] x);
-    return Aw'(32'(ent) * Ew + 32'(x));
+    return Aw'(ent_base(ent, Ew) + 32'(x));
   endfunction
 
   always_comb begin

@@ -94,7 +94,7 @@ module pka_hscm_seq
   logic [W-1:0]    ia_q, ia_d, ib_q, ib_d, in_q, in_d;
 
   function automatic logic [Aw-1:0] addr(logic [7:0] ent, logic [TagW-1:0] x);
-    return Aw'(32'(ent) * Ew + 32'(x));
+    return Aw'(ent_base(ent, Ew) + 32'(x));
   endfunction
 
   // ---- read stage --------------------------------------------------------------------------
