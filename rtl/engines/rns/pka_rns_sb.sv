@@ -22,7 +22,7 @@
 // Compress tail (c from the cycle after the handoff; 6 cycles, beside the next instruction):
 //   c 0, 1     (ADD/SUB: xi(Kz_a) reduced, into the tail at c = 1) xi(Rz_a) reduced, in at c = 2
 //   c 2        gamma: R_K = BE(Kz_a, a -> gamma) in one cycle (n_a GMMs, Cox sum), Q_K (63 -> 0)
-//   c 3        rowers: |Q_K Ma|_mb (6 x W multiplier); gamma: R_R, Q_R
+//   c 3        rowers: |Q_K Ma|_mb (6 x W shift-and-add); gamma: R_R, Q_R
 //   c 4        d.K := Kz - Q_K Ma + Q_R written (a: Kz + Q_R);  |Q_R Ma|_mb
 //   c 5        d.R := Rz - Q_R Ma + 2 Q_K written
 // Issue rule (= pka.model.rns.SbTiming): an SB / ADD / SUB waits at t = 0 while the tail is busy

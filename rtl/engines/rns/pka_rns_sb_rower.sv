@@ -11,7 +11,7 @@
 // on b, K on a, the broadcast xi, the outputs Kz = Ku + Rv, Rz = 2Kv + Ru.
 // Compress tail (runs beside the next instruction): at the handoff Kz, Rz are copied to tail
 // registers; the xi of Kz_a and Rz_a arrive from the reducer (only their top 8 and low 6 bits, which
-// the gamma channel's one-cycle BE a -> gamma reads); Q*|Ma|_mb by a 6 x W multiplier with one fold
+// the gamma channel's one-cycle BE a -> gamma reads); Q*|Ma|_mb by a 6 x W shift-and-add, one fold
 // and one conditional subtraction (Q < 64: Q*Ma < 2^(W+6), H*c + L < 2 m_b); then the K and R
 // results are written to the register file.
 // The core (pka_rns_sb) drives every field each cycle (schedule in its header).
@@ -188,13 +188,21 @@ module pka_rns_sb_rower #(
   assign txk_o = txk_q;
   assign txr_o = txr_q;
 
-  // |Q Ma|_mb: Q Ma < 2^(W+6); one fold H c + L < 2^W + 2^(6+CBits) < 2 m_b; one subtraction
+  // |Q Ma|_mb: Q Ma < 2^(W+6); one fold H c + L < 2^W + 2^(6+CBits) < 2 m_b; one subtraction.
+  // Q has 6 bits: shift-and-add (LUTs), so the tail adds no DSP block to the rower.
+  function automatic logic [W+5:0] mul6(logic [5:0] q, logic [W-1:0] x);
+    logic [W+5:0] acc;
+    acc = '0;
+    for (int k = 0; k < 6; k++) if (q[k]) acc = acc + ((W+6)'(x) << k);
+    return acc;
+  endfunction
   logic [5:0]    qsel;
-  logic [W+5:0]  qma;
+  logic [W+5:0]  qma, qhc;
   logic [W:0]    qf;
   assign qsel = qm_sel_i ? qr_i : qk_i;
-  assign qma  = (W+6)'(qsel) * (W+6)'(cst_q[5]);
-  assign qf   = (W+1)'(qma[W+5:W]) * (W+1)'(cst_q[1][CBits-1:0]) + (W+1)'(qma[W-1:0]);
+  assign qma  = mul6(qsel, cst_q[5]);
+  assign qhc  = mul6(qma[W+5:W], W'(cst_q[1][CBits-1:0]));
+  assign qf   = (W+1)'(qhc[CBits+5:0]) + (W+1)'(qma[W-1:0]);
   assign qm_d = (qf >= {1'b0, mb}) ? W'(qf - {1'b0, mb}) : W'(qf);
 
   logic [W-1:0] qr_a, qr_b, q2k_a, q2k_b;
@@ -276,5 +284,5 @@ module pka_rns_sb_rower #(
   assign st_data_o = st_half_i ? rf_b_q[st_addr_i] : rf_a_q[st_addr_i];
 
   logic unused;
-  assign unused = ^{c_red[W-1:CBits], c1_q[W-1:CBits], r2_q};
+  assign unused = ^{c_red[W-1:CBits], c1_q[W-1:CBits], r2_q, qhc[W+5:CBits+6]};
 endmodule
