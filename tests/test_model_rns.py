@@ -302,7 +302,7 @@ def test_curves() -> None:
         rns.check_point(c.name, c.gx, c.gy)
         if c.name.startswith("sbmm"):
             ctx = rns.sbmm_context(c.p, c.w)
-            assert ctx.p.bit_length() == int(c.name[4:]) and not c.order_known
+            assert ctx.p.bit_length() == int(c.name[4:])  # orders: tests/test_model_rns_curves.py
 
 
 def test_small_curve_order_counted_exactly() -> None:
