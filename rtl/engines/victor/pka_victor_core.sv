@@ -71,6 +71,14 @@ module pka_victor_core
   localparam int unsigned BW        = MaxLen + 1;          // B, results: < 2N'
   localparam int unsigned AW        = MaxLen + K;          // A registers (digit window at the top)
   localparam int unsigned QW        = K + 2;               // quotient estimate
+  // n' = floor(n/K) + 1 by a serial division of n, DivBits quotient bits per cycle, started when
+  // the command is accepted: DivSteps steps and one cycle to form 2n' and pad, done in Load,
+  // Check and Recip (>= 1 + 1 + Eps+1 cycles) before the loop, off the command path
+  localparam int unsigned LW        = $clog2(MaxLen + 1);  // bits of n <= MaxLen
+  localparam int unsigned DivBits   = 4;
+  localparam int unsigned DivSteps  = (LW + DivBits - 1) / DivBits;
+  localparam int unsigned DQW       = DivSteps * DivBits;  // dividend / quotient shift register
+  localparam int unsigned DCW       = $clog2(DivSteps + 2);
 
   // q_max < limit <=> 2^K (2^(K+3-Delta) + 1 + 2^(1-K)) < limit (1 - 2^(K-Eps)), times 2^(Delta+Eps)
   function automatic bit qmax_below(int unsigned limit);
@@ -109,6 +117,9 @@ module pka_victor_core
   if (!result_below_2n()) begin : g_bad_result
     $fatal(1, "Delta, Eps do not keep the result below 2N");
   end
+  if (DivSteps + 1 > Eps + 3) begin : g_bad_div
+    $fatal(1, "the serial n / K would not finish before the loop");
+  end
 
   typedef enum logic [3:0] {Idle, Load, Check, Recip, Loop, Drain, Reduce, Store, Done} state_e;
   state_e state_q, state_d;
@@ -129,10 +140,16 @@ module pka_victor_core
   logic        mul_act_q, mul_act_d;      // context 1 (X := X*M) runs in this step
   logic        x_one_q, x_one_d;          // X is still 1
   // command geometry (set when the command is accepted)
-  logic [15:0] elen_q, elen_d, tmax_q, tmax_d;
+  logic [15:0] elen_q, elen_d, tpen_q, tpen_d;  // tpen = 2n': the cycle before a step's last
   logic [WiW-1:0] nw_q, nw_d, nwe_q, nwe_d;
   logic [4:0]  f_q, f_d;                  // 32*nw - n: bit part of the alignment shift s
   logic [2:0]  pad_q, pad_d;              // K*n' - n - 1: digit window offset
+  logic [DQW-1:0] dq_q, dq_d;             // serial n / K: dividend bits out on top, quotient in
+  logic [2:0]  dr_q, dr_d;                // ... its remainder (< K)
+  logic [DCW-1:0] dcnt_q, dcnt_d;         // ... cycles left (the last forms tpen and pad)
+  logic        t_zero_q, t_zero_d;        // t_q == 0       (registered flags: no compare
+  logic        t_last_q, t_last_d;        // t_q == 2n'+1    between t and the ring's muxes)
+  logic        last_step_q, last_step_d;  // steps_q == 1
   // datapath (no reset)
   logic [MaxLen-1:0] n_q, n_d;            // N' = 2^s N
   logic [BW-1:0]     b_q, b_d;            // B' (shared operand: M)
@@ -204,7 +221,9 @@ module pka_victor_core
   logic [3:0]      opnd_slot;
   logic [WiW-1:0]  ld_index;
   logic [MaxLen-1:0] ld_new, ld_aligned;
+  // checked when N, A or B completes, i.e. on its top word, which is the one arriving: 32 bits
   logic            ld_lost;    // the alignment shifts out set bits: the operand has > n bits
+  logic            ld_top;     // the operand's bit n-1 (N: must be set)
   logic            is_e;
   logic [BW-1:0]   conv;       // the carry-propagated result (S_a + S_c) / 2^(2K)
 
@@ -221,15 +240,38 @@ module pka_victor_core
     ld_new = ld_q;
     ld_new[32 * ld_index +: 32] = mem_rdata_i;
     ld_aligned = ld_new << f_q;
-    ld_lost = |(ld_new & ~({MaxLen{1'b1}} >> f_q));
+    ld_lost = |(mem_rdata_i & ~(32'hffff_ffff >> f_q));
+    ld_top = mem_rdata_i[5'd31 - f_q];
     conv = add_sum[W-1:2*K];
     digit    = t_q[0] ? (mul_act_q ? top_digit(a1_q, pad_q, 0) : '0) : top_digit(a0_q, pad_q, 0);
     digit_lo = t_q[0] ? (mul_act_q ? top_digit(a1_q, pad_q, K) : '0) : top_digit(a0_q, pad_q, K);
   end
 
-  // ---- the controller --------------------------------------------------------------------------
-  logic [16:0] nd_tmp;   // n' = ceil((n+1)/K)
+  // ---- n' = ceil((n+1)/K) = floor(n/K) + 1, pad = K n' - n - 1 = K - 1 - (n mod K) --------------
+  // radix-2 restoring division by the constant K, DivBits steps a cycle (each step: a 4-input
+  // function of the 3-bit remainder and one dividend bit)
+  always_comb begin
+    logic [3:0] r2;
+    dq_d = dq_q; dr_d = dr_q; dcnt_d = dcnt_q; tpen_d = tpen_q; pad_d = pad_q;
+    r2 = '0;
+    if (dcnt_q > DCW'(1)) begin
+      for (int unsigned i = 0; i < DivBits; i++) begin
+        r2 = {dr_d, dq_d[DQW-1]};
+        dq_d = {dq_d[DQW-2:0], r2 >= 4'(K)};
+        dr_d = 3'(r2 >= 4'(K) ? r2 - 4'(K) : r2);
+      end
+    end
+    if (dcnt_q == DCW'(1)) begin
+      tpen_d = {15'(dq_q) + 15'd1, 1'b0};   // 2n'
+      pad_d  = 3'(K - 1) - dr_q;
+    end
+    if (dcnt_q != '0) dcnt_d = dcnt_q - 1;
+    if (state_q == Idle && cmd_valid_i) begin   // a command: start on its registered length
+      dq_d = DQW'(cmd_len_i[LW-1:0]); dr_d = '0; dcnt_d = DCW'(DivSteps + 1);
+    end
+  end
 
+  // ---- the controller --------------------------------------------------------------------------
   always_comb begin
     state_d = state_q;
     status_d = status_q; cyc_d = cyc_q; io_d = io_q;
@@ -237,12 +279,12 @@ module pka_victor_core
     wide_d = wide_q;
     t_d = t_q; steps_d = steps_q; cnt_d = cnt_q; first_d = first_q;
     mul_act_d = mul_act_q; x_one_d = x_one_q;
-    elen_d = elen_q; tmax_d = tmax_q; nw_d = nw_q; nwe_d = nwe_q; f_d = f_q; pad_d = pad_q;
+    elen_d = elen_q; nw_d = nw_q; nwe_d = nwe_q; f_d = f_q;
+    t_zero_d = t_zero_q; t_last_d = t_last_q; last_step_d = last_step_q;
     n_d = n_q; b_d = b_q; a0_d = a0_q; a1_d = a1_q; e_d = e_q; ld_d = ld_q; rem_d = rem_q; y_d = y_q;
     sa1_d = sa1_q; sc1_d = sc1_q; sa2_d = sa2_q; sc2_d = sc2_q; q2_d = q2_q; first2_d = first2_q;
     mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
     done_o = 1'b0;
-    nd_tmp = (17'(cmd_len_i) + 17'(K)) / 17'(K);
 
     unique case (state_q)
       Idle: if (cmd_valid_i) begin
@@ -251,9 +293,7 @@ module pka_victor_core
         elen_d = is_exp_d ? cmd_elen_i : 16'd0;
         nw_d = WiW'((32'(cmd_len_i) + 31) / 32);
         nwe_d = WiW'((32'(cmd_elen_i) + 31) / 32);
-        f_d = 5'(32 * 32'(nw_d) - 32'(cmd_len_i));
-        pad_d = 3'(17'(K) * nd_tmp - 17'(cmd_len_i) - 17'd1);
-        tmax_d = 16'(2 * nd_tmp + 1);
+        f_d = 5'(-cmd_len_i);               // 32 nw - n
         x_one_d = 1'b1; mul_act_d = 1'b0; first_d = 1'b1; wide_d = 1'b0;
         if (op_e'(cmd_op_i) != OP_MODEXP && op_e'(cmd_op_i) != OP_MODMUL) begin
           status_d = ST_ERR_OPCODE; state_d = Done;
@@ -284,7 +324,7 @@ module pka_victor_core
                   n_d = ld_aligned;
                   if (!n_odd_d) begin
                     status_d = ST_ERR_EVEN_MODULUS; state_d = Done;
-                  end else if (!ld_aligned[MaxLen-1] || ld_lost) begin
+                  end else if (!ld_top || ld_lost) begin
                     status_d = ST_ERR_LENGTH; state_d = Done;   // N is not cmd_len bits long
                   end
                 end
@@ -331,14 +371,15 @@ module pka_victor_core
         y_d = {y_q[Eps-1:0], add_sum[W]};
         cnt_d = cnt_q + 1;
         if (32'(cnt_q) == Eps) begin
-          t_d = '0;
+          t_d = '0; t_zero_d = 1'b1; t_last_d = 1'b0;
           sa2_d = '0; sc2_d = '0; q2_d = '0; first2_d = 1'b1;
           steps_d = is_exp_q ? elen_q : 16'd1;
+          last_step_d = !is_exp_q || elen_q == 16'd1;
           state_d = (steps_d == '0) ? Drain : Loop;
         end
       end
 
-      // one step: stage 2 on context t[0], stage 1 on the other; conversions at t = 0 and tmax
+      // one step: stage 2 on context t[0], stage 1 on the other; conversions at t = 0 and 2n'+1
       Loop: begin
         cyc_d = cyc_q + 1;
         // stage 2: the accumulator, its output to the ring's stage-1 input
@@ -348,32 +389,34 @@ module pka_victor_core
         if (!t_q[0]) a0_d = first2_q ? a0_q << (2 * K) : a0_q << K;
         else if (mul_act_q) a1_d = first2_q ? a1_q << (2 * K) : a1_q << K;
         // stage 1: the estimate of the other context; a fresh S = 0 for a context about to start
-        if (t_q == '0 || t_q == tmax_q) begin
+        if (t_zero_q || t_last_q) begin
           sa2_d = '0; sc2_d = '0; q2_d = '0; first2_d = 1'b1;
         end else begin
           sa2_d = sa1_q; sc2_d = sc1_q; q2_d = q_est; first2_d = 1'b0;
         end
         // the wide adder converts the context that just finished (add_x/y = S_a, S_c of stage 1)
-        if (t_q == '0) begin
+        if (t_zero_q) begin
           if (!first_q && mul_act_q) a1_d = AW'(conv);     // X of the previous step
           mul_act_d = is_exp_q && e_q[0] && !x_one_q;
           if (is_exp_q && e_q[0] && x_one_q) begin         // X := 1 * M is M
             a1_d = a0_q; x_one_d = 1'b0;
           end
         end
-        if (t_q == tmax_q) begin
+        if (t_last_q) begin
           if (is_exp_q) begin                              // M := M*M
             b_d = conv; a0_d = AW'(conv);
           end else begin                                   // the MODMUL product
             a1_d = AW'(conv); x_one_d = 1'b0;
           end
-          if (steps_q > 16'd1) begin
-            t_d = '0; steps_d = steps_q - 1; e_d = e_q >> 1; first_d = 1'b0;
+          if (!last_step_q) begin
+            t_d = '0; t_zero_d = 1'b1; t_last_d = 1'b0;
+            steps_d = steps_q - 1; last_step_d = steps_q == 16'd2;
+            e_d = e_q >> 1; first_d = 1'b0;
           end else begin
             state_d = is_exp_q ? Drain : Reduce;
           end
         end else begin
-          t_d = t_q + 1;
+          t_d = t_q + 1; t_zero_d = 1'b0; t_last_d = t_q == tpen_q;
         end
       end
 
@@ -418,15 +461,18 @@ module pka_victor_core
       state_q <= Idle; status_q <= ST_OK; cyc_q <= '0; io_q <= '0;
       is_exp_q <= 1'b0; opnd_q <= '0; req_q <= '0; rsp_q <= '0; n_odd_q <= 1'b0; wide_q <= 1'b0;
       t_q <= '0; steps_q <= '0; cnt_q <= '0; first_q <= 1'b0; mul_act_q <= 1'b0; x_one_q <= 1'b0;
-      elen_q <= '0; tmax_q <= '0; nw_q <= '0; nwe_q <= '0; f_q <= '0; pad_q <= '0;
+      elen_q <= '0; tpen_q <= '0; nw_q <= '0; nwe_q <= '0; f_q <= '0; pad_q <= '0;
+      dq_q <= '0; dr_q <= '0; dcnt_q <= '0; t_zero_q <= 1'b0; t_last_q <= 1'b0; last_step_q <= 1'b0;
     end else begin
       state_q <= state_d; status_q <= status_d; cyc_q <= cyc_d; io_q <= io_d;
       is_exp_q <= is_exp_d; opnd_q <= opnd_d; req_q <= req_d; rsp_q <= rsp_d; n_odd_q <= n_odd_d;
       wide_q <= wide_d;
       t_q <= t_d; steps_q <= steps_d; cnt_q <= cnt_d; first_q <= first_d; mul_act_q <= mul_act_d;
       x_one_q <= x_one_d;
-      elen_q <= elen_d; tmax_q <= tmax_d; nw_q <= nw_d; nwe_q <= nwe_d; f_q <= f_d;
+      elen_q <= elen_d; tpen_q <= tpen_d; nw_q <= nw_d; nwe_q <= nwe_d; f_q <= f_d;
       pad_q <= pad_d;
+      dq_q <= dq_d; dr_q <= dr_d; dcnt_q <= dcnt_d; t_zero_q <= t_zero_d; t_last_q <= t_last_d;
+      last_step_q <= last_step_d;
     end
   end
   always_ff @(posedge clk_i) begin
