@@ -272,7 +272,11 @@ def markdown(all_rows: list[dict[str, Any]]) -> str:
                  f"{p.get('area') or '-'} |")
         cyc = _n(r.get("cycles"))
         a = r.get("area") or {}
-        if r.get("status") == "ok" and r.get("fmax_mhz"):
+        if r.get("status") == "ok" and r.get("fmax_mhz") and r.get("stale"):
+            out.append(f"| {_cfg(r)} | {r['op']} | {r['bits']} | {cyc} | {r['fmax_mhz']:.1f} (earlier RTL) | "
+                       f"{fmt_time(r.get('time_us'))} (earlier RTL's fmax) | {_n(a.get('lut4'))} | {_n(a.get('ff'))} | "
+                       f"{_n(a.get('dsp'))} | {_n(a.get('ebr'))} | {r['time_x_klut4_ms']:.3g} | {pcols}")
+        elif r.get("status") == "ok" and r.get("fmax_mhz"):
             out.append(f"| {_cfg(r)} | {r['op']} | {r['bits']} | {cyc} | **{r['fmax_mhz']:.1f}** | "
                        f"**{fmt_time(r.get('time_us'))}** | {_n(a.get('lut4'))} | {_n(a.get('ff'))} | "
                        f"{_n(a.get('dsp'))} | {_n(a.get('ebr'))} | {r['time_x_klut4_ms']:.3g} | {pcols}")
@@ -297,7 +301,8 @@ def markdown(all_rows: list[dict[str, Any]]) -> str:
         a = r.get("area") or {}
         use = f"{100 * a['lut4'] / 83640:.0f} %" if isinstance(a.get("lut4"), int) else "-"
         if r.get("status") == "ok" and r.get("fmax_mhz"):
-            out.append(f"| {_cfg(r)} | {r['bits']} | {r['fmax_mhz']:.1f} | {_path(r.get('critical_path'))} | {use} | "
+            stale = " (earlier RTL)" if r.get("stale") else ""
+            out.append(f"| {_cfg(r)} | {r['bits']} | {r['fmax_mhz']:.1f}{stale} | {_path(r.get('critical_path'))} | {use} | "
                        f"{ftext} | {ttext} |")
         else:
             out.append(f"| {_cfg(r)} | {r['bits']} | - | {r.get('status')} | {use} | {ftext} | {ttext} |")
@@ -328,7 +333,41 @@ def markdown(all_rows: list[dict[str, Any]]) -> str:
     return "\n".join(out) + "\n"
 
 
+def refresh(rows: list[dict[str, Any]], target: str) -> list[dict[str, Any]]:
+    """For the doc: each engine row against the RTL and models as they are now. The cycles are
+    recomputed from the current golden model (they are facts of the current RTL); a row whose stored
+    design key differs from the current design's key was measured on an earlier revision of the RTL:
+    it is marked `stale` (its fmax and area are shown as such; the time per operation uses the
+    current cycles with that fmax)."""
+    cfgs = {c["id"]: c for c in CONFIGS}
+    out = []
+    for r in rows:
+        r = dict(r)
+        cfg = cfgs.get(r["id"])
+        if r.get("kind") == "unit" or cfg is None or landed(cfg["engine"]) or r.get("target") != target:
+            out.append(r)
+            continue
+        try:
+            cyc = op_cycles(cfg["engine"], cfg["params"], cfg["bits"], cfg["op"], "model")
+            r["cycles"] = cyc["cycles"]
+            flow = r.get("flow") or {}
+            opts = FlowOptions(freq=cfg.get("freq"), seed=flow.get("seed", 1), no_tmdriv=flow.get("no_tmdriv", False))
+            key = design_key(design_for(cfg["engine"], cfg["params"], cfg["bits"]), get_target(target), opts)
+        except PkaError:
+            out.append(r)
+            continue
+        r["stale"] = r.get("status") == "ok" and r.get("design_key") not in (None, key)
+        if r.get("status") == "ok" and r.get("fmax_mhz"):
+            r["time_us"] = r["cycles"] / r["fmax_mhz"]
+            lut = (r.get("area") or {}).get("lut4")
+            if lut:
+                r["time_x_klut4_ms"] = r["time_us"] / 1000 * lut / 1000
+        out.append(r)
+    return out
+
+
 def write_doc(rows: list[dict[str, Any]], target: str) -> None:
+    rows = refresh(rows, target)
     text = DOC.read_text()
     if BEGIN not in text or END not in text:
         raise SystemExit(f"{DOC} has no {BEGIN} ... {END} section")
