@@ -150,6 +150,34 @@ def test_rsa_2048_crt_through_the_bus_victor() -> None:
     assert sig.verified and sig.cycles and sig.cycles > 0
 
 
+RNS = {"w": 16, "alg": "mm"}
+
+
+def test_rns_through_the_bus_small() -> None:
+    """rns in pka_top (64-bit build, w = 16): MODEXP and MODMUL with the operands written as residue
+    vectors by the driver (the engine's layout), and ECC_MUL on the small curve, each against the
+    rns model (results and compute cycles); an SBMM request is refused with ERR_UNSUPPORTED."""
+    from pka.driver import backend
+    from pka.model import rns as model
+    p = session("rns", RNS, 64)
+    rng = random.Random(64)
+    for _ in range(max(2, VECTORS // 10)):
+        n = _mod(rng, rng.choice((40, 64)))
+        a, b, e = rng.randrange(n), rng.randrange(n), rng.getrandbits(rng.choice((1, 20, 64)))
+        _same(p.modexp(a, e, n, "rns", params=RNS), model.modexp(a, e, n, RNS))
+        r = p.modmul(a, b, n, "rns", params=RNS)
+        m = model.modmul(a, b, n, RNS)
+        assert r.result == a * b % n and r.cycles == m.detail["total_cycles"]
+    assert p.modadd(5, 9, 11).result == 3          # the sequencer's own op after rns
+    c = model.CURVES["small"]
+    for k in (1, 2, rng.randrange(1, c.order), c.order - 1):
+        r = backend("rns").ecc_mul("small", k, RNS)
+        _same(r, model.ecc_mul("small", k, RNS))
+    with pytest.raises(PkaError) as exc:
+        p.modmul(3, 5, 101, "rns", params={"w": 16, "alg": "sbmm"})
+    assert exc.value.status == Status.ERR_UNSUPPORTED
+
+
 @pytest.mark.slow
 def test_p256_ecdh_through_the_bus_rns() -> None:
     from cryptography.hazmat.primitives.asymmetric import ec

@@ -33,9 +33,12 @@ package pka_top_pkg;
   localparam int unsigned EngHscm    = 5;
   localparam int unsigned EngExample = 7;   // tb/common/pka_example_engine (MODADD only), for tests
 
-  // Automatic dispatch order (CMD.ENGINE = 0): the first engine of the build serving the op.
+  // Automatic dispatch order (CMD.ENGINE = 0): the first engine of the build serving the op. The
+  // engines on plain binary operands come first; rns (residue-vector operands, written by the host)
+  // is picked automatically only for an op no binary engine of the build serves (ECC_MUL), so a
+  // MODEXP or MODMUL with binary operands never lands on it unless CMD.ENGINE names it.
   localparam int unsigned NumPrio = 6;
-  localparam int unsigned EnginePrio [NumPrio] = '{EngHscm, EngRns, EngVictor, EngMwr4, EngCsa2, EngExample};
+  localparam int unsigned EnginePrio [NumPrio] = '{EngHscm, EngVictor, EngMwr4, EngCsa2, EngRns, EngExample};
 
   // Opcodes each engine core accepts (from doc/<engine>.md).
   function automatic opmask_t engine_ops(int unsigned eng);

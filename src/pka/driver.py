@@ -250,6 +250,8 @@ class Pka:
         if exp < 0:
             raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be >= 0")
         prof = profile(engine or self.default_engine(Op.MODEXP_CT if ct else Op.MODEXP))
+        if prof.name == "rns":
+            return self._rns_modexp(base, exp, n, progress, params)
         length = max(1, n.bit_length())
         nw = words_for(length)
         b0 = self.bus.bus_cycles
@@ -265,6 +267,8 @@ class Pka:
     def modmul(self, a: int, b: int, n: int, engine: str | None = None,
                progress: Callable[[int], None] | None = None, params: dict[str, Any] | None = None) -> OpResult:
         prof = profile(engine or self.default_engine(Op.MODMUL))
+        if prof.name == "rns":
+            return self._rns_modmul(a, b, n, progress, params)
         length = max(1, n.bit_length())
         nw = words_for(length)
         b0 = self.bus.bus_cycles
@@ -404,6 +408,7 @@ class Pka:
         """What pka.rtl.rns.write_context writes, through the bus, then the command."""
         from pka.model import rns as model
 
+        self._w_key = None   # SLOT_W is overwritten with a residue vector below
         table = [v for row in ctx.table for v in row]
         if len(table) > self.cfg.slot_words:
             raise PkaError(Status.ERR_LENGTH, f"rns constant table of {len(table)} words exceeds the slot")
@@ -422,6 +427,37 @@ class Pka:
         self.write_slot(Slot.E, scalar, words_for(max(elen, 1)))
         self.write_slot(Slot.X2, expo, words_for(ctx.p.bit_length()))
         return self.run(op, ctx.p.bit_length(), elen, engine=ENGINE_IDS["rns"], progress=progress)
+
+    def _rns_ctx(self, n: int, params: dict[str, Any] | None) -> Any:
+        from pka.model import rns as model
+
+        if str((params or {}).get("alg", "mm")) == "sbmm":
+            raise PkaError(Status.ERR_UNSUPPORTED, "rns RTL: the SBMM datapath is not in pka_top (use alg=mm)")
+        w = int((params or {}).get("w", 32))
+        model.check_modulus(n, w)
+        return model.mm_context(n, w)
+
+    def _rns_modexp(self, base: int, exp: int, n: int, progress: Callable[[int], None] | None,
+                    params: dict[str, Any] | None) -> OpResult:
+        """MODEXP on rns: the operand as a residue vector (pka.rtl.rns.modexp's layout), through the bus."""
+        from pka.model import rns as model
+
+        ctx = self._rns_ctx(n, params)
+        model._check_operand(base, n, "base")
+        b0 = self.bus.bus_cycles
+        res = self.rns_run(Op.MODEXP, ctx, {model.IN_A: base}, scalar=exp, elen=exp.bit_length(), progress=progress)
+        return self.result(res, self._rns_read(ctx, Slot.R) % n, b0, n=ctx.n, total_cycles=res.compute)
+
+    def _rns_modmul(self, a: int, b: int, n: int, progress: Callable[[int], None] | None,
+                    params: dict[str, Any] | None) -> OpResult:
+        from pka.model import rns as model
+
+        ctx = self._rns_ctx(n, params)
+        model._check_operand(a, n, "a")
+        model._check_operand(b, n, "b")
+        b0 = self.bus.bus_cycles
+        res = self.rns_run(Op.MODMUL, ctx, {model.IN_A: a, model.IN_B: b}, progress=progress)
+        return self.result(res, self._rns_read(ctx, Slot.R) % n, b0, n=ctx.n, total_cycles=res.compute)
 
     def ecc_mul_rns(self, curve: str, k: int, params: dict[str, Any], point: tuple[int, int] | None = None,
                     progress: Callable[[int], None] | None = None) -> OpResult:
@@ -532,7 +568,7 @@ PROFILES: dict[str, EngineProfile] = {
     "rns": EngineProfile("rns", frozenset({Op.MODEXP, Op.MODMUL, Op.MONTMUL, Op.ECC_MUL}), None, _rns_top,
                          lambda p, b: _pow2_len(b)),
 }
-ENGINE_PRIO = ("hscm", "rns", "victor", "mwr4", "csa2", "example")
+ENGINE_PRIO = ("hscm", "victor", "mwr4", "csa2", "rns", "example")   # = pka_top_pkg::EnginePrio
 
 
 def profile(name: str) -> EngineProfile:
