@@ -166,3 +166,29 @@ def test_many_random_vectors_every_engine(capsys: pytest.CaptureFixture[str], en
         data = json.loads(out)
         assert int(data["result"], 16) == powmod(x, e, n), (engine, bits, params)
         assert isinstance(data["cycles"], int) and data["cycles"] > 0
+
+
+@pytest.mark.rtl
+def test_cli_rtl_backend(capsys: pytest.CaptureFixture[str]) -> None:
+    """The commands of the issues with --backend rtl: one engine run directly (csa2, a 64-bit
+    array), an RSA-512 CRT signature through pka_top's bus (hscm, 2 PEs), and a core error status
+    turned into the one-line exit-2 error."""
+    rng = random.Random(SEED + 11)
+    n = rng.getrandbits(64) | 1 | (1 << 63)
+    x, e = rng.randrange(n), rng.getrandbits(64)
+    code, out, err = run(capsys, "modexp", "--engine", "csa2", "--param", "variant=fast", "--base", hex(x),
+                         "--exp", hex(e), "--mod", hex(n), "--backend", "rtl", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    model = ENGINES["csa2"].model().modexp(x, e, n, {"variant": "fast", "l": 0})
+    assert int(data["result"], 16) == powmod(x, e, n) and data["cycles"] == model.cycles
+    assert data["backend"] == "rtl"
+    code, out, err = run(capsys, "rsa", "--bits", "512", "--engine", "hscm", "--param", "pes=2", "--crt",
+                         "--backend", "rtl", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["verified"] is True and data["bits"] == 512 and data["cycles"] > 0
+    code, out, err = run(capsys, "modexp", "--engine", "csa2", "--base", "3", "--exp", "5", "--mod", str(n + 1),
+                         "--backend", "rtl")
+    assert code == 2 and err.startswith("pka: error:") and "EVEN_MODULUS" in err  # the core's status
+    assert len(err.strip().splitlines()) == 1
