@@ -10,7 +10,7 @@ import random
 import gmpy2
 import pytest
 
-from pka.driver import Pka, backend, session
+from pka.driver import Pka, backend, close_all, session
 from pka.errors import PkaError, Status
 from pka.model import hscm as model
 from pka.model.common import CrtKey
@@ -98,3 +98,24 @@ def test_status_codes_through_the_top() -> None:
         p.modmul(n, 1, n, "hscm", params=PARAMS)
     assert err.value.status == Status.ERR_OPERAND_RANGE
     assert p.modexp(2, 10, n, "hscm", params=PARAMS).result == 1024
+
+
+def test_random_bus_traffic_on_the_hscm_build() -> None:
+    """Random addresses, data and commands (random opcodes, lengths and engine fields, so real hscm
+    operations start and are interrupted by ERR_BUSY traffic) with a watchdog on every transaction;
+    afterwards hscm results and cycles still equal the model's."""
+    p = _p()
+    sim = p.bus
+    n_tx = int(os.environ.get("PKA_FUZZ", "30000")) // 3
+    res = sim.fuzz(n_tx, seed=3, watchdog=2000)
+    assert res.reads + res.writes >= n_tx and res.commands > 0 and res.max_latency < 2000
+    q = Pka(sim)                     # checks the ID register; waits for whatever the fuzz started
+    rng = random.Random(33)
+    for bits in (64, 255):
+        n = _mod(rng, bits)
+        a, b, e = rng.randrange(n), rng.randrange(n), rng.getrandbits(bits)
+        r = q.modexp(a, e, n, "hscm", params=PARAMS)
+        m = model.modexp(a, e, n, PARAMS)
+        assert r.result == m.result == pow(a, e, n) and r.cycles == m.cycles
+        assert q.modmul(a, b, n, "hscm", params=PARAMS).result == a * b % n
+    close_all()   # the cached session's driver state (SLOT_W, CRT constants) predates the fuzz

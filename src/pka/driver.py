@@ -127,6 +127,8 @@ class Pka:
         self.cfg = Hwcfg(hw & 0xFFFF, hw >> 16 & 0xFF, hw >> 24 & 0xF, self.bus.read32(Reg.OPS))
         self.bus.write32(Reg.INTR_ENABLE, INTR_DONE)
         self.wait_idle()
+        # a DONE or REJECT left pending by an earlier user of the block would end our first wait early
+        self.bus.write32(Reg.INTR_STATE, INTR_DONE | INTR_REJECT)
 
     # -- plumbing -------------------------------------------------------------------------------
     def status(self) -> int:
