@@ -38,8 +38,10 @@ int pka_init(pka_dev_t *dev, const pka_bus_t *bus) {
   dev->cycles = dev->compute = dev->io = 0;
   wr(dev, REG(INTR_ENABLE), PKA_REGS__INTR_ENABLE__DONE_bm);
   while (rd(dev, REG(STATUS)) & PKA_REGS__STATUS__BUSY_bm) {
-    /* the RAM is being cleared after reset */
+    /* the RAM is being cleared after reset, or an earlier user's command is running */
   }
+  /* a DONE or REJECT left pending by an earlier user would end the first pka_run's wait early */
+  wr(dev, REG(INTR_STATE), PKA_REGS__INTR_STATE__DONE_bm | PKA_REGS__INTR_STATE__REJECT_bm);
   return PKA_OK;
 }
 
