@@ -79,6 +79,27 @@ def test_result_equal_to_n_is_stored_as_zero() -> None:
         _check_mul(3, 6, 9, {"variant": variant, "l": 32})
 
 
+@pytest.mark.parametrize("variant", ["paper", "fast"])
+def test_multiword_store_compare(variant: str) -> None:
+    """The store shifts A^P and N a word per stored word and compares them word by word: a result
+    of N over two and four words is stored as 0; results equal to N in one word only are kept
+    (with and without grant stalls: back-to-back grants read word 1 while the shift is under way)."""
+    for l in ((64, 128) if variant == "fast" else (64,)):   # (L = 128 paper: the slow tier)
+        params = {"variant": variant, "l": l}
+        h = rtl.harness(l, variant)
+        try:
+            for stall in (0, 400):
+                h.stall(stall, seed=7)
+                _check_exp(3 ** 20, 2, 3 ** 40, params)               # 64 bits: X^E = 0 mod N
+                if l == 128:
+                    _check_exp(3 ** 40, 2, 3 ** 80, params)           # 127 bits
+                n = (1 << (l - 1)) + (1 << 40) + 1
+                _check_exp(n - (1 << 32), 1, n, params)               # word 0 equals N's
+                _check_exp(n - 1, 1, n, params)                       # the top word equals N's
+        finally:
+            h.stall(0)
+
+
 def test_cycles_follow_the_paper_formula() -> None:
     """The paper variant takes exactly (2K+14)(H+2) + K + 7 cycles for several K and H."""
     rng = random.Random(SEED)

@@ -15,6 +15,9 @@
 // slices takes ceil((K+4)/ChunkW) cycles, the 4B + N wave one more. With ChunkW > 1 each chunk and
 // section has one ChunkW-bit adder (a single `+`, mapped onto the FPGA carry chain) whose carry-in
 // is the C flip-flop of the previous chunk's top slice and whose carry out goes to its own.
+// Storing: on st_shift A^P and N move down one word (32 slices), so the controller reads the
+// result and the N word it is compared with at fixed positions (words 0 and 1: the shift control
+// is registered here, so the controller sees the array one shift behind for a cycle).
 `default_nettype none
 
 module pka_csa2_array #(
@@ -38,6 +41,7 @@ module pka_csa2_array #(
   input  logic one_i,
   input  logic run_u_i,        // the S/2 + C tokens move on (else they vanish)
   input  logic run_bn_i,       // the 4B + N token moves on (else it vanishes)
+  input  logic st_shift_i,     // A^P and N shift down 32 slices (storing the result)
   // the look-ahead selection, this cycle
   input  logic [1:0] vsel_z_i,
   input  logic [1:0] vsel_p_i,
@@ -60,8 +64,8 @@ module pka_csa2_array #(
   output logic n1_o,
   output logic az0_o,
   output logic ap0_o,
-  output logic [MaxLen-1:0] ap_o,  // A^P: the result after the final round
-  output logic [MaxLen-1:0] n_o
+  output logic [63:0] ap_lo_o,  // words 0 and 1 of A^P (the result after the final round) ...
+  output logic [63:0] n_lo_o    // ... and of N (zeros above slice L+3)
 );
   initial begin
     if (MaxLen % 32 != 0 || MaxLen < 32 || MaxLen > 4096) $fatal(1, "MaxLen: multiple of 32 in 32..4096");
@@ -73,12 +77,13 @@ module pka_csa2_array #(
 
   // ---- registered controls, one copy per group of RepW slices --------------------------------
   typedef struct packed {
-    logic init, loop_z, loop_p, shift_z, shift_p, one, run_u, run_bn, clr;
+    logic init, loop_z, loop_p, shift_z, shift_p, one, run_u, run_bn, clr, st;
   } ctl_t;
   ctl_t ctl_d;
   ctl_t [Ng-1:0] ctl_q;
   assign ctl_d = '{init: init_i, loop_z: loop_z_i, loop_p: loop_p_i, shift_z: shift_z_i,
-                   shift_p: shift_p_i, one: one_i, run_u: run_u_i, run_bn: run_bn_i, clr: clr_i};
+                   shift_p: shift_p_i, one: one_i, run_u: run_u_i, run_bn: run_bn_i, clr: clr_i,
+                   st: st_shift_i};
   for (genvar g = 0; g < Ng; g++) begin : g_ctl
     // keep: the copies are identical on purpose (Yosys would merge them back into one flip-flop)
     (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -199,6 +204,7 @@ module pka_csa2_array #(
       .vsel_p_i   (vsel_p_i),
       .shift_z_i  (ctl_q[G].shift_z),
       .shift_p_i  (ctl_q[G].shift_p),
+      .st_i       (ctl_q[G].st),
       .one_i      (ctl_q[G].one),
       .u_z_i      (tok_uz_q[Ch]),
       .u_p_i      (tok_up_q[Ch]),
@@ -215,6 +221,8 @@ module pka_csa2_array #(
       .sp_up_i    (i + 1 < Ns ? sp[i + 1 < Ns ? i + 1 : i] : 1'b0),
       .az_up_i    (i + 1 < Ns ? az[i + 1 < Ns ? i + 1 : i] : 1'b0),
       .ap_up_i    (i + 1 < Ns ? ap[i + 1 < Ns ? i + 1 : i] : 1'b0),
+      .ap_st_i    (i + 32 < Ns ? ap[i + 32 < Ns ? i + 32 : i] : 1'b0),
+      .n_st_i     (i + 32 < Ns ? n[i + 32 < Ns ? i + 32 : i] : 1'b0),
       .cz_dn_i    (i >= 1 ? cz[i >= 1 ? i - 1 : 0] : 1'b0),
       .cp_dn_i    (i >= 1 ? cp[i >= 1 ? i - 1 : 0] : 1'b0),
       .uz_m2_i    (i >= 2 ? uz[i >= 2 ? i - 2 : 0] : 1'b0),
@@ -241,14 +249,20 @@ module pka_csa2_array #(
   assign n1_o    = n[1];
   assign az0_o   = az[0];
   assign ap0_o   = ap[0];
-  assign ap_o    = ap[MaxLen-1:0];
-  assign n_o     = n[MaxLen-1:0];
+  if (Ns >= 64) begin : g_lo
+    assign ap_lo_o = ap[63:0];
+    assign n_lo_o  = n[63:0];
+  end else begin : g_lo_pad
+    assign ap_lo_o = {{(64 - Ns){1'b0}}, ap};
+    assign n_lo_o  = {{(64 - Ns){1'b0}}, n};
+  end
 
-  // Bits the controller does not need (the top slices of A^P and N hold zeros: A^P < 2N <= 2^(L+1)
-  // is checked by the model, N < 2^L by the core; S, C of the upper slices only feed neighbours;
+  // Bits the controller does not need (the words above 1 reach it by the store shift; the top
+  // slices of A^P and N hold zeros: A^P < 2N <= 2^(L+1) is checked by the model, N < 2^L by the
+  // core, and the result < N; S, C of the upper slices only feed neighbours;
   // 4B only feeds the chunk adders; a control copy whose group starts no chunk > 0 has no token to
   // move).
   logic unused;
   assign unused = ^{sz[0], sp[0], uz[Ns-1:Ns-2], sz[Ns-1:3], cz[Ns-1:2], sp[Ns-1:3], cp[Ns-1:2], az[Ns-1:1],
-                    ap[Ns-1:MaxLen], n[Ns-1:MaxLen], n[0], b4, ctl_q};
+                    b4, ctl_q};
 endmodule

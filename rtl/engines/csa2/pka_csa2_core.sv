@@ -23,7 +23,10 @@
 // Timing: every control of the array is registered in pka_csa2_array (a copy per 32 slices), so
 // the controller computes each one for the next cycle, from registered phase flags (rem = 0, 1, 2
 // of a down-counter) rather than from wide compares; only the look-ahead selection q goes straight
-// from the low slices through the q function to the V registers.
+// from the low slices through the q function to the V registers. Nothing selects a word out of a
+// wide register: the result is stored from words 0/1 of A^P while the array shifts A^P and N down
+// a word per stored word; E words are written through registered word hits (as the array's load
+// lanes) and E shifts on a registered enable; the word counters carry registered "last" flags.
 // Errors (status, then done within a bounded number of cycles): unknown op ST_ERR_OPCODE; K < 3,
 // K > MaxLen, H > MaxLen ST_ERR_LENGTH; even N ST_ERR_EVEN_MODULUS; N >= 2^K or A, B, W >= N
 // ST_ERR_OPERAND_RANGE. cmd_arg_i is unused.
@@ -76,17 +79,24 @@ module pka_csa2_core
 
   logic        mul_q, mul_d;                 // OP_MODMUL
   logic [15:0] k_q, k_d, h_q, h_d;           // K, H (modmul: 1)
-  logic [WiW-1:0] nw_q, nw_d, ne_q, ne_d;    // words of N (and A, B, W), words of E
   logic [7:0]  status_q, status_d;
   logic [31:0] cyc_q, cyc_d, io_q, io_d;
   // load sequencer: per word index the items N, A, (B,) W, then the words of E
   logic [WiW-1:0] rq_word_q, rq_word_d, rs_word_q, rs_word_d;
+  logic [WiW-1:0] nwm1_q, nwm1_d, nem1_q, nem1_d;  // words of N (and A, B, W), of E: minus 1
+  logic        rq_last_q, rq_last_d, rs_last_q, rs_last_d;  // the counter is at its last word
+  logic        ne0_q, ne0_d;                 // no words of E (modmul, H = 0)
+  logic [31:0] top_mask_q, top_mask_d;       // the bits of N's top word below 2^K
   logic [1:0]  rq_item_q, rq_item_d, rs_item_q, rs_item_d;
   logic        rq_e_q, rq_e_d, rs_e_q, rs_e_d, rq_done_q, rq_done_d;
   logic [31:0] nword_q, nword_d;             // the last word of N (compared with A, B, W)
   logic [3:1]  lt_q, lt_d;                   // item < N so far (LSB-first comparison)
   logic        even_q, even_d, wide_q, wide_d;
   logic [MaxLen-1:0] e_q, e_d;
+  logic [Words-1:0] hit_e_q, hit_e_d;        // E word loads, registered (E written a cycle later)
+  logic [31:0] e_ld_q;
+  logic        esh_q, esh_d;                 // E shifts this cycle (the last wave cycle, round > 0)
+  logic        rnz_q, rnz_d;                 // round != 0
   // exponentiation control
   logic [15:0] rem_q, rem_d;                 // cycles left in the phase after this one
   logic        last_q, last_d, pen_q, pen_d, rem2_q, rem2_d;  // rem = 0, 1, 2
@@ -103,10 +113,11 @@ module pka_csa2_core
   logic        oner_q, oner_d;               // round H (B := 1 for the final round)
   logic        enpn_q, enpn_d;               // the P product runs in the next round
   logic        pre0_q, pre0_d;               // first cycle of Pre
+  logic        pend_q;                       // A^P, N shift this cycle (the array's view lags one word)
 
   // ---- the datapath ---------------------------------------------------------------------------
   // controls of the next cycle (registered in the array)
-  logic loop_z_d, loop_p_d, shift_z_d, shift_p_d, one_d, run_u_d, run_bn_d;
+  logic loop_z_d, loop_p_d, shift_z_d, shift_p_d, one_d, run_u_d, run_bn_d, st_shift_d;
   // wave starts (the token is at chunk 0 next cycle), loading
   logic u_z_start, u_p_start, clr, ld_valid;
   logic [1:0] vsel_z, vsel_p;
@@ -114,7 +125,7 @@ module pka_csa2_core
   logic [2:1] sz_lo, sp_lo;
   logic [1:0] cz_lo, cp_lo;
   logic n1, az0, ap0;
-  logic [MaxLen-1:0] ap_vec, n_vec;
+  logic [63:0] ap_lo, n_lo;
 
   pka_csa2_array #(.MaxLen(MaxLen), .ChunkW(ChunkW)) u_array (
     .clk_i        (clk_i),
@@ -127,6 +138,7 @@ module pka_csa2_core
     .one_i        (one_d),
     .run_u_i      (run_u_d),
     .run_bn_i     (run_bn_d),
+    .st_shift_i   (st_shift_d),
     .vsel_z_i     (vsel_z),
     .vsel_p_i     (vsel_p),
     .u_z_start_i  (u_z_start),
@@ -145,8 +157,8 @@ module pka_csa2_core
     .n1_o         (n1),
     .az0_o        (az0),
     .ap0_o        (ap0),
-    .ap_o         (ap_vec),
-    .n_o          (n_vec)
+    .ap_lo_o      (ap_lo),
+    .n_lo_o       (n_lo)
   );
 
   // ---- helpers ----------------------------------------------------------------------------------
@@ -182,8 +194,8 @@ module pka_csa2_core
   endfunction
 
   logic [1:0]  last_item;
-  logic        ebit_next;
-  logic [31:0] top_mask, st_word, n_word;
+  logic        ebit_next, st_eq;
+  logic [31:0] st_word;
 
   always_comb begin
     last_item   = mul_q ? 2'd3 : 2'd2;
@@ -194,11 +206,11 @@ module pka_csa2_core
     hp1_d       = h_q + 16'd1;
     final_d     = (round_q == hp1_q);
     oner_d      = (round_q == h_q);
-    ebit_next   = (round_q == 16'd0) ? e_q[0] : (MaxLen > 1 ? e_q[1 % MaxLen] : 1'b0);
+    ebit_next   = rnz_q ? e_q[1] : e_q[0];
     enpn_d      = oner_q | mul_q | ebit_next;
-    top_mask    = (k_q[4:0] == 5'd0) ? 32'hFFFF_FFFF : (32'd1 << k_q[4:0]) - 32'd1;
-    st_word     = ap_vec[32 * 32'(rq_word_q) +: 32];
-    n_word      = n_vec[32 * 32'(rq_word_q) +: 32];
+    // the word being stored: word 0 of A^P, or word 1 while the array applies a shift
+    st_word     = pend_q ? ap_lo[63:32] : ap_lo[31:0];
+    st_eq       = pend_q ? (ap_lo[63:32] == n_lo[63:32]) : (ap_lo[31:0] == n_lo[31:0]);
   end
 
   // ---- controller -------------------------------------------------------------------------------
@@ -206,12 +218,14 @@ module pka_csa2_core
   logic nx_pre, nx_pad, nx_loop, nx_cpa;   // the phase of the next cycle
   always_comb begin
     state_d = state_q;
-    mul_d = mul_q; k_d = k_q; h_d = h_q; nw_d = nw_q; ne_d = ne_q;
+    mul_d = mul_q; k_d = k_q; h_d = h_q;
     status_d = status_q; cyc_d = cyc_q; io_d = io_q;
     rq_word_d = rq_word_q; rq_item_d = rq_item_q; rq_e_d = rq_e_q; rq_done_d = rq_done_q;
     rs_word_d = rs_word_q; rs_item_d = rs_item_q; rs_e_d = rs_e_q;
     nword_d = nword_q; lt_d = lt_q; even_d = even_q; wide_d = wide_q; e_d = e_q;
     rem_d = rem_q; round_d = round_q; enp_d = enp_q; eq_d = eq_q;
+    nwm1_d = nwm1_q; nem1_d = nem1_q; ne0_d = ne0_q; top_mask_d = top_mask_q; rnz_d = rnz_q;
+    hit_e_d = '0; st_shift_d = 1'b0;
     rem_ld = 1'b0; rem_nc = 1'b0; pre0_d = 1'b0;
     mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
     done_o = 1'b0;
@@ -223,8 +237,10 @@ module pka_csa2_core
         mul_d = (op_e'(cmd_op_i) == OP_MODMUL);
         k_d   = cmd_len_i;
         h_d   = (op_e'(cmd_op_i) == OP_MODMUL) ? 16'd1 : cmd_elen_i;
-        nw_d  = WiW'((32'(cmd_len_i) + 31) / 32);
-        ne_d  = (op_e'(cmd_op_i) == OP_MODMUL) ? '0 : WiW'((32'(cmd_elen_i) + 31) / 32);
+        nwm1_d = WiW'((32'(cmd_len_i) - 1) / 32);
+        nem1_d = WiW'((32'(cmd_elen_i) - 1) / 32);   // (used only if E has words)
+        ne0_d  = (op_e'(cmd_op_i) == OP_MODMUL) || (cmd_elen_i == 16'd0);
+        top_mask_d = (cmd_len_i[4:0] == 5'd0) ? 32'hFFFF_FFFF : (32'd1 << cmd_len_i[4:0]) - 32'd1;
         rq_word_d = '0; rq_item_d = '0; rq_e_d = 1'b0; rq_done_d = 1'b0;
         rs_word_d = '0; rs_item_d = '0; rs_e_d = 1'b0;
         lt_d = '0; even_d = 1'b0; wide_d = 1'b0; nword_d = '0;
@@ -248,15 +264,15 @@ module pka_csa2_core
           if (mem_gnt_i) begin
             if (rq_e_q) begin
               rq_word_d = rq_word_q + 1;
-              if (rq_word_q + 1 == ne_q) rq_done_d = 1'b1;
+              if (rq_last_q) rq_done_d = 1'b1;
             end else if (rq_item_q != last_item) begin
               rq_item_d = rq_item_q + 1;
             end else begin
               rq_item_d = '0;
               rq_word_d = rq_word_q + 1;
-              if (rq_word_q + 1 == nw_q) begin
+              if (rq_last_q) begin
                 rq_word_d = '0;
-                if (ne_q == 0) rq_done_d = 1'b1;
+                if (ne0_q) rq_done_d = 1'b1;
                 else rq_e_d = 1'b1;
               end
             end
@@ -264,16 +280,18 @@ module pka_csa2_core
         end
         if (mem_rvalid_i) begin
           if (rs_e_q) begin
-            e_d[32 * 32'(rs_word_q) +: 32] = mem_rdata_i;
+            for (int unsigned w = 0; w < Words; w++) begin   // E[rs_word] := the data, next cycle
+              if (32'(rs_word_q) == w) hit_e_d[w] = 1'b1;
+            end
             rs_word_d = rs_word_q + 1;
-            if (rs_word_q + 1 == ne_q) state_d = Check;
+            if (rs_last_q) state_d = Check;
           end else begin
             ld_valid = 1'b1;
             ld_tgt   = item_tgt(mul_q, rs_item_q);
             if (rs_item_q == 2'd0) begin
               nword_d = mem_rdata_i;
               if (rs_word_q == 0) even_d = ~mem_rdata_i[0];
-              if (rs_word_q + 1 == nw_q) wide_d = |(mem_rdata_i & ~top_mask);
+              if (rs_last_q) wide_d = |(mem_rdata_i & ~top_mask_q);
             end else begin
               lt_d[rs_item_q] = (mem_rdata_i < nword_q) | ((mem_rdata_i == nword_q) & lt_q[rs_item_q]);
             end
@@ -282,9 +300,9 @@ module pka_csa2_core
             end else begin
               rs_item_d = '0;
               rs_word_d = rs_word_q + 1;
-              if (rs_word_q + 1 == nw_q) begin
+              if (rs_last_q) begin
                 rs_word_d = '0;
-                if (ne_q == 0) state_d = Check;
+                if (ne0_q) state_d = Check;
                 else rs_e_d = 1'b1;
               end
             end
@@ -299,7 +317,7 @@ module pka_csa2_core
         end else if (wide_q || !lt_q[1] || !lt_q[2] || (mul_q && !lt_q[3])) begin
           status_d = ST_ERR_OPERAND_RANGE; state_d = Done;
         end else begin
-          state_d = Pre; round_d = '0; enp_d = 1'b1; pre0_d = 1'b1;
+          state_d = Pre; round_d = '0; rnz_d = 1'b0; enp_d = 1'b1; pre0_d = 1'b1;
           rem_d = nc_q; rem_ld = 1'b1; rem_nc = 1'b1;
         end
       end
@@ -344,11 +362,10 @@ module pka_csa2_core
         rem_d = rem_q - 1;
         if (last_q) begin
           if (final_q) begin
-            state_d = Store; rq_word_d = '0; eq_d = 1'b1;
+            state_d = Store; rq_word_d = '0; rq_e_d = 1'b0; eq_d = 1'b1;
           end else begin
-            round_d = round_q + 1;
+            round_d = round_q + 1; rnz_d = 1'b1;
             enp_d = enpn_q;
-            if (round_q != 16'd0) e_d = e_q >> 1;
             rem_ld = 1'b1;
             if (Paper) begin
               state_d = Pad; rem_d = PadRound - 16'd1;
@@ -359,16 +376,18 @@ module pka_csa2_core
         end
       end
 
-      // R := A^P word by word; if it equals N (only when the result is 0 mod N), write zeros.
+      // R := A^P word by word (each granted word shifts A^P and N down a word); if it equals N
+      // (only when the result is 0 mod N), write zeros.
       Store: begin
         io_d = io_q + 1;
         mem_req_o = 1'b1; mem_we_o = 1'b1;
         mem_addr_o = addr(4'(SLOT_R), rq_word_q);
         mem_wdata_o = st_word;
         if (mem_gnt_i) begin
-          eq_d = eq_q & (st_word == n_word);
+          st_shift_d = 1'b1;
+          eq_d = eq_q & st_eq;
           rq_word_d = rq_word_q + 1;
-          if (rq_word_q + 1 == nw_q) begin
+          if (rq_last_q) begin
             rq_word_d = '0;
             state_d = eq_d ? Zero : Done;
           end
@@ -381,7 +400,7 @@ module pka_csa2_core
         mem_addr_o = addr(4'(SLOT_R), rq_word_q);
         if (mem_gnt_i) begin
           rq_word_d = rq_word_q + 1;
-          if (rq_word_q + 1 == nw_q) state_d = Done;
+          if (rq_last_q) state_d = Done;
         end
       end
 
@@ -392,6 +411,15 @@ module pka_csa2_core
 
       default: state_d = Idle;
     endcase
+
+    // E: the registered word loads, and the shift by one bit per round after round 0
+    for (int unsigned w = 0; w < Words; w++) begin
+      if (hit_e_q[w]) e_d[32 * w +: 32] = e_ld_q;
+    end
+    if (esh_q) e_d = e_q >> 1;
+    // the word counters' "last word" flags for the next cycle
+    rq_last_d = (rq_word_d == (rq_e_d ? nem1_d : nwm1_d));
+    rs_last_d = (rs_word_d == (rs_e_d ? nem1_d : nwm1_d));
 
     // The phase flags of the next cycle: rem_d = 0, 1, 2 (shallow: no compare on rem_d).
     if (rem_ld) begin
@@ -422,6 +450,8 @@ module pka_csa2_core
     run_u_d   = nx_cpa && !last_d && !pen_d;     // the U token is not yet at chunk nc-1
     run_bn_d  = (nx_pre || nx_cpa) && !last_d;   // the 4B + N token is not yet at chunk nc-1
     u_z_start = (state_q == Loop) && last_q;
+    // E shifts in the last cycle of a wave that ends a round > 0 before the final one
+    esh_d     = nx_cpa && last_d && !final_q && rnz_q;
     u_p_start = u_z_start && enp_q;
 
     vsel_z = {az0, init_q ? 1'b0 : q_lookahead(sz_lo, cz_lo, n1)};
@@ -434,18 +464,22 @@ module pka_csa2_core
       rq_done_q <= 1'b0; rq_e_q <= 1'b0; rs_e_q <= 1'b0;
       rem_q <= '0; last_q <= 1'b0; pen_q <= 1'b0; rem2_q <= 1'b0;
       round_q <= '0; enp_q <= 1'b0; init_q <= 1'b0; pre0_q <= 1'b0;
+      hit_e_q <= '0; esh_q <= 1'b0; pend_q <= 1'b0;
     end else begin
       state_q <= state_d; status_q <= status_d; cyc_q <= cyc_d; io_q <= io_d;
       rq_done_q <= rq_done_d; rq_e_q <= rq_e_d; rs_e_q <= rs_e_d;
       rem_q <= rem_d; last_q <= last_d; pen_q <= pen_d; rem2_q <= rem2_d;
       round_q <= round_d; enp_q <= enp_d; init_q <= init_d; pre0_q <= pre0_d;
+      hit_e_q <= hit_e_d; esh_q <= esh_d; pend_q <= st_shift_d;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    mul_q <= mul_d; k_q <= k_d; h_q <= h_d; nw_q <= nw_d; ne_q <= ne_d;
+    mul_q <= mul_d; k_q <= k_d; h_q <= h_d;
     rq_word_q <= rq_word_d; rq_item_q <= rq_item_d; rs_word_q <= rs_word_d; rs_item_q <= rs_item_d;
     nword_q <= nword_d; lt_q <= lt_d; even_q <= even_d; wide_q <= wide_d; e_q <= e_d;
+    nwm1_q <= nwm1_d; nem1_q <= nem1_d; ne0_q <= ne0_d; top_mask_q <= top_mask_d;
+    rq_last_q <= rq_last_d; rs_last_q <= rs_last_d; rnz_q <= rnz_d; e_ld_q <= mem_rdata_i;
     eq_q <= eq_d;
     nc_q <= nc_d; kp3_q <= kp3_d; nc1_q <= nc1_d; nc2_q <= nc2_d;
     hp1_q <= hp1_d; final_q <= final_d; oner_q <= oner_d; enpn_q <= enpn_d;

@@ -16,6 +16,7 @@
 // ChunkW > 1 (fast): the loop adder is a plain full adder and the wave sums come from the array's
 // chunk adders (one `+` of ChunkW bits per chunk and section, on the FPGA carry chain); the top
 // slice of a chunk keeps the chunk's carry out in its C flip-flop for the next chunk.
+// Storing the result, A^P and N shift down 32 slices per stored word (st_i).
 // The controls arrive registered (pka_csa2_array), so each is a flip-flop output here.
 `default_nettype none
 
@@ -33,6 +34,7 @@ module pka_csa2_slice #(
   input  logic [1:0] vsel_p_i,  // {A^P_h, q^P}
   input  logic shift_z_i,     // A^Z shifts one slice down
   input  logic shift_p_i,     // A^P shifts one slice down
+  input  logic st_i,          // A^P and N shift 32 slices down (store)
   input  logic one_i,         // 4B := 4 (B = 1 for the final MonProd(P, 1)) instead of 4 * U^Z
   // wave tokens of this slice's chunk
   input  logic u_z_i,         // the S/2 + C wave is at this chunk, Z section (loads A^Z)
@@ -52,6 +54,8 @@ module pka_csa2_slice #(
   input  logic sp_up_i,       // S^P_(i+1)
   input  logic az_up_i,       // A^Z_(i+1)
   input  logic ap_up_i,       // A^P_(i+1)
+  input  logic ap_st_i,       // A^P_(i+32)
+  input  logic n_st_i,        // N_(i+32)
   input  logic cz_dn_i,       // C^Z_(i-1) flip-flop (ChunkW = 1)
   input  logic cp_dn_i,       // C^P_(i-1) flip-flop (ChunkW = 1)
   input  logic uz_m2_i,       // wave sum of slice i-2, Z section (this cycle)
@@ -148,6 +152,8 @@ module pka_csa2_slice #(
     if (ChunkW == 1 && u_p_i) sp_d = wsp;
     if (shift_p_i) ap_d = ap_up_i;
     else if (u_p_i) ap_d = wsp;
+    else if (st_i) ap_d = ap_st_i;
+    if (st_i) n_d = n_st_i;
     // Algorithm 2 step 1, and operand loading
     if (init_i) begin
       sz_d = 1'b0; cz_d = 1'b0; sp_d = 1'b0; cp_d = 1'b0;
