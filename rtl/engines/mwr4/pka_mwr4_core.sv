@@ -69,8 +69,10 @@ module pka_mwr4_core
   localparam int unsigned SlotWords = 1 << (MemAw - 4);
   localparam int unsigned NTog      = 5;
   localparam int unsigned TW        = 16;                          // width of the pass cycle counter
-  localparam int unsigned VIW       = $clog2(VW);                  // bit index into a buffer
   localparam int unsigned EIW       = $clog2(MaxLen);              // bit index into the exponent
+  localparam int unsigned RIW       = $clog2(EMax);                // w-bit word index of a buffer
+  localparam int unsigned NW32      = MaxLen / 32;                 // 32-bit words of a loaded operand
+  localparam int unsigned LIW       = NW32 > 1 ? $clog2(NW32) : 1; // 32-bit word index
 
   initial begin
     if (MaxLen % 32 != 0 || MaxLen < 32 || MaxLen > 4096) $fatal(1, "MaxLen: multiple of 32, 32..4096");
@@ -82,10 +84,10 @@ module pka_mwr4_core
     if (LpCoding > 1 || LpFreeze > 1 || ToggleCnt > 1) $fatal(1, "LpCoding, LpFreeze, ToggleCnt: 0 or 1");
   end
 
-  typedef enum logic [2:0] {Idle, Load, Check, PSetup, PRun, Store, TogStore, Done} state_e;
+  typedef enum logic [3:0] {Idle, Load, Drain, Check, PSetup, PRun, Store, TogStore, Done} state_e;
   typedef enum logic [1:0] {OpMontmul, OpModmul, OpModexp} kind_e;
   typedef enum logic [2:0] {StFirst, StSecond, StSquare, StMult, StFinal} step_e;
-  // operand buffers a product can read: A from XA/WW/AC/XB, B from those, YB or the constant 1
+  // operand buffers a product can read: A from XA/WW/AC, B from those, YB, XB or the constant 1
   typedef enum logic [2:0] {SrcXa, SrcYb, SrcWw, SrcAc, SrcXb, SrcOne} src_e;
 
   state_e state_q, state_d;
@@ -97,33 +99,71 @@ module pka_mwr4_core
   logic [1:0]  arg_q, arg_d;
 
   // ---- operand buffers (word memories of the IO block) -------------------------------------------
+  // Read only at fixed word positions through registered word selects (B, M, S: the word of the next
+  // cycle; N, AC: the 32-bit word of the load check / store), or copied whole into the A shift
+  // registers; written one word per cycle with a decoded (one-hot) enable.
   logic [VW-1:0]     nm_q, nm_d, xa_q, xa_d, yb_q, yb_d, ww_q, ww_d, ac_q, ac_d, xb_q, xb_d;
   logic [MaxLen-1:0] ee_q, ee_d;
   logic [VW-1:0]     ssm_q, ssm_d, scm_q, scm_d;   // S memory: words of the last stage, next pass
   logic              clm_q, clm_d;
   logic [1:0]        cac_q, cac_d, cxb_q, cxb_d;   // correction codes of AC and XB
 
-  // ---- load / store ------------------------------------------------------------------------------
-  logic [1:0]  ld_q, ld_d;            // index in the op's list of slots to load
-  logic [15:0] req_q, req_d, rsp_q, rsp_d;
-  logic [15:0] nw32, nwe32, ld_words;
-  logic [3:0]  ld_slot;
-  logic        st_car_q, st_car_d;
-  logic [32:0] st_sum;
+  // ---- geometry of the op: functions of len_q, registered (settled long before the first product)
+  logic [15:0]     e_q, e_d, em2_q, em2_d, pm2_q, pm2_d, fm2_q, fm2_d, nw32_q, nw32_d, nwe32_q, nwe32_d;
+  logic            direct_q, direct_d;             // e <= 2 NS: stage 0 reads the last stage directly
+  logic            byp_q, byp_d;                   // e = 2 NS + 1: S word written as it is read
+  logic            lastp0_q, lastp0_d;             // the first pass is the last
+  logic [EMax-1:0] hi_q, hi_d;                     // word j >= e (sign fill of a result)
+
+  // ---- load (one pipeline register between the memory port and the buffers / checks) ------------
+  logic [1:0]     ld_q, ld_d;                      // index in the op's list of slots to load
+  logic [15:0]    req_q, req_d, rsp_q, rsp_d;
+  logic [15:0]    ld_words;
+  logic [3:0]     ld_slot;
+  logic           lv_q, lv_d, lfst_q, lfst_d, llst_q, llst_d;
+  logic [31:0]    lw_q, lw_d;
+  logic [LIW-1:0] li_q, li_d;
+  logic [3:0]     ls_q, ls_d;
+  logic           neven_q, neven_d, ngt1_q, ngt1_d, nhi_q, nhi_d, ehi_q, ehi_d;   // N, E checks
+  logic           ge_q, ge_d, rng_q, rng_d;        // word-serial X >= N, any X >= N
+  logic           enz_q, enz_d;                    // E != 0
+  logic [15:0]    etop_q, etop_d;                  // top set bit of E
+  logic [32:0]    ge_sum;
+  logic [31:0]    n32;                             // 32-bit word of N (load check / store)
+  logic [LIW-1:0] n32i;
+
+  // ---- store: the next word is computed into a register while the current one waits for gnt ----
+  logic           stv_q, stv_d, st_car_q, st_car_d, smp_q, smp_d;
+  logic [31:0]    stw_q, stw_d;
+  logic [15:0]    sa_q, sa_d;
+  logic [32:0]    st_sum;
 
   // ---- product control ---------------------------------------------------------------------------
-  src_e        asel_q, asel_d, bsel_q, bsel_d;
-  logic        dac_q, dac_d, dxb_q, dxb_d;     // destinations of the product
-  logic [1:0]  ca_q, ca_d, cb_q, cb_d;         // correction codes of the product's A and B
-  logic [15:0] ib_q, ib_d;                     // exponent bit index
-  logic [15:0] e_q, e_d, per_q, per_d, ewb_q, ewb_d;
-  logic        direct_q, direct_d;             // P = 2 NS: stage 0 reads the last stage directly
-  logic [TW-1:0] t_q, t_d;                     // cycle within the pass
-  logic [17:0] cov_q, cov_d;                   // bits of A covered up to the end of this pass
-  logic        last_q, last_d, p0_q, p0_d;     // last pass, first pass
-  logic [15:0] apos_q, apos_d;                 // bit position of the next digit
-  logic        dcar_q, dcar_d, aprev_q, aprev_d, atop_q, atop_d, bcar_q, bcar_d;
-  logic [15:0] oidx_q, oidx_d;                 // word index of the last stage's output
+  src_e          asel_q, asel_d, bsel_q, bsel_d;
+  logic          dac_q, dac_d, dxb_q, dxb_d;       // destinations of the product
+  logic [1:0]    ca, cb;                           // correction codes of the product's A and B
+  logic [15:0]   ib_q, ib_d;                       // exponent bit index
+  logic          ebit_q, ebit_d;                   // E[ib], registered
+  logic [TW-1:0] t_q, t_d;                         // cycle within the pass
+  logic [TW-1:0] rd_q, rd_d;                       // word on the kernel inputs next cycle (= next t)
+  logic          rs;                               // t restarts at 0 next cycle
+  // flags of t, registered one cycle early: t = 0, t < e, t = e - 1, t = P - 1, t >= 2NS,
+  // t = 2NS + e - 1, t odd and < 2NS - 1 (a digit for stage (t+1)/2 is prepared)
+  logic          first_q, first_d, kv_q, kv_d, klast_q, klast_d, wrap_q, wrap_d, pv_q, pv_d;
+  logic          fin_q, fin_d, advo_q, advo_d;
+  logic [17:0]   cov_q, cov_d;                     // bits of A covered up to the end of this pass
+  logic          last_q, last_d, nlast_q, nlast_d, p0_q, p0_d;   // last pass, next is last, first
+  logic          dcar_q, dcar_d, aprev_q, aprev_d; // digit unit: carry of A + c*M, window bit
+  logic [K:0]    dig_q, dig_d;                     // the Booth window on the digit bus
+  logic [VW-1:0] ash_q, ash_d, cmsh_q, cmsh_d;     // A and c*M, shifted K bits per digit
+  logic [K:0]    a_sum;
+  logic [VW-1:0] a_vec, a_cm;
+  logic [W-1:0]  kb_q, kb_d, km_q, km_d, kss_q, kss_d, ksc_q, ksc_d;   // next words of stage 0
+  logic          bcar_q, bcar_d, bmp_q, bmp_d;     // B + c*M word carry, top bit of the last M word
+  logic [W-1:0]  nmw, bw;
+  logic [W:0]    b_sum;
+  logic          rd0;
+  logic [EMax-1:0] ohw_q, ohw_d;                   // one-hot: word of the last stage's next output
 
   // ---- kernel ports ------------------------------------------------------------------------------
   logic         k_valid, k_first, k_last, k_cl;
@@ -150,60 +190,54 @@ module pka_mwr4_core
     endcase
   endfunction
 
-  // bit pos of a value stored in the low ewb bits of v, sign-extended above
-  function automatic logic vbit(logic [VW-1:0] v, logic [15:0] pos, logic [15:0] ewb);
-    return pos < ewb ? v[VIW'(pos)] : v[VIW'(ewb - 16'd1)];
-  endfunction
-
-  // v with the bits above ewb replaced by copies of bit ewb-1 (a product result is e words)
-  function automatic logic [VW-1:0] sext(logic [VW-1:0] v, logic [15:0] ewb);
-    logic [VW-1:0] hi;
-    hi = ~VW'(0) << ewb;
-    return v[VIW'(ewb - 16'd1)] ? (v | hi) : (v & ~hi);
-  endfunction
-
-  function automatic logic [VW-1:0] src_vec(src_e s, logic [VW-1:0] xa, logic [VW-1:0] yb,
-                                            logic [VW-1:0] ww, logic [VW-1:0] ac, logic [VW-1:0] xb);
-    unique case (s)
-      SrcXa:   return xa;
-      SrcYb:   return yb;
-      SrcWw:   return ww;
-      SrcAc:   return ac;
-      SrcXb:   return xb;
-      default: return VW'(1);
+  // one word of that pattern from M's word, the top bit of M's previous word and "word 0"
+  function automatic logic [31:0] cm_word(logic [1:0] c, logic [31:0] m, logic mprev, logic first);
+    unique case (c)
+      2'b01:   return m;
+      2'b11:   return ~m | {31'b0, first};
+      2'b10:   return {~m[30:0], ~mprev & ~first} | {30'b0, first, 1'b0};
+      default: return '0;
     endcase
   endfunction
 
-  logic [VW-1:0] a_vec, b_vec, cma, cmb, cmac, ac_ext;
-  logic [K-1:0]  a_raw, a_cm;
-  logic [K:0]    a_sum;
-  logic [W:0]    b_sum;
-  logic [15:0]   top_bit;
-  logic          e_zero;
+  function automatic logic [W-1:0] wsel(logic [VW-1:0] v, logic [RIW-1:0] i);
+    return v[i*W +: W];
+  endfunction
+
+  function automatic logic [31:0] wsel32(logic [VW-1:0] v, logic [LIW-1:0] i);
+    return v[i*32 +: 32];
+  endfunction
+
+  // bits below l of a 32-bit word (l = 0: all)
+  function automatic logic [31:0] low_mask(logic [4:0] l);
+    return l == 5'd0 ? '1 : (32'd1 << l) - 32'd1;
+  endfunction
+
+  function automatic logic [1:0] code_of(src_e s, logic [1:0] cac, logic [1:0] cxb);
+    return s == SrcAc ? cac : s == SrcXb ? cxb : 2'b00;
+  endfunction
 
   always_comb begin
-    a_vec = src_vec(asel_q, xa_q, yb_q, ww_q, ac_q, xb_q);
-    b_vec = src_vec(bsel_q, xa_q, yb_q, ww_q, ac_q, xb_q);
-    cma   = cm_pattern(ca_q, nm_q);
-    cmb   = cm_pattern(cb_q, nm_q);
-    cmac  = cm_pattern(cac_q, nm_q);
-    ac_ext = sext(ac_q, ewb_q);
-    for (int i = 0; i < K; i++) begin
-      a_raw[i] = vbit(a_vec, apos_q + 16'(i), ewb_q);
-      a_cm[i]  = vbit(cma, apos_q + 16'(i), ewb_q);
-    end
-    a_sum = (K+1)'(a_raw) + (K+1)'(a_cm) + (K+1)'(dcar_q);      // digit-serial A + c*M
-    b_sum = (W+1)'(b_vec[t_q*W +: W]) + (W+1)'(cmb[t_q*W +: W]) + (W+1)'(t_q == 0 ? 1'b0 : bcar_q);
-    nw32  = (len_q + 16'd31) >> 5;
-    nwe32 = (elen_q + 16'd31) >> 5;
-    top_bit = '0;
-    e_zero  = 1'b1;
-    for (int i = 0; i < MaxLen; i++) begin
-      if (ee_q[i]) begin
-        top_bit = 16'(i);
-        e_zero  = 1'b0;
-      end
-    end
+    // A of the product (XA, WW or AC; AC and XB hold sign-extended values, XA and WW are < N)
+    a_vec = asel_q == SrcXa ? xa_q : asel_q == SrcWw ? ww_q : ac_q;
+    ca    = code_of(asel_q, cac_q, cxb_q);
+    cb    = code_of(bsel_q, cac_q, cxb_q);
+    a_cm  = cm_pattern(ca, nm_q);
+    // stage-0 words of the next cycle: B + c*M (word-serial carry), M, S from the S memory
+    rd0 = rd_q == '0;
+    nmw = wsel(nm_q, RIW'(rd_q));
+    unique case (bsel_q)
+      SrcXa:   bw = wsel(xa_q, RIW'(rd_q));
+      SrcYb:   bw = wsel(yb_q, RIW'(rd_q));
+      SrcWw:   bw = wsel(ww_q, RIW'(rd_q));
+      SrcAc:   bw = wsel(ac_q, RIW'(rd_q));
+      SrcXb:   bw = wsel(xb_q, RIW'(rd_q));
+      default: bw = rd0 ? W'(1) : '0;
+    endcase
+    b_sum = (W+1)'(bw) + (W+1)'(W'(cm_word(cb, 32'(nmw), bmp_q, rd0))) + (W+1)'(!rd0 && bcar_q);
+    // 32-bit word of N for the load check (index of the word in the load register) or the store
+    n32i = state_q == Store ? LIW'(req_q) : li_q;
+    n32  = wsel32(nm_q, n32i);
   end
 
   // slots loaded per op: MONTMUL N A B, MODMUL N A B W, MODEXP N A W E
@@ -214,14 +248,27 @@ module pka_mwr4_core
       2'd2: ld_slot = kind_q == OpModexp ? 4'(SLOT_W) : 4'(SLOT_B);
       default: ld_slot = kind_q == OpModexp ? 4'(SLOT_E) : 4'(SLOT_W);
     endcase
-    ld_words = ld_slot == 4'(SLOT_E) ? nwe32 : nw32;
+    ld_words = ld_slot == 4'(SLOT_E) ? nwe32_q : nw32_q;
   end
 
-  // ---- kernel feed -------------------------------------------------------------------------------
+  // ---- geometry ----------------------------------------------------------------------------------
   always_comb begin
-    k_valid = (state_q == PRun) && (t_q < TW'(e_q));
-    k_first = k_valid && (t_q == 0);
-    k_last  = k_valid && (t_q == TW'(e_q - 16'd1));
+    e_d = (len_q + 16'(G + W - 1)) >> LogW;
+    if (e_d < 16'd2) e_d = 16'd2;
+    direct_d = e_q <= 16'(2 * NS);
+    byp_d    = e_q == 16'(2 * NS + 1);
+    em2_d    = e_q - 16'd2;
+    pm2_d    = (e_q <= 16'(2 * NS) ? 16'(2 * NS) : e_q) - 16'd2;
+    fm2_d    = e_q + 16'(2 * NS) - 16'd2;
+    for (int j = 0; j < EMax; j++) hi_d[j] = 16'(j) >= e_q;
+    lastp0_d = 18'(K * NS) >= 18'(len_q);
+  end
+
+  // ---- kernel feed: registers only (the S words of e <= 2NS come from the last stage's register) --
+  always_comb begin
+    k_valid = kv_q;
+    k_first = first_q;
+    k_last  = klast_q;
     if (p0_q) begin
       k_ss = '0;
       k_sc = '0;
@@ -231,13 +278,13 @@ module pka_mwr4_core
       k_sc = o_sc;
       k_cl = o_cl;
     end else begin
-      k_ss = ssm_q[t_q*W +: W];
-      k_sc = scm_q[t_q*W +: W];
+      k_ss = kss_q;
+      k_sc = ksc_q;
       k_cl = clm_q;
     end
-    k_b = b_sum[W-1:0];
-    k_m = nm_q[t_q*W +: W];
-    k_digit = {a_sum[K-1:0], aprev_q};
+    k_b = kb_q;
+    k_m = km_q;
+    k_digit = dig_q;
   end
 
   pka_mwr4_kernel #(
@@ -252,11 +299,11 @@ module pka_mwr4_core
     .tog_sel_o(tg_sel), .tog_en_o(tg_en), .tog_net_o(tg_net), .tog_reg_o(tg_reg)
   );
 
-  assign post_valid = (state_q == PRun) && last_q && (t_q >= TW'(2 * NS)) && o_valid;
+  assign post_valid = (state_q == PRun) && last_q && pv_q && o_valid;
 
   pka_mwr4_post #(.W(W)) u_post (
     .clk_i(clk_i), .valid_i(post_valid), .first_i(o_first), .ss_i(o_ss), .sc_i(o_sc), .cl_i(o_cl),
-    .b_i(o_b), .m_i(o_m), .a_top_i(K > 1 && atop_q), .t_o(p_t), .c_o(p_c)
+    .b_i(o_b), .m_i(o_m), .a_top_i(K > 1 && aprev_q), .t_o(p_t), .c_o(p_c)
   );
 
   // ---- control -----------------------------------------------------------------------------------
@@ -265,16 +312,21 @@ module pka_mwr4_core
     cyc_d = cyc_q; io_d = io_q; len_d = len_q; elen_d = elen_q; arg_d = arg_q;
     nm_d = nm_q; xa_d = xa_q; yb_d = yb_q; ww_d = ww_q; ac_d = ac_q; xb_d = xb_q; ee_d = ee_q;
     ssm_d = ssm_q; scm_d = scm_q; clm_d = clm_q; cac_d = cac_q; cxb_d = cxb_q;
-    ld_d = ld_q; req_d = req_q; rsp_d = rsp_q; st_car_d = st_car_q;
-    asel_d = asel_q; bsel_d = bsel_q; dac_d = dac_q; dxb_d = dxb_q; ca_d = ca_q; cb_d = cb_q;
-    ib_d = ib_q; e_d = e_q; per_d = per_q; ewb_d = ewb_q; direct_d = direct_q;
-    t_d = t_q; cov_d = cov_q; last_d = last_q; p0_d = p0_q;
-    apos_d = apos_q; dcar_d = dcar_q; aprev_d = aprev_q; atop_d = atop_q; bcar_d = bcar_q;
-    oidx_d = oidx_q;
+    ld_d = ld_q; req_d = req_q; rsp_d = rsp_q;
+    lv_d = 1'b0; lfst_d = lfst_q; llst_d = llst_q; lw_d = lw_q; li_d = li_q; ls_d = ls_q;
+    neven_d = neven_q; ngt1_d = ngt1_q; nhi_d = nhi_q; ehi_d = ehi_q; ge_d = ge_q; rng_d = rng_q;
+    enz_d = enz_q; etop_d = etop_q;
+    stv_d = stv_q; st_car_d = st_car_q; smp_d = smp_q; stw_d = stw_q; sa_d = sa_q;
+    asel_d = asel_q; bsel_d = bsel_q; dac_d = dac_q; dxb_d = dxb_q;
+    ib_d = ib_q; ebit_d = ee_q[EIW'(ib_q)];
+    cov_d = cov_q; last_d = last_q; p0_d = p0_q;
+    dcar_d = dcar_q; aprev_d = aprev_q; dig_d = dig_q; ash_d = ash_q; cmsh_d = cmsh_q;
+    ohw_d = ohw_q;
     for (int i = 0; i < NTog; i++) tog_d[i] = tog_q[i];
     mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
     done_o = 1'b0;
     st_sum = '0;
+    a_sum  = '0;
 
     if (ToggleCnt == 1) begin
       tog_d[0] = tog_q[0] + 32'(tg_sel);
@@ -284,12 +336,70 @@ module pka_mwr4_core
       tog_d[4] = tog_q[4] + 32'(state_q == PRun);
     end
 
+    // stage-0 words of the next cycle (read every cycle; used while t < e)
+    kb_d   = b_sum[W-1:0];
+    bcar_d = b_sum[W];
+    km_d   = nmw;
+    bmp_d  = nmw[W-1];
+    kss_d  = byp_q ? o_ss : wsel(ssm_q, RIW'(rd_q));
+    ksc_d  = byp_q ? o_sc : wsel(scm_q, RIW'(rd_q));
+
+    // t and its flags for the next cycle
+    rs       = state_q == PSetup || (state_q == PRun && wrap_q && !last_q);
+    t_d      = rs ? '0 : t_q + 1;
+    first_d  = rs;
+    kv_d     = rs || (kv_q && !klast_q);
+    klast_d  = !rs && kv_q && t_q == em2_q;
+    wrap_d   = !rs && t_q == pm2_q;
+    pv_d     = !rs && (pv_q || t_q == TW'(2 * NS - 1));
+    fin_d    = !rs && t_q == fm2_q;
+    advo_d   = !rs && !t_q[0] && 32'(t_q) + 32'd2 < 32'(2 * NS);
+    nlast_d  = cov_q + 18'(K * NS) >= 18'(len_q);
+
+    // load register -> buffers and the word-serial operand checks
+    ge_sum = {1'b0, lw_q} + {1'b0, ~n32} + 33'(lfst_q || ge_q);   // carry = lw >= n32 (+ lower words)
+    if (lv_q) begin
+      for (int j = 0; j < NW32; j++) begin
+        if (li_q == LIW'(j)) begin
+          unique case (ls_q)
+            4'(SLOT_N): nm_d[32*j +: 32] = lw_q;
+            4'(SLOT_A): xa_d[32*j +: 32] = lw_q;
+            4'(SLOT_B): yb_d[32*j +: 32] = lw_q;
+            4'(SLOT_W): ww_d[32*j +: 32] = lw_q;
+            default:    ee_d[32*j +: 32] = lw_q;
+          endcase
+        end
+      end
+      unique case (ls_q)
+        4'(SLOT_N): begin
+          if (lfst_q) neven_d = !lw_q[0];
+          if (lfst_q ? lw_q[31:1] != '0 : lw_q != '0) ngt1_d = 1'b1;
+          if (llst_q && (lw_q & ~low_mask(len_q[4:0])) != '0) nhi_d = 1'b1;
+        end
+        4'(SLOT_E): begin
+          for (int i = 0; i < 32; i++) begin
+            if (lw_q[i]) begin
+              enz_d  = 1'b1;
+              etop_d = 16'({li_q, 5'(i)});
+            end
+          end
+          if (llst_q && (lw_q & ~low_mask(elen_q[4:0])) != '0) ehi_d = 1'b1;
+        end
+        default: begin   // A, B, W: X >= N, least significant word first
+          ge_d = ge_sum[32];
+          if (llst_q && ge_sum[32]) rng_d = 1'b1;
+        end
+      endcase
+    end
+
     unique case (state_q)
       Idle: if (cmd_valid_i) begin
         cyc_d = '0; io_d = '0; ld_d = '0; req_d = '0; rsp_d = '0;
         len_d = cmd_len_i; elen_d = cmd_elen_i; arg_d = cmd_arg_i[1:0];
         for (int i = 0; i < NTog; i++) tog_d[i] = '0;
         nm_d = '0; xa_d = '0; yb_d = '0; ww_d = '0; ee_d = '0;
+        neven_d = 1'b0; ngt1_d = 1'b0; nhi_d = 1'b0; ehi_d = 1'b0; rng_d = 1'b0;
+        enz_d = 1'b0; etop_d = '0;
         status_d = ST_OK;
         state_d  = Load;
         unique case (op_e'(cmd_op_i))
@@ -316,37 +426,34 @@ module pka_mwr4_core
           if (mem_gnt_i) req_d = req_q + 1;
         end
         if (mem_rvalid_i) begin
-          unique case (ld_slot)
-            4'(SLOT_N): nm_d[32*rsp_q +: 32] = mem_rdata_i;
-            4'(SLOT_A): xa_d[32*rsp_q +: 32] = mem_rdata_i;
-            4'(SLOT_B): yb_d[32*rsp_q +: 32] = mem_rdata_i;
-            4'(SLOT_W): ww_d[32*rsp_q +: 32] = mem_rdata_i;
-            default:    ee_d[32*rsp_q +: 32] = mem_rdata_i;
-          endcase
-          rsp_d = rsp_q + 1;
+          lv_d   = 1'b1;
+          lw_d   = mem_rdata_i;
+          li_d   = LIW'(rsp_q);
+          ls_d   = ld_slot;
+          lfst_d = rsp_q == '0;
+          llst_d = rsp_q == ld_words - 16'd1;
+          rsp_d  = rsp_q + 1;
         end
         if (rsp_d == ld_words && req_d == ld_words) begin  // this slot complete (or empty)
           req_d = '0;
           rsp_d = '0;
           ld_d  = ld_q + 1;
-          if (ld_q == 2'd3 || (kind_q == OpMontmul && ld_q == 2'd2)) state_d = Check;
+          if (ld_q == 2'd3 || (kind_q == OpMontmul && ld_q == 2'd2)) state_d = Drain;
         end
+      end
+
+      Drain: begin   // the last loaded word passes the load register
+        io_d = io_q + 1;
+        state_d = Check;
       end
 
       Check: begin
         io_d = io_q + 1;
-        e_d   = (len_q + 16'(G + W - 1)) >> LogW;
-        if (e_d < 16'd2) e_d = 16'd2;
-        ewb_d = e_d << LogW;
-        direct_d = e_d <= 16'(2 * NS);
-        per_d = direct_d ? 16'(2 * NS) : e_d;
-        step_d = StFirst;
+        step_d  = StFirst;
         state_d = PSetup;
-        if (!nm_q[0]) begin
+        if (neven_q) begin
           status_d = ST_ERR_EVEN_MODULUS;
-        end else if ((nm_q >> len_q) != '0 || nm_q == VW'(1) || xa_q >= nm_q
-                     || (kind_q != OpModexp && yb_q >= nm_q) || (kind_q != OpMontmul && ww_q >= nm_q)
-                     || (kind_q == OpModexp && (ee_q >> elen_q) != '0)) begin
+        end else if (nhi_q || !ngt1_q || rng_q || ehi_q) begin
           status_d = ST_ERR_OPERAND_RANGE;
         end
         if (status_d != ST_OK) state_d = Done;
@@ -354,65 +461,54 @@ module pka_mwr4_core
 
       PSetup: begin
         cyc_d = cyc_q + 1;
-        // operands of this product
-        dac_d = 1'b1;
-        dxb_d = 1'b0;
-        unique case (step_q)
-          StFirst: begin
-            if (kind_q == OpModexp) begin
-              asel_d = e_zero ? SrcWw : SrcXa;
-              bsel_d = e_zero ? SrcOne : SrcWw;
-              dxb_d  = !e_zero;
-            end else begin
-              asel_d = SrcXa;
-              bsel_d = SrcYb;
-            end
-          end
-          StSecond: begin asel_d = SrcAc; bsel_d = SrcWw; end
-          StSquare: begin asel_d = SrcAc; bsel_d = SrcAc; end
-          StMult:   begin asel_d = SrcAc; bsel_d = SrcXb; end
-          default:  begin asel_d = SrcAc; bsel_d = SrcOne; end
-        endcase
-        ca_d = asel_d == SrcAc ? cac_q : asel_d == SrcXb ? cxb_q : 2'b00;
-        cb_d = bsel_d == SrcAc ? cac_q : bsel_d == SrcXb ? cxb_q : 2'b00;
-        t_d = '0; p0_d = 1'b1;
+        p0_d   = 1'b1;
         cov_d  = 18'(K * NS);
-        last_d = 18'(K * NS) >= 18'(len_q);
-        apos_d = '0; dcar_d = 1'b0; aprev_d = 1'b0; atop_d = 1'b0; bcar_d = 1'b0;
+        last_d = lastp0_q;
+        // the digit unit: A and c*M into the shift registers, stage 0's window from bits 0..K-1
+        ash_d   = a_vec;
+        cmsh_d  = a_cm;
+        a_sum   = (K+1)'(a_vec[K-1:0]) + (K+1)'(a_cm[K-1:0]);
+        dig_d   = {a_sum[K-1:0], 1'b0};
+        dcar_d  = a_sum[K];
+        aprev_d = a_sum[K-1];
         state_d = PRun;
       end
 
       PRun: begin
         cyc_d = cyc_q + 1;
-        // stage 0: B word with its correction carry
-        if (k_valid) bcar_d = b_sum[W];
-        // the digit bus: stage s takes its window at t = 2s
-        if (t_q < TW'(2 * NS) && !t_q[0]) begin
-          apos_d  = apos_q + 16'(K);
+        // the digit bus: stage s takes its window at t = 2s; it is prepared a cycle before (stage 0
+        // of the next pass: in the pass's last cycle)
+        if (advo_q || (wrap_q && !last_q)) begin
+          a_sum   = (K+1)'(ash_q[2*K-1:K]) + (K+1)'(cmsh_q[2*K-1:K]) + (K+1)'(dcar_q);
+          dig_d   = {a_sum[K-1:0], aprev_q};
           dcar_d  = a_sum[K];
           aprev_d = a_sum[K-1];
-          atop_d  = a_sum[K-1];
+          ash_d   = {{K{ash_q[VW-1]}}, ash_q[VW-1:K]};
+          cmsh_d  = {{K{cmsh_q[VW-1]}}, cmsh_q[VW-1:K]};
         end
-        // the last stage's output: to the S memory, or (last pass) through the post-processor
+        // the last stage's output: to the S memory, or (last pass) through the post-processor into
+        // AC / XB, the top word's sign copied into the words above e
         if (o_valid) begin
-          oidx_d = o_first ? '0 : oidx_q + 1;
-          if (post_valid) begin
-            if (dac_q) ac_d[oidx_d*W +: W] = p_t;
-            if (dxb_q) xb_d[oidx_d*W +: W] = p_t;
-          end else begin
-            ssm_d[oidx_d*W +: W] = o_ss;
-            scm_d[oidx_d*W +: W] = o_sc;
-            if (o_first) clm_d = o_cl;
+          ohw_d = o_first ? EMax'(2) : ohw_q << 1;
+          for (int j = 0; j < EMax; j++) begin
+            if (post_valid) begin
+              if ((o_first ? j == 0 : ohw_q[j]) || (o_last && hi_q[j])) begin
+                if (dac_q) ac_d[j*W +: W] = (o_last && hi_q[j]) ? {W{p_t[W-1]}} : p_t;
+                if (dxb_q) xb_d[j*W +: W] = (o_last && hi_q[j]) ? {W{p_t[W-1]}} : p_t;
+              end
+            end else if (o_first ? j == 0 : ohw_q[j]) begin
+              ssm_d[j*W +: W] = o_ss;
+              scm_d[j*W +: W] = o_sc;
+            end
           end
+          if (!post_valid && o_first) clm_d = o_cl;
         end
-        t_d = t_q + 1;
-        if (!last_q && t_q == TW'(per_q - 16'd1)) begin   // next pass
-          t_d    = '0;
+        if (wrap_q && !last_q) begin   // next pass
           p0_d   = 1'b0;
           cov_d  = cov_q + 18'(K * NS);
-          last_d = cov_d >= 18'(len_q);
+          last_d = nlast_q;
         end
-        if (last_q && t_q == TW'(16'(2 * NS) + e_q - 16'd1)) begin  // the last word is post-processed
+        if (last_q && fin_q) begin  // the last word is post-processed
           if (dac_q) cac_d = p_c;
           if (dxb_q) cxb_d = p_c;
           state_d = PSetup;
@@ -420,13 +516,13 @@ module pka_mwr4_core
             StFirst: begin
               if (kind_q == OpMontmul) state_d = Store;
               else if (kind_q == OpModmul) step_d = StSecond;
-              else if (!e_zero && top_bit != 0) begin
+              else if (enz_q && etop_q != 0) begin
                 step_d = StSquare;
-                ib_d   = top_bit - 16'd1;
+                ib_d   = etop_q - 16'd1;
               end else step_d = StFinal;
             end
             StSquare: begin
-              if (ee_q[EIW'(ib_q)]) step_d = StMult;
+              if (ebit_q) step_d = StMult;
               else if (ib_q == 0) step_d = StFinal;
               else ib_d = ib_q - 16'd1;
             end
@@ -440,26 +536,33 @@ module pka_mwr4_core
             default: state_d = Store;   // StSecond, StFinal
           endcase
           if (state_d == Store) begin
-            req_d = '0;
+            req_d    = '0;
+            stv_d    = 1'b0;
             st_car_d = 1'b0;
           end
         end
       end
 
-      Store: begin
+      Store: begin   // R = AC + c*M, 32-bit words; the word in stw_q waits for gnt
         io_d = io_q + 1;
-        st_sum = 33'(ac_ext[32*req_q +: 32]) + 33'(cmac[32*req_q +: 32]) + 33'(st_car_q);
-        mem_req_o   = 1'b1;
+        mem_req_o   = stv_q;
         mem_we_o    = 1'b1;
-        mem_addr_o  = MemAw'(SLOT_R * SlotWords + 32'(req_q));
-        mem_wdata_o = st_sum[31:0];
-        if (mem_gnt_i) begin
+        mem_addr_o  = MemAw'(SLOT_R * SlotWords + 32'(sa_q));
+        mem_wdata_o = stw_q;
+        if (stv_q && mem_gnt_i) stv_d = 1'b0;
+        if ((!stv_q || mem_gnt_i) && req_q != nw32_q) begin
+          st_sum   = 33'(wsel32(ac_q, LIW'(req_q))) + 33'(cm_word(cac_q, n32, smp_q, req_q == '0))
+                   + 33'(st_car_q);
+          stw_d    = st_sum[31:0];
           st_car_d = st_sum[32];
+          smp_d    = n32[31];
+          stv_d    = 1'b1;
+          sa_d     = req_q;
           req_d    = req_q + 1;
-          if (req_q + 1 == nw32) begin
-            req_d   = '0;
-            state_d = ToggleCnt == 1 ? TogStore : Done;
-          end
+        end
+        if (stv_q && mem_gnt_i && sa_q == nw32_q - 16'd1) begin
+          req_d   = '0;
+          state_d = ToggleCnt == 1 ? TogStore : Done;
         end
       end
 
@@ -482,6 +585,35 @@ module pka_mwr4_core
 
       default: state_d = Idle;
     endcase
+
+    // operands of the next product, chosen as it is issued (the shift registers load in PSetup)
+    if (state_d == PSetup) begin
+      dac_d = 1'b1;
+      dxb_d = 1'b0;
+      unique case (step_d)
+        StFirst: begin
+          if (kind_q == OpModexp) begin
+            asel_d = enz_q ? SrcXa : SrcWw;
+            bsel_d = enz_q ? SrcWw : SrcOne;
+            dxb_d  = enz_q;
+          end else begin
+            asel_d = SrcXa;
+            bsel_d = SrcYb;
+          end
+        end
+        StSecond: begin asel_d = SrcAc; bsel_d = SrcWw; end
+        StSquare: begin asel_d = SrcAc; bsel_d = SrcAc; end
+        StMult:   begin asel_d = SrcAc; bsel_d = SrcXb; end
+        default:  begin asel_d = SrcAc; bsel_d = SrcOne; end
+      endcase
+    end
+
+    // the word read for the next cycle's t (0 in PSetup and in a pass's last cycle)
+    // words of the loaded operands, with the lengths (the load starts in the next cycle)
+    nw32_d  = (len_d + 16'd31) >> 5;
+    nwe32_d = (elen_d + 16'd31) >> 5;
+
+    rd_d = (state_d == PSetup || (state_d == PRun && wrap_d && !last_d)) ? '0 : rd_q + 1;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -489,10 +621,16 @@ module pka_mwr4_core
       state_q <= Idle; kind_q <= OpMontmul; step_q <= StFirst; status_q <= ST_OK;
       cyc_q <= '0; io_q <= '0; ld_q <= '0; req_q <= '0; rsp_q <= '0;
       cac_q <= '0; cxb_q <= '0;
+      lv_q <= 1'b0; stv_q <= 1'b0;
+      first_q <= 1'b0; kv_q <= 1'b0; klast_q <= 1'b0; wrap_q <= 1'b0; pv_q <= 1'b0;
+      fin_q <= 1'b0; advo_q <= 1'b0;
     end else begin
       state_q <= state_d; kind_q <= kind_d; step_q <= step_d; status_q <= status_d;
       cyc_q <= cyc_d; io_q <= io_d; ld_q <= ld_d; req_q <= req_d; rsp_q <= rsp_d;
       cac_q <= cac_d; cxb_q <= cxb_d;
+      lv_q <= lv_d; stv_q <= stv_d;
+      first_q <= first_d; kv_q <= kv_d; klast_q <= klast_d; wrap_q <= wrap_d; pv_q <= pv_d;
+      fin_q <= fin_d; advo_q <= advo_d;
     end
   end
 
@@ -500,12 +638,18 @@ module pka_mwr4_core
     len_q <= len_d; elen_q <= elen_d; arg_q <= arg_d;
     nm_q <= nm_d; xa_q <= xa_d; yb_q <= yb_d; ww_q <= ww_d; ac_q <= ac_d; xb_q <= xb_d; ee_q <= ee_d;
     ssm_q <= ssm_d; scm_q <= scm_d; clm_q <= clm_d;
-    st_car_q <= st_car_d;
-    asel_q <= asel_d; bsel_q <= bsel_d; dac_q <= dac_d; dxb_q <= dxb_d; ca_q <= ca_d; cb_q <= cb_d;
-    ib_q <= ib_d; e_q <= e_d; per_q <= per_d; ewb_q <= ewb_d; direct_q <= direct_d;
-    t_q <= t_d; cov_q <= cov_d; last_q <= last_d; p0_q <= p0_d;
-    apos_q <= apos_d; dcar_q <= dcar_d; aprev_q <= aprev_d; atop_q <= atop_d; bcar_q <= bcar_d;
-    oidx_q <= oidx_d;
+    e_q <= e_d; em2_q <= em2_d; pm2_q <= pm2_d; fm2_q <= fm2_d; nw32_q <= nw32_d; nwe32_q <= nwe32_d;
+    direct_q <= direct_d; byp_q <= byp_d; lastp0_q <= lastp0_d; hi_q <= hi_d;
+    lfst_q <= lfst_d; llst_q <= llst_d; lw_q <= lw_d; li_q <= li_d; ls_q <= ls_d;
+    neven_q <= neven_d; ngt1_q <= ngt1_d; nhi_q <= nhi_d; ehi_q <= ehi_d; ge_q <= ge_d;
+    rng_q <= rng_d; enz_q <= enz_d; etop_q <= etop_d;
+    st_car_q <= st_car_d; smp_q <= smp_d; stw_q <= stw_d; sa_q <= sa_d;
+    asel_q <= asel_d; bsel_q <= bsel_d; dac_q <= dac_d; dxb_q <= dxb_d;
+    ib_q <= ib_d; ebit_q <= ebit_d;
+    t_q <= t_d; rd_q <= rd_d; cov_q <= cov_d; last_q <= last_d; nlast_q <= nlast_d; p0_q <= p0_d;
+    dcar_q <= dcar_d; aprev_q <= aprev_d; dig_q <= dig_d; ash_q <= ash_d; cmsh_q <= cmsh_d;
+    kb_q <= kb_d; km_q <= km_d; kss_q <= kss_d; ksc_q <= ksc_d; bcar_q <= bcar_d; bmp_q <= bmp_d;
+    ohw_q <= ohw_d;
     tog_q <= tog_d;
   end
 
@@ -515,5 +659,5 @@ module pka_mwr4_core
   assign io_cycles_o = io_q;
 
   logic unused;
-  assign unused = ^{cmd_arg_i[31:2], o_last};
+  assign unused = ^{cmd_arg_i[31:2], ge_sum[31:0]};
 endmodule
