@@ -29,6 +29,7 @@ from pka.explore import op_cycles
 from pka.synth import REPO, FlowOptions, cached_result, design_for, design_key, get_target, synth_design
 
 OUT = Path(__file__).resolve().parent / "results" / "synth.json"
+NOT_CACHED = "not synthesised yet"   # the status of a --cached-only row whose design is not in the cache
 
 # The papers' implementation figures (their devices and tools; quoted, never measured here).
 PAPER = {
@@ -129,7 +130,7 @@ def run_unit(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: b
         row["status"] = f"error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
         return row
     if res is None:
-        row["status"] = "not synthesised yet"
+        row["status"] = NOT_CACHED
         return row
     row.update(status="ok", fmax_mhz=res["fmax_mhz"], area={k: v for k, v in res["area"].items()
                                                             if not k.endswith("_avail")},
@@ -173,7 +174,7 @@ def run_one(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bo
         row["design_key"] = design_key(d, get_target(target), opts)
         res = cached_result(d, target, opts) if cached_only else synth_design(d, target, opts)
         if res is None:
-            row["status"] = "not synthesised yet"
+            row["status"] = NOT_CACHED
             return row
     except PkaError as exc:
         row["status"] = f"error: {exc}"
@@ -199,10 +200,15 @@ def run_one(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bo
 
 
 def keep_old(row: dict[str, Any], prev: dict[str, Any] | None) -> bool:
-    """Keep an earlier successful row instead of a failed or uncached rerun, but only if it measured
-    the same design (same cache key: sources, RTL parameters, flow options, tools)."""
-    return (prev is not None and row.get("status") != "ok" and prev.get("status") == "ok"
-            and row.get("design_key") is not None and prev.get("design_key") == row.get("design_key"))
+    """Keep an earlier successful row instead of a failed rerun of the same design (same cache key:
+    sources, RTL parameters, flow options, tools), and always instead of a --cached-only row that
+    found nothing cached: a measurement of an earlier RTL stays on record (the doc marks it
+    'earlier RTL') until a run of the current RTL replaces it."""
+    if prev is None or prev.get("status") != "ok" or row.get("status") == "ok":
+        return False
+    if row.get("status") == NOT_CACHED:
+        return True
+    return row.get("design_key") is not None and prev.get("design_key") == row.get("design_key")
 
 
 def fmt_time(us: float | None) -> str:
