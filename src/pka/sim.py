@@ -163,7 +163,7 @@ def cache_root() -> Path:
 PCH_FIX = "CFG_CXXFLAGS_PCH_I=-include"
 # Optimise the per-cycle code (-O1) but not the run-once code: Verilator's "Slow" files (constructors,
 # initial blocks, the symbol table, which cocotb's VPI access makes huge) compile at OPT_SLOW = -O0.
-# A -O1 in -CFLAGS would apply to every file: a 32-bit csa2 core for cocotb took 7 CPU minutes in
+# A -O1 in -CFLAGS would apply to every file: a 32-bit csa2 core for cocotb took over 16 CPU minutes in
 # one Slow file at -O1.
 OPT_FLAGS = ("OPT_FAST=-O1", "OPT_GLOBAL=-O1")
 
