@@ -1313,6 +1313,34 @@ P256 = Curve(
     1, True, 32)
 
 
+P384 = Curve(
+    "p384",
+    0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEFFFFFFFF0000000000000000FFFFFFFF,
+    0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEFFFFFFFF0000000000000000FFFFFFFC,
+    0xB3312FA7E23EE7E4988E056BE3F82D19181D9C6EFE8141120314088F5013875AC656398D8A2ED19D2A85C8EDD3EC2AEF,
+    0xAA87CA22BE8B05378EB1C71EF320AD746E1D3B628BA79B9859F741E082542A385502F25DBF55296C3A545E3872760AB7,
+    0x3617DE4A96262C6F5D9E98BF9292DC29F8F41DBD289A147CE9DA3113B5F0B8C00A60B1CE1D7E819D7A431D7C90EA0E5F,
+    0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFC7634D81F4372DDF581A0DB248B0A77AECEC196ACCC52973,
+    1, True, 32)
+
+# Curve25519 (RFC 7748: v^2 = u^3 + A u^2 + u over p = 2^255 - 19, A = 486662) as the short
+# Weierstrass curve "Wei25519" (draft-ietf-lwig-curve-representations): x = u + A/3,
+# a = (3 - A^2)/3, b = (2A^3 - 9A)/27 mod p. The map keeps x-only arithmetic, so the (X,Z) ladder
+# computes X25519 (on the curve and on its twist alike: the x-only formulas never use y).
+# G is the image of u = 9; its order is the prime l = 2^252 + ..., #E = 8 l.
+X25519_P = (1 << 255) - 19
+X25519_A = 486662
+X25519_A3 = X25519_A * pow(3, -1, X25519_P) % X25519_P   # A/3 mod p: x = u + A/3
+WEI25519 = Curve(
+    "wei25519", X25519_P,
+    (3 - X25519_A * X25519_A) * pow(3, -1, X25519_P) % X25519_P,
+    (2 * X25519_A ** 3 - 9 * X25519_A) * pow(27, -1, X25519_P) % X25519_P,
+    (9 + X25519_A3) % X25519_P,
+    0x20AE19A1B8A086B4E01EDD2C7748D14C923D4D7E6D7C61B229E9C5A27ECED3D9,
+    (1 << 252) + 27742317777372353535851937790883648493,
+    8, True, 32)
+
+
 @dataclass(frozen=True)
 class SbmmCurveConst:
     """An SBMM curve y^2 = x^3 - 3x + b over P = Ma^2 - 2 (gen_sbmm_prime): tools/gen_sbmm_curves.py.
@@ -1360,7 +1388,7 @@ SBMM_CURVES: dict[int, SbmmCurveConst] = {
 
 
 def _build_curves() -> dict[str, Curve]:
-    out = {"p256": P256}
+    out = {"p256": P256, "p384": P384, "wei25519": WEI25519}
     for bits, w in ((192, 16), (384, 32), (512, 32)):
         if bits not in SBMM_CURVES:   # search not finished: the earlier seeded curve, order not counted
             out[f"sbmm{bits}"] = _gen_curve(f"sbmm{bits}", gen_sbmm_prime(bits, w), SBMM_SEED + bits)
@@ -1436,6 +1464,38 @@ def ecc_mul(curve: str, k: int, params: Mapping[str, Any], point: tuple[int, int
     if alg == "sbmm":
         return ecc_mul_sbmm(c, k, px, w, progress)
     return ecc_mul_mm(c, k, px, w, progress)
+
+
+def ecc_mul_x(curve: str, k: int, x: int, params: Mapping[str, Any], elen: int,
+              progress: Callable[[int], None] | None = None) -> OpResult:
+    """x(k P) from x(P) alone: the ECC_MUL microprogram run for exactly `elen` ladder steps
+    (0 <= k < 2^elen, any k, e.g. an X25519 scalar of 255 bits), P any point with this x on the
+    curve or on its quadratic twist (the (X,Z) formulas use only x, a and b). Nothing is checked
+    but ranges: result = X Z^(p-2) mod p, which is 0 when k P is the point at infinity (Z = 0;
+    then detail["infinity"] is True); the caller decides whether that is an error (X25519 returns
+    it, RFC 7748 section 6.1 rejects it for ECDH)."""
+    c = _curve(curve)
+    w, alg = _w(params), _alg(params)
+    if alg != "mm":
+        raise PkaError(Status.ERR_UNSUPPORTED, "rns: the x-only ladder entry runs on the MM build (alg=mm)")
+    if c.p.bit_length() > MAX_BITS[w]:
+        raise PkaError(Status.ERR_LENGTH, f"rns: {curve} needs a wider channel than w={w}")
+    if not 1 <= elen <= c.p.bit_length() + 1:
+        raise PkaError(Status.ERR_LENGTH, f"ladder length {elen} outside 1..{c.p.bit_length() + 1}")
+    if not 0 <= k < 1 << elen:
+        raise PkaError(Status.ERR_OPERAND_RANGE, f"scalar out of range [0, 2^{elen})")
+    if not 0 <= x < c.p:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "x out of range [0, p)")
+    ctx = mm_context(c.p, w)
+    full = {r: 0 for r in LOADED_REGS}
+    full[ONE] = 1
+    full[RW] = (ctx.m * ctx.m) % c.p
+    full.update(ecc_inputs(c, x, ctx.m))
+    mach = run_machine(ctx, PROGRAMS["ecc"], full, scalar=k, elen=elen, expo=c.p - 2,
+                       elen2=c.p.bit_length(), progress=progress)
+    z = ctx.from_rns(mach.regs[RES_HI]) % c.p
+    xr = ctx.from_rns(mach.regs[RES]) % c.p
+    return OpResult(xr, mach.cycles, None, _detail(ctx, mach, curve=c.name, elen=elen, infinity=z == 0))
 
 
 # ---- ECC on SBMM (model only: the SBMM datapath is not in the RTL yet) ----------------------------
