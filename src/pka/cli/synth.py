@@ -1,7 +1,4 @@
-"""`pka synth` and `pka explore`: the open FPGA flow and the design-space sweep (doc/synth.md).
-
-pka.cli registers every click command in COMMANDS.
-"""
+"""`pka synth` and `pka explore`: the open FPGA flow and the design-space sweep (doc/synth.md)."""
 
 from __future__ import annotations
 
@@ -14,6 +11,7 @@ from typing import Any, Iterator
 
 import click
 
+from pka.cli import cli
 from pka.errors import PkaError, Status
 from pka.synth import TARGETS, FlowOptions, design_for, parse_param_items, summary_lines, synth_design, unit_design
 
@@ -59,7 +57,7 @@ def _status(enabled: bool, label: str) -> Iterator[None]:
         logger.removeHandler(h)
 
 
-@click.command()
+@cli.command()
 @click.option("--engine", "engine_name", default=None, help="csa2, mwr4, rns, victor, hscm (or example)")
 @click.option("--param", "param_items", multiple=True, metavar="NAME=VALUE", help="engine parameter (repeatable)")
 @click.option("--bits", type=int, default=1024, show_default=True, help="operand (modulus) size the build supports")
@@ -120,14 +118,16 @@ def synth(engine_name: str | None, param_items: tuple[str, ...], bits: int, unit
             click.echo(line)
 
 
-@click.command()
+@cli.command()
 @click.option("--engine", "engine_name", required=True, help="csa2, mwr4, rns, victor, hscm (or example)")
 @click.option("--grid", default="", help="parameter grid, e.g. 'pes=4,8,16;w=16,32' (axes ';', values ',')")
 @click.option("--bits", type=int, default=1024, show_default=True, help="operand size")
 @click.option("--op", type=click.Choice(["modexp", "modmul"]), default="modexp", show_default=True,
               help="modexp with a 1/2-weight full-length exponent, or one Montgomery product")
-@click.option("--cycles", "cycles_from", type=click.Choice(["model", "rtl"]), default="model", show_default=True,
+@click.option("--backend", "cycles_from", type=click.Choice(["model", "rtl"]), default="model", show_default=True,
               help="cycle counts from the golden model (exact, fast) or from RTL simulation")
+@click.option("--cycles", "cycles_old", type=click.Choice(["model", "rtl"]), default=None, hidden=True,
+              help="old name of --backend")
 @TARGET_OPT
 @FREQ_OPT
 @SEED_OPT
@@ -140,10 +140,13 @@ def synth(engine_name: str | None, param_items: tuple[str, ...], bits: int, unit
 @click.option("--out", "out_prefix", type=click.Path(path_type=Path), default=None,
               help="output prefix: writes PREFIX.json, PREFIX.png, PREFIX.html (default build/explore/E-BITS-TARGET)")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
-def explore(engine_name: str, grid: str, bits: int, op: str, cycles_from: str, target: str, freq: float | None,
-            seed: int, no_tmdriv: bool, timeout: float | None, router: str, area_key: str | None, jobs: int,
-            scheduler: str | None, out_prefix: Path | None, as_json: bool) -> None:
-    """Sweep an engine's parameters: cycles x fmax = time against area, Pareto plot and HTML report."""
+def explore(engine_name: str, grid: str, bits: int, op: str, cycles_from: str, cycles_old: str | None, target: str,
+            freq: float | None, seed: int, no_tmdriv: bool, timeout: float | None, router: str, area_key: str | None,
+            jobs: int, scheduler: str | None, out_prefix: Path | None, as_json: bool) -> None:
+    """Sweep an engine's parameters: cycles x fmax = time against area, Pareto plot and HTML report.
+
+    --backend model|rtl: where the cycle counts come from (--cycles is its old name)."""
+    cycles_from = cycles_old or cycles_from
     from pka import explore as ex
     if jobs < 1:
         raise PkaError(Status.ERR_PARAM, "--jobs must be at least 1")
@@ -173,17 +176,13 @@ def explore(engine_name: str, grid: str, bits: int, op: str, cycles_from: str, t
     if as_json:
         click.echo(json.dumps(report, indent=2, default=str))
         return
+    from pka.cli import emit_table
     head = [h for _, h in ex.COLUMNS]
     head[4] = f"area ({report['area_metric']})"
     rows = ex.table_rows(report["results"])
-    widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
-    click.echo(f"{engine_name} {bits}-bit {op} on {report['device']}; cycles: {report['cycles_from']}")
-    click.echo("  ".join(h.ljust(w) for h, w in zip(head, widths)))
-    for row in rows:
-        click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths)))
+    emit_table(head, [[str(c) for c in row] for row in rows],
+               f"{engine_name} {bits}-bit {op} on {report['device']}; cycles: {report['cycles_from']}")
     for kind, path in report["files"].items():
         if path:
             click.echo(f"{kind:5s} {path}")
 
-
-COMMANDS = [synth, explore]

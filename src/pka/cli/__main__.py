@@ -1,0 +1,5 @@
+"""`python -m pka.cli`: the `pka` command."""
+
+from pka.cli import main
+
+main()

@@ -1,0 +1,104 @@
+"""The one interface protocols call: a backend object for one engine, model or accelerator.
+
+    be = get("rns", "model")      # pka.model.rns: golden model, exact cycle prediction
+    be = get("rns", "rtl")        # pka.driver.backend("rns"): pka_top on Verilator, through its bus
+
+Both carry the model backend's functions (each takes `params` and returns OpResult):
+
+    modexp(base, exp, mod, params)         modmul(a, b, mod, params)
+    rsa_crt(m, key, params)                (engines that have one; pka.proto.rsa checks)
+    ecc_mul(curve, k, params, point=None)  x(k P), P checked on the curve, 1 <= k < order
+    ecc_mul_x(curve, k, x, params, elen)   x(k P) from x alone, `elen` ladder steps, 0 at infinity
+
+and `progress=` where the engine reports progress (`call` passes it only where accepted).
+
+`ecc_mul_x` on the RTL is composed here from the driver's public API (Pka.rns_run, the bus, the
+model's residue conversion) because pka.driver's ECC_MUL entry checks a full (x, y) point and
+the group order, which X25519 (any u, 255-bit scalars) cannot give it.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable
+
+from pka.errors import PkaError, Status
+from pka.model.common import OpResult
+
+BACKENDS = ("model", "rtl")
+
+
+def call(fn: Callable[..., Any], *args: Any, progress: Callable[[int], None] | None = None, **kw: Any) -> Any:
+    """Call a backend function, passing `progress` only to functions that take it."""
+    if progress is not None and "progress" in inspect.signature(fn).parameters:
+        return fn(*args, progress=progress, **kw)
+    return fn(*args, **kw)
+
+
+class Backend:
+    """An engine's functions on one backend; unknown attributes fall through to the wrapped object."""
+
+    def __init__(self, engine: str, kind: str, impl: Any) -> None:
+        self.engine = engine
+        self.kind = kind
+        self.impl = impl
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.impl, name)
+
+    def has(self, name: str) -> bool:
+        return hasattr(self.impl, name)
+
+    def ecc_mul_x(self, curve: str, k: int, x: int, params: dict[str, Any], elen: int,
+                  progress: Callable[[int], None] | None = None) -> OpResult:
+        if self.engine != "rns":
+            raise PkaError(Status.ERR_UNSUPPORTED, f"elliptic curves run on the rns engine, not {self.engine}")
+        from pka.model import rns
+
+        if self.kind == "model":
+            return rns.ecc_mul_x(curve, k, x, params, elen, progress)
+        # the same range checks as the model (it raises before any hardware is touched) ...
+        c = rns.CURVES.get(curve)
+        if c is None:
+            raise PkaError(Status.ERR_PARAM, f"unknown curve {curve!r}")
+        if str(params.get("alg", "mm")) != "mm":
+            raise PkaError(Status.ERR_UNSUPPORTED, "rns RTL: the SBMM datapath is not in pka_top (use alg=mm)")
+        if not 1 <= elen <= c.p.bit_length() + 1:
+            raise PkaError(Status.ERR_LENGTH, f"ladder length {elen} outside 1..{c.p.bit_length() + 1}")
+        if not 0 <= k < 1 << elen:
+            raise PkaError(Status.ERR_OPERAND_RANGE, f"scalar out of range [0, 2^{elen})")
+        if not 0 <= x < c.p:
+            raise PkaError(Status.ERR_OPERAND_RANGE, "x out of range [0, p)")
+        # ... then ECC_MUL through the bus, as pka.driver.Pka.ecc_mul_rns does minus its point check
+        from pka import driver
+        from pka.sim import Op, Slot
+
+        w = int(params.get("w", 32))
+        rns.check_modulus(c.p, w)
+        pka = driver.session("rns", params, c.p.bit_length())
+        ctx = rns.mm_context(c.p, w)
+        b0 = pka.bus.bus_cycles
+        res = pka.rns_run(Op.ECC_MUL, ctx, rns.ecc_inputs(c, x, ctx.m), scalar=k, elen=elen, expo=c.p - 2,
+                          progress=progress)
+
+        def read(slot: int) -> int:
+            words = pka.bus.read_words(driver.slot_addr(slot), 2 * ctx.n)
+            return int(ctx.from_rns((tuple(words[:ctx.n]), tuple(words[ctx.n:])))) % c.p
+
+        z = read(Slot.R_HI)
+        xr = read(Slot.R)
+        return pka.result(res, xr, b0, curve=curve, n=ctx.n, w=w, elen=elen, infinity=z == 0,
+                          total_cycles=res.compute)
+
+
+def get(engine: str, kind: str) -> Backend:
+    """The backend of `engine`: "model" (pka.model.<engine>) or "rtl" (pka_top through pka.driver)."""
+    from pka.engines import get_engine
+
+    e = get_engine(engine)
+    if kind == "model":
+        return Backend(e.name, kind, e.model())
+    if kind == "rtl":
+        from pka import driver
+        return Backend(e.name, kind, driver.backend(e.name))
+    raise PkaError(Status.ERR_PARAM, f"unknown backend {kind!r} (model|rtl)")

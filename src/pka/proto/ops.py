@@ -1,0 +1,191 @@
+"""The accelerator's whole op set on either backend (doc/top.md, "Opcodes").
+
+`run(name, backend, engine, params, **operands)` returns an OpResult for
+
+    modadd, modsub        (A +- B) mod N, A, B < N                          sequencer
+    modred                (A_HI:A) mod N, omega < 2^(2 LEN)                 hscm
+    mul                   A B, 2 LEN bits                                   hscm
+    montmul               A B R^-1 mod N (the engine's R and output range)  hscm, mwr4
+    modinv                A^-1 mod N, N prime (Fermat, result checked)      sequencer + binary engine
+    mont-params           W = 2^(2r) mod N, MU = -N^-1 mod 2^64            sequencer
+    point-check           y^2 = x^3 + a x + b mod p?                        sequencer + binary engine
+
+--backend model: the sequencer's operations are host references written from doc/top.md's
+definition (same checks in the same order, same status codes, and for MODADD/MODSUB/MONT_PARAMS the
+sequencer's exact COMPUTE count, pka.rtl.top.seq_cycles); the engine operations are the engine's
+golden model (pka.model.hscm.modred/mul/montmul_op, pka.model.mwr4.montmul). MODINV and ECC_CHECK
+run on an engine's MODEXP/MODMUL in hardware; their model has no cycle count (None).
+--backend rtl: the pka.driver.Pka method of the opcode on a pka_top build holding the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from pka.errors import PkaError, Status
+from pka.model.common import OpResult
+
+MAX_LEN = 4096          # pka_top's largest build (MaxLen)
+OPS = ("modadd", "modsub", "modred", "mul", "montmul", "modinv", "mont-params", "point-check")
+# engines each opcode runs on (None: the sequencer; the engine then only picks the pka_top build)
+OP_ENGINES: dict[str, tuple[str, ...]] = {
+    "modadd": (), "modsub": (), "mont-params": (),
+    "modred": ("hscm",), "mul": ("hscm",), "montmul": ("hscm", "mwr4"),
+    "modinv": ("hscm", "victor", "mwr4", "csa2"), "point-check": ("hscm", "victor", "mwr4", "csa2"),
+}
+DEFAULT_ENGINE = {"modadd": "example", "modsub": "example", "mont-params": "example", "modred": "hscm",
+                  "mul": "hscm", "montmul": "hscm", "modinv": "victor", "point-check": "victor"}
+
+
+def _range(x: int, n: int, what: str) -> None:
+    if not 0 <= x < n:
+        raise PkaError(Status.ERR_OPERAND_RANGE, f"{what} out of range [0, N)")
+
+
+def _len(bits: int) -> None:
+    if bits == 0 or bits > MAX_LEN:
+        raise PkaError(Status.ERR_LENGTH, f"length {bits} outside 1..{MAX_LEN}")
+
+
+def _seq(op: int, bits: int, **kw: Any) -> int:
+    from pka.rtl.top import seq_cycles
+    return seq_cycles(op, bits, **kw)[0]
+
+
+# ---- host references of the sequencer's operations ----------------------------------------------
+
+def ref_modadd(a: int, b: int, n: int, sub: bool = False) -> OpResult:
+    """MODADD/MODSUB: check pass (A, B < N: ERR_OPERAND_RANGE), write pass. Any N > 0."""
+    if n <= 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be positive")
+    _len(n.bit_length())
+    _range(a, n, "a")
+    _range(b, n, "b")
+    r = (a - b) % n if sub else (a + b) % n
+    return OpResult(r, _seq(9 if sub else 8, n.bit_length()), 0)
+
+
+def ref_mont_params(n: int, r: int = 0) -> OpResult:
+    """MONT_PARAMS: N even -> ERR_EVEN_MODULUS; N = 1 -> ERR_OPERAND_RANGE; 2r < bits(N) or
+    r > MaxLen + 256 -> ERR_LENGTH. W = 2^(2r) mod N (r = 0: 32 ceil(bits/32)), MU = -N^-1 mod 2^64."""
+    if n <= 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be positive")
+    b = n.bit_length()
+    _len(b)
+    if n % 2 == 0:
+        raise PkaError(Status.ERR_EVEN_MODULUS, "modulus must be odd")
+    if n == 1:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "modulus 1")
+    rr = r or 32 * ((b + 31) // 32)
+    if 2 * rr < b or rr > MAX_LEN + 256:
+        raise PkaError(Status.ERR_LENGTH, f"r = {rr} outside bits(N)/2 .. {MAX_LEN + 256}")
+    # the sequencer's non-restoring doublings from x = 2^(b-1): is the last x negative (one more pass)?
+    k = 2 * rr - b + 1
+    x = 1 << (b - 1)
+    for _ in range(k):
+        x = 2 * x - n if x >= 0 else 2 * x + n
+    w = pow(2, 2 * rr, n)
+    assert (x + n if x < 0 else x) == w
+    mu = (-pow(n, -1, 1 << 64)) % (1 << 64)
+    return OpResult(w, _seq(13, b, n=n, r=rr, fix=x < 0), 0, {"mu": hex(mu), "r": rr})
+
+
+def ref_modinv(a: int, n: int) -> OpResult:
+    """MODINV: check pass (N odd, A < N), E = N - 2, A^E on the engine, A * A^E == 1? (Fermat)."""
+    if n <= 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be positive")
+    _len(n.bit_length())
+    if n % 2 == 0:
+        raise PkaError(Status.ERR_EVEN_MODULUS, "modulus must be odd")
+    _range(a, n, "a")
+    if a == 0:
+        raise PkaError(Status.ERR_NO_INVERSE, "A = 0 has no inverse")
+    inv = pow(a, n - 2, n)
+    if a * inv % n != 1:
+        raise PkaError(Status.ERR_NO_INVERSE, "A * A^(N-2) != 1 mod N (N not prime, or gcd(A, N) > 1)")
+    return OpResult(inv, None, None, {"method": "Fermat A^(N-2), checked"})
+
+
+def ref_point_check(x: int, y: int, a: int, b: int, p: int) -> OpResult:
+    """ECC_CHECK: range pass (x, y < p), then y^2 == x^3 + a x + b mod p with the engine's MODMUL."""
+    if p <= 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be positive")
+    _len(p.bit_length())
+    if p % 2 == 0:
+        raise PkaError(Status.ERR_EVEN_MODULUS, "modulus must be odd")
+    _range(x, p, "x")
+    _range(y, p, "y")
+    if (y * y - (x * x * x + a * x + b)) % p:
+        raise PkaError(Status.ERR_NOT_ON_CURVE, "point not on the curve")
+    return OpResult(1, None, None)
+
+
+# ---- dispatch --------------------------------------------------------------------------------------
+
+def run(name: str, kind: str, engine: str, params: dict[str, Any], ops: dict[str, int],
+        progress: Callable[[int], None] | None = None) -> OpResult:
+    """Operation `name` on backend `kind` ("model" or "rtl") with operands `ops`
+    (a, b, n, x, y, curve_a, curve_b, r, length as the operation needs)."""
+    if name not in OPS:
+        raise PkaError(Status.ERR_OPCODE, f"unknown operation {name!r} ({', '.join(OPS)})")
+    allowed = OP_ENGINES[name]
+    if allowed and engine not in allowed:
+        raise PkaError(Status.ERR_UNSUPPORTED, f"{name} runs on {', '.join(allowed)}, not {engine}")
+    if kind == "model":
+        return _model(name, engine, params, ops)
+    if kind == "rtl":
+        return _rtl(name, engine, params, ops, progress)
+    raise PkaError(Status.ERR_PARAM, f"unknown backend {kind!r} (model|rtl)")
+
+
+def _model(name: str, engine: str, params: dict[str, Any], o: dict[str, int]) -> OpResult:
+    from pka.engines import get_engine
+
+    if name in ("modadd", "modsub"):
+        return ref_modadd(o["a"], o["b"], o["n"], sub=name == "modsub")
+    if name == "mont-params":
+        return ref_mont_params(o["n"], o.get("r", 0))
+    if name == "modinv":
+        return ref_modinv(o["a"], o["n"])
+    if name == "point-check":
+        return ref_point_check(o["x"], o["y"], o["curve_a"], o["curve_b"], o["n"])
+    model = get_engine(engine).model()
+    if name == "modred":
+        _parity(o["n"])
+        return model.modred(o["a"], o["n"], params)  # type: ignore[no-any-return]
+    if name == "mul":
+        return model.mul(o["a"], o["b"], o["length"], params)  # type: ignore[no-any-return]
+    # montmul
+    _parity(o["n"])
+    fn = model.montmul_op if engine == "hscm" else model.montmul
+    return fn(o["a"], o["b"], o["n"], params)  # type: ignore[no-any-return]
+
+
+def _parity(n: int) -> None:
+    """Engine ops: an even modulus is reported before any length limit (the hardware's order)."""
+    if n > 0 and n % 2 == 0:
+        raise PkaError(Status.ERR_EVEN_MODULUS, "modulus must be odd")
+
+
+def _rtl(name: str, engine: str, params: dict[str, Any], o: dict[str, int],
+         progress: Callable[[int], None] | None) -> OpResult:
+    from pka import driver
+
+    bits = max(o.get("n", 0).bit_length(), o.get("length", 0), 32)
+    pka = driver.session(engine, params, bits)
+    eng = None if engine == "example" else engine
+    if name == "modadd":
+        return pka.modadd(o["a"], o["b"], o["n"])
+    if name == "modsub":
+        return pka.modsub(o["a"], o["b"], o["n"])
+    if name == "mont-params":
+        return pka.mont_params(o["n"], None, o.get("r", 0))
+    if name == "modred":
+        return pka.modred(o["a"], o["n"], eng, params)
+    if name == "mul":
+        return pka.mul(o["a"], o["b"], o["length"], eng)
+    if name == "montmul":
+        return pka.montmul(o["a"], o["b"], o["n"], eng, params)
+    if name == "modinv":
+        return pka.modinv(o["a"], o["n"], eng, progress, params)
+    return pka.ecc_check(o["x"], o["y"], o["curve_a"], o["curve_b"], o["n"], eng, params)
