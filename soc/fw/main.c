@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * main.c: the first pka_soc program: an RSA signature without CRT (s = m^d mod n) and a MODADD on
+ * pka_top, through the C driver (sw/pka.c, unchanged), with the CPU's cycle counts.
+ *
+ * The host (soc/run.py) puts the operands in the job block (job.h) and checks what is printed:
+ *   info <key>=<value> ...
+ *   op <name> status=<code> cpu=<CPU cycles of the whole call> cycles=<CYCLES> compute=<COMPUTE> io=<IO>
+ *   result <name> 0x<hex>
+ *   end failures=<n>
+ * "cpu" is rdcycle after minus before the driver call: operand writes, the command, the wait
+ * (waitirq on pka_top's interrupt line, or polling), the counters and the result read. CYCLES,
+ * COMPUTE and IO are pka_top's counters of the call's last command (doc/top.md). main returns the
+ * number of failed steps, which crt0 writes to sysctl EXIT. */
+#include <stdint.h>
+
+#include "job.h"
+#include "pka.h"
+#include "print.h"
+#include "soc.h"
+
+static pka_dev_t dev;
+static uint32_t result[SOC_JOB_WORDS];
+
+/* the driver's wait_irq: sleep in waitirq until pka_top's line is high (INTR_STATE.DONE) */
+static void wait_pka_irq(void *ctx) {
+  (void)ctx;
+  while (!(soc_waitirq() & (1u << SOC_PKA_IRQ))) {
+  }
+}
+
+static unsigned words_for(unsigned bits) { return bits ? (bits + 31u) / 32u : 1u; }
+
+/* MODEXP with a sliding window (hscm: ARG = window); the driver's pka_modexp always passes ARG = 0.
+ * Same steps as pka_modexp with r_bits = 0 (SLOT_W already holds the engine's W for n). */
+static int fw_modexp_window(pka_dev_t *d, uint32_t *r, const uint32_t *base, const uint32_t *exp,
+                            unsigned ebits, const uint32_t *n, unsigned nbits, unsigned window) {
+  unsigned nw = words_for(nbits);
+  int st;
+  if ((st = pka_write_operand(d, PKA_SLOT_N, n, nw)) != 0) return st;
+  if ((st = pka_write_operand(d, PKA_SLOT_A, base, nw)) != 0) return st;
+  if ((st = pka_write_operand(d, PKA_SLOT_E, exp, words_for(ebits))) != 0) return st;
+  if ((st = pka_run(d, PKA_OP_MODEXP, nbits, ebits, window, 0)) != 0) return st;
+  return pka_read_operand(d, PKA_SLOT_R, r, nw);
+}
+
+static unsigned failures;
+
+static void report(const char *name, int st, uint32_t cpu) {
+  print_str("op ");
+  print_str(name);
+  print_str(" status=");
+  print_dec((uint32_t)st);
+  print_str(" cpu=");
+  print_dec(cpu);
+  print_str(" cycles=");
+  print_dec(dev.cycles);
+  print_str(" compute=");
+  print_dec(dev.compute);
+  print_str(" io=");
+  print_dec(dev.io);
+  print_char('\n');
+  if (st != PKA_OK) failures++;
+}
+
+static void show(const char *name, const uint32_t *words, unsigned nwords) {
+  print_str("result ");
+  print_str(name);
+  print_char(' ');
+  print_big(words, nwords);
+  print_char('\n');
+}
+
+int main(void) {
+  const soc_job_t *job = (const soc_job_t *)SOC_JOB_ADDR;
+  pka_bus_t bus;
+  uint32_t t0, t1;
+  int st;
+
+  print_str("pka_soc: PicoRV32 + pka_top, C driver sw/pka.c\n");
+  if (job->magic != SOC_JOB_MAGIC) {
+    print_str("error: no job block at 0xc000\n");
+    return 1000;
+  }
+  const unsigned nbits = job->nbits, nw = words_for(nbits);
+
+  pka_mmio_bus(&bus, (volatile void *)SOC_PKA_BASE);
+  if (!(job->flags & SOC_JOB_POLL)) bus.wait_irq = wait_pka_irq;
+
+  t0 = soc_rdcycle();
+  st = pka_init(&dev, &bus);
+  t1 = soc_rdcycle();
+  report("init", st, t1 - t0);
+  if (st != PKA_OK) return (int)failures;
+  print_str("info max_len=");
+  print_dec(dev.max_len);
+  print_str(" slot_words=");
+  print_dec(dev.slot_words);
+  print_str(" engines=0x");
+  print_hex32(dev.engines);
+  print_str(" ops=0x");
+  print_hex32(dev.ops);
+  print_str(" nbits=");
+  print_dec(nbits);
+  print_str(" wait=");
+  print_str(bus.wait_irq ? "irq" : "poll");
+  print_char('\n');
+
+  /* the per-key Montgomery constant W into SLOT_W (hscm: once per modulus) */
+  t0 = soc_rdcycle();
+  st = pka_mont_params(&dev, 0, 0, job->n, nbits, job->r_bits);
+  t1 = soc_rdcycle();
+  report("mont_params", st, t1 - t0);
+
+  /* RSA signature without CRT: s = m^d mod n, W from mont_params (r_bits = 0: no second MONT_PARAMS) */
+  t0 = soc_rdcycle();
+  st = pka_modexp(&dev, result, job->m, job->d, job->ebits, job->n, nbits, 0);
+  t1 = soc_rdcycle();
+  report("modexp", st, t1 - t0);
+  show("modexp", result, nw);
+
+  if (job->window) {
+    t0 = soc_rdcycle();
+    st = fw_modexp_window(&dev, result, job->m, job->d, job->ebits, job->n, nbits, job->window);
+    t1 = soc_rdcycle();
+    report("modexp_window", st, t1 - t0);
+    show("modexp_window", result, nw);
+  }
+
+  t0 = soc_rdcycle();
+  st = pka_modadd(&dev, result, job->a, job->b, job->n, nbits);
+  t1 = soc_rdcycle();
+  report("modadd", st, t1 - t0);
+  show("modadd", result, nw);
+
+  /* leave nothing behind: the exponent was in SLOT_E */
+  t0 = soc_rdcycle();
+  st = pka_zeroize(&dev);
+  t1 = soc_rdcycle();
+  report("zeroize", st, t1 - t0);
+
+  print_str("info buserr=");
+  print_dec(SOC_BUSERR);
+  print_char('\n');
+  if (SOC_BUSERR != 0) failures++;
+  print_str("end failures=");
+  print_dec(failures);
+  print_char('\n');
+  return (int)failures;
+}

@@ -1,0 +1,425 @@
+"""pka_soc in simulation: a PicoRV32 running C firmware that drives pka_top through the C driver.
+
+    python soc/run.py                 # the small demo: RSA-512 (no CRT) + MODADD on hscm (2 PEs)
+    python soc/run.py --poll --json build/soc/out.json
+
+Steps (each cached where it can be):
+  1. the firmware (soc/fw/*.c, crt0.S, link.ld, the C driver sw/pka.c unchanged) with `zig cc` from
+     the `ziglang` wheel, for riscv32 (RV32IM, no compressed instructions): build/soc/fw-<hash>/;
+  2. the SoC (soc/rtl/, PicoRV32 from `pythondata-cpu-picorv32`, pka_top's fileset from
+     pka.rtl.top.TopConfig) with Verilator through pka.sim (cached under build/sim/pka_soc-<hash>/),
+     its main soc/tb/soc_tb.cpp;
+  3. a deterministic RSA key (primes from a seeded RNG and gmpy2.next_prime), the operands written
+     into the job block of the RAM image (soc/fw/job.h: the firmware is built once for any key);
+  4. the simulation: the console goes to stdout, parsed here; every result is checked (the signature
+     with `cryptography`, the rest with pow/mod) and reported "verified".
+
+The report gives, per operation, the CPU's cycles for the whole driver call (rdcycle around it)
+against pka_top's COMPUTE (the engine's own count) and CYCLES (the command from the CMD write to
+done): cpu - compute is the overhead of driver, bus and waiting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+SOC_DIR = Path(__file__).resolve().parent
+REPO = SOC_DIR.parent
+if str(REPO / "src") not in sys.path:   # run from a checkout without `pip install -e`
+    sys.path.insert(0, str(REPO / "src"))
+
+from pka.rtl.top import TopConfig  # noqa: E402
+from pka.sim import Design  # noqa: E402
+from pka.sim import build as sim_build  # noqa: E402
+
+FW_DIR = SOC_DIR / "fw"
+SW_DIR = REPO / "sw"
+RTL_DIR = SOC_DIR / "rtl"
+TB_MAIN = SOC_DIR / "tb" / "soc_tb.cpp"
+BUILD_DIR = REPO / "build" / "soc"
+
+# SoC RTL in dependency order (the top last); pka_soc.f lists the same files
+SOC_RTL = [RTL_DIR / "pka_soc_axil_demux.sv", RTL_DIR / "pka_soc_ram.sv", RTL_DIR / "pka_soc_sysctl.sv",
+           RTL_DIR / "pka_soc.sv"]
+
+RAM_AW = 14                     # pka_soc RamAw: 2^14 words = 64 KiB
+JOB_ADDR = 0xC000               # soc/fw/job.h SOC_JOB_ADDR (link.ld __job)
+JOB_MAGIC = 0x31424F4A          # "JOB1"
+JOB_WORDS = 128                 # words per operand
+JOB_HEADER = 8                  # header words before the operand arrays
+JOB_POLL = 1
+
+# ---- firmware -------------------------------------------------------------------------------------
+
+FW_SOURCES = [FW_DIR / "crt0.S", FW_DIR / "main.c", FW_DIR / "print.c", SW_DIR / "pka.c"]
+FW_HEADERS = [FW_DIR / "soc.h", FW_DIR / "job.h", FW_DIR / "print.h", FW_DIR / "include" / "assert.h",
+              FW_DIR / "link.ld"]
+# RV32IM (PicoRV32 with ENABLE_FAST_MUL/ENABLE_DIV, no compressed instructions), freestanding
+FW_TARGET = ["-target", "riscv32-freestanding-none", "-mcpu=generic_rv32+m"]
+FW_CFLAGS = ["-O2", "-g0", "-std=c11", "-Wall", "-Wextra", "-Werror", "-fno-sanitize=all",
+             "-fomit-frame-pointer", "-fno-unwind-tables", "-fno-asynchronous-unwind-tables",
+             "-ffunction-sections", "-fdata-sections"]
+
+
+def zig() -> list[str]:
+    """The C cross compiler: `zig` from the pinned `ziglang` wheel (python -m ziglang)."""
+    return [sys.executable, "-m", "ziglang"]
+
+
+def _zig_version() -> str:
+    try:
+        from importlib.metadata import version
+        return version("ziglang")
+    except Exception:   # noqa: BLE001 - not installed: the build below says so
+        return "?"
+
+
+def _zig_env() -> dict[str, str]:
+    env = dict(os.environ)
+    cache = BUILD_DIR / "zig-cache"
+    env.setdefault("ZIG_GLOBAL_CACHE_DIR", str(cache))
+    env.setdefault("ZIG_LOCAL_CACHE_DIR", str(cache))
+    return env
+
+
+def sw_headers() -> list[Path]:
+    return sorted(SW_DIR.glob("*.h"))
+
+
+def build_firmware() -> Path:
+    """Compile and link the firmware; returns the flat binary (loaded at 0x0). Cached by content."""
+    h = hashlib.sha256()
+    for f in (*FW_SOURCES, *FW_HEADERS, *sw_headers()):
+        h.update(str(f.relative_to(REPO)).encode())
+        h.update(f.read_bytes())
+    h.update(repr((FW_TARGET, FW_CFLAGS, _zig_version())).encode())
+    out = BUILD_DIR / f"fw-{h.hexdigest()[:16]}"
+    binary = out / "fw.bin"
+    if binary.exists():
+        return binary
+    BUILD_DIR.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".fw-", dir=BUILD_DIR))
+    elf = tmp / "fw.elf"
+    cmd = [*zig(), "cc", *FW_TARGET, *FW_CFLAGS, f"-I{FW_DIR / 'include'}", f"-I{FW_DIR}", f"-I{SW_DIR}",
+           "-T", str(FW_DIR / "link.ld"), "-Wl,--gc-sections", *map(str, FW_SOURCES), "-o", str(elf)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=_zig_env())
+    if proc.returncode != 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise RuntimeError(f"firmware build failed:\n{' '.join(cmd)}\n{proc.stdout}{proc.stderr}")
+    subprocess.run([*zig(), "objcopy", "-O", "binary", str(elf), str(tmp / "fw.bin")], check=True,
+                   capture_output=True, text=True, env=_zig_env())
+    size = (tmp / "fw.bin").stat().st_size
+    if size > JOB_ADDR:
+        raise RuntimeError(f"firmware image of {size} bytes overlaps the job block at {JOB_ADDR:#x}")
+    if out.exists():
+        shutil.rmtree(tmp, ignore_errors=True)
+    else:
+        tmp.rename(out)
+    return binary
+
+
+# ---- the SoC build --------------------------------------------------------------------------------
+
+
+def picorv32_source() -> Path:
+    """picorv32.v from the pinned `pythondata-cpu-picorv32` wheel (picorv32_axi is in it)."""
+    try:
+        import pythondata_cpu_picorv32 as p  # type: ignore[import-untyped]
+    except ImportError:
+        raise RuntimeError("pythondata-cpu-picorv32 is not installed: run `make venv` (the `soc` extra)") from None
+    return Path(p.data_location) / "picorv32.v"
+
+
+def small_config(bits: int = 512, pes: int = 2) -> TopConfig:
+    """The CI-sized build: hscm only (w = 16, `pes` PEs), MaxLen and MinSlotAw as pka.driver picks
+    them for `bits`-bit operands (its hscm profile: room for MONTMUL's n + 2k + 1-bit results)."""
+    from pka.driver import profile
+
+    prof = profile("hscm")
+    params: dict[str, Any] = {"pes": pes}
+    return TopConfig(max_len=prof.max_len(params, bits), engines=("hscm",),
+                     params=tuple(sorted(prof.top_params(params, bits).items())))
+
+
+def soc_design(cfg: TopConfig) -> Design:
+    params = dict(cfg.verilog_params())
+    params["RamAw"] = RAM_AW
+    return Design("pka_soc", [picorv32_source(), *cfg.sources(), *SOC_RTL], params,
+                  harness=[TB_MAIN], name="pka_soc")
+
+
+def build_soc(cfg: TopConfig, trace: bool = False) -> Path:
+    """Verilate pka_soc for `cfg` (cached by pka.sim.build); returns the executable."""
+    return sim_build(soc_design(cfg), trace=trace)
+
+
+# ---- the job: key, operands, RAM image -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RsaKey:
+    n: int
+    e: int
+    d: int
+    p: int
+    q: int
+
+    @property
+    def bits(self) -> int:
+        return self.n.bit_length()
+
+    def crypto(self) -> Any:
+        """The same key as a `cryptography` private key."""
+        import gmpy2
+        from cryptography.hazmat.primitives.asymmetric import rsa
+
+        pub = rsa.RSAPublicNumbers(self.e, self.n)
+        return rsa.RSAPrivateNumbers(self.p, self.q, self.d, self.d % (self.p - 1), self.d % (self.q - 1),
+                                     int(gmpy2.invert(self.q, self.p)), pub).private_key()
+
+
+def make_key(bits: int = 512, seed: int = 19, e: int = 65537) -> RsaKey:
+    """A deterministic RSA key: p, q = next primes after seeded random bits/2-bit numbers (top two
+    bits set, so n has exactly `bits` bits), gcd(e, p-1) = gcd(e, q-1) = 1."""
+    import gmpy2
+
+    rng = random.Random(seed)
+    half = bits // 2
+
+    def prime() -> int:
+        while True:
+            c = int(gmpy2.next_prime(rng.getrandbits(half) | (3 << (half - 2))))
+            if c.bit_length() == half and gmpy2.gcd(e, c - 1) == 1:
+                return c
+
+    p = prime()
+    q = prime()
+    while q == p:
+        q = prime()
+    d = int(gmpy2.invert(e, (p - 1) * (q - 1)))
+    return RsaKey(p * q, e, d, p, q)
+
+
+@dataclass(frozen=True)
+class Job:
+    key: RsaKey
+    message: bytes
+    m: int          # EMSA-PKCS1-v1_5(SHA-256) encoding of the message
+    a: int          # MODADD operands
+    b: int
+    r_bits: int     # hscm's Montgomery exponent for MONT_PARAMS
+    window: int
+    poll: bool
+
+
+def make_job(key: RsaKey, message: bytes = b"pka_soc: a RISC-V CPU drives the accelerator", window: int = 4,
+             poll: bool = False, w: int = 16, seed: int = 19) -> Job:
+    from pka.model.hscm import Geometry
+    from pka.rsa import emsa_pkcs1_v15
+
+    rng = random.Random(seed + 1)
+    m = emsa_pkcs1_v15(message, (key.bits + 7) // 8)
+    a, b = rng.randrange(key.n), rng.randrange(key.n)
+    return Job(key, message, m, a, b, Geometry(key.bits, w).r_bits, window, poll)
+
+
+def _words(value: int, n: int = JOB_WORDS) -> list[int]:
+    if value >> (32 * n):
+        raise ValueError(f"operand of {value.bit_length()} bits does not fit the job block")
+    return [(value >> (32 * i)) & 0xFFFFFFFF for i in range(n)]
+
+
+def job_words(job: Job) -> list[int]:
+    """The job block (soc/fw/job.h soc_job_t), word by word."""
+    header = [JOB_MAGIC, job.key.bits, job.key.d.bit_length(), job.r_bits, job.window,
+              JOB_POLL if job.poll else 0, 0, 0]
+    assert len(header) == JOB_HEADER
+    words = header
+    for v in (job.key.n, job.m, job.key.d, job.a, job.b):
+        words += _words(v)
+    return words
+
+
+def ram_image(firmware: Path, job: Job) -> list[int]:
+    """The whole RAM: the firmware at 0x0, the job block at JOB_ADDR, zeros elsewhere."""
+    data = firmware.read_bytes()
+    data += b"\0" * (-len(data) % 4)
+    ram = [0] * (1 << RAM_AW)
+    for i, (w,) in enumerate(struct.iter_unpack("<I", data)):
+        ram[i] = w
+    jw = job_words(job)
+    base = JOB_ADDR // 4
+    if base + len(jw) > len(ram):
+        raise ValueError("job block beyond the RAM")
+    ram[base:base + len(jw)] = jw
+    return ram
+
+
+# ---- run and check --------------------------------------------------------------------------------
+
+
+@dataclass
+class OpLine:
+    name: str
+    status: int
+    cpu: int
+    cycles: int
+    compute: int
+    io: int
+
+    @property
+    def overhead(self) -> int:
+        """CPU cycles of the call beyond the engine's compute cycles."""
+        return self.cpu - self.compute
+
+
+@dataclass
+class SocRun:
+    console: str
+    exit_code: int
+    sim_cycles: int
+    ops: dict[str, OpLine] = field(default_factory=dict)
+    results: dict[str, int] = field(default_factory=dict)
+    info: dict[str, str] = field(default_factory=dict)
+
+
+_OP = re.compile(r"^op (\S+) status=(\d+) cpu=(\d+) cycles=(\d+) compute=(\d+) io=(\d+)$")
+_RESULT = re.compile(r"^result (\S+) 0x([0-9a-f]+)$")
+
+
+def parse_console(text: str) -> tuple[dict[str, OpLine], dict[str, int], dict[str, str]]:
+    ops: dict[str, OpLine] = {}
+    results: dict[str, int] = {}
+    info: dict[str, str] = {}
+    for line in text.splitlines():
+        if m := _OP.match(line):
+            st, cpu, cyc, comp, io = (int(x) for x in m.groups()[1:])
+            ops[m.group(1)] = OpLine(m.group(1), st, cpu, cyc, comp, io)
+        elif m := _RESULT.match(line):
+            results[m.group(1)] = int(m.group(2), 16)
+        elif line.startswith("info "):
+            for kv in line[5:].split():
+                k, _, v = kv.partition("=")
+                info[k] = v
+    return ops, results, info
+
+
+def run_soc(exe: Path, image: Sequence[int], max_cycles: int = 50_000_000, timeout: float = 600,
+            echo: bool = False) -> SocRun:
+    """Run the simulation on a RAM image; returns the console and what it printed."""
+    BUILD_DIR.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="run-", dir=BUILD_DIR) as tmp:
+        hexfile = Path(tmp) / "ram.hex"
+        hexfile.write_text("".join(f"{w:08x}\n" for w in image))
+        proc = subprocess.run([str(exe), f"+firmware={hexfile}", f"+max_cycles={max_cycles}"],
+                              capture_output=True, text=True, timeout=timeout)
+    if echo:
+        sys.stdout.write(proc.stdout)
+    tail = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else ""
+    m = re.match(r"soc: (exit (\d+)|trap|timeout) cycles (\d+)", tail)
+    if not m:
+        raise RuntimeError(f"simulation ended without a summary (status {proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+    if m.group(1) in ("trap", "timeout"):
+        raise RuntimeError(f"simulation: {tail}\n{proc.stdout}")
+    ops, results, info = parse_console(proc.stdout)
+    return SocRun(proc.stdout, int(m.group(2)), int(m.group(3)), ops, results, info)
+
+
+def check(run: SocRun, job: Job) -> list[str]:
+    """Check every printed result; returns the 'verified' lines, raises AssertionError on a mismatch."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import padding
+
+    key = job.key
+    k = (key.bits + 7) // 8
+    out = []
+    assert run.exit_code == 0, f"firmware exit code {run.exit_code}:\n{run.console}"
+    for name, op in run.ops.items():
+        assert op.status == 0, f"{name}: status {op.status}"
+    expect_s = pow(job.m, key.d, key.n)
+    for name in ("modexp", "modexp_window") if job.window else ("modexp",):
+        s = run.results.get(name)
+        assert s is not None, f"no result for {name}:\n{run.console}"
+        assert s == expect_s, f"{name}: {s:#x} != m^d mod n {expect_s:#x}"
+        # the signature itself, checked by `cryptography` (raises InvalidSignature otherwise)
+        key.crypto().public_key().verify(s.to_bytes(k, "big"), job.message, padding.PKCS1v15(), hashes.SHA256())
+        label = "modexp" if name == "modexp" else f"modexp window {job.window}"
+        out.append(f"RSA-{key.bits} signature (m^d mod n, no CRT, {label}): verified")
+    r = run.results.get("modadd")
+    assert r is not None, f"no MODADD result:\n{run.console}"
+    assert r == (job.a + job.b) % key.n, f"modadd: {r:#x} != {(job.a + job.b) % key.n:#x}"
+    out.append(f"MODADD {key.bits} bits: verified")
+    assert run.info.get("buserr") == "0", f"bus errors: {run.info.get('buserr')}"
+    return out
+
+
+def summary(run: SocRun) -> dict[str, Any]:
+    """The measured cycles as a JSON-able dict."""
+    return {
+        "sim_cycles": run.sim_cycles,
+        "wait": run.info.get("wait"),
+        "ops": {name: {"status": o.status, "cpu_cycles": o.cpu, "cycles": o.cycles, "compute": o.compute,
+                       "io": o.io, "overhead": o.overhead,
+                       "overhead_pct": round(100.0 * o.overhead / o.cpu, 3) if o.cpu else None}
+                for name, o in run.ops.items()},
+    }
+
+
+def table(run: SocRun) -> str:
+    rows = [f"{'op':<14}{'CPU cycles':>12}{'CYCLES':>11}{'COMPUTE':>11}{'IO':>6}{'CPU-COMPUTE':>13}{'overhead':>10}"]
+    for o in run.ops.values():
+        pct = f"{100.0 * o.overhead / o.cpu:.2f} %" if o.cpu else "-"
+        rows.append(f"{o.name:<14}{o.cpu:>12,}{o.cycles:>11,}{o.compute:>11,}{o.io:>6}{o.overhead:>13,}{pct:>10}")
+    return "\n".join(rows)
+
+
+def demo(bits: int = 512, pes: int = 2, window: int = 4, poll: bool = False, seed: int = 19,
+         echo: bool = True) -> tuple[SocRun, list[str], Job]:
+    """Build everything (cached), run the demo job, check it. Returns the run, the verified lines, the job."""
+    cfg = small_config(bits, pes)
+    fw = build_firmware()
+    exe = build_soc(cfg)
+    job = make_job(make_key(bits, seed), window=window, poll=poll, seed=seed)
+    run = run_soc(exe, ram_image(fw, job), echo=echo)
+    return run, check(run, job), job
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--bits", type=int, default=512, help="RSA modulus bits (the build: MaxLen = max(512, bits))")
+    ap.add_argument("--pes", type=int, default=2, help="hscm processing elements")
+    ap.add_argument("--window", type=int, default=4, help="window of the second MODEXP (0: none)")
+    ap.add_argument("--poll", action="store_true", help="the driver polls INTR_STATE instead of waitirq")
+    ap.add_argument("--seed", type=int, default=19, help="seed of the key and operands")
+    ap.add_argument("--json", type=Path, help="write the measured cycles here")
+    ap.add_argument("--quiet", action="store_true", help="do not echo the console")
+    args = ap.parse_args(argv)
+    print(f"pka_soc: building firmware and SoC (hscm, {args.pes} PEs, {args.bits}-bit key) ...", flush=True)
+    run, verified, job = demo(args.bits, args.pes, args.window, args.poll, args.seed, echo=not args.quiet)
+    print()
+    print(table(run))
+    print(f"(simulated {run.sim_cycles:,} cycles; overhead = CPU cycles of the driver call - COMPUTE)")
+    for line in verified:
+        print(line)
+    if args.json:
+        data = {"bits": job.key.bits, "pes": args.pes, "window": args.window, **summary(run)}
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(data, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
