@@ -294,27 +294,31 @@ class SocRun:
     ops: dict[str, OpLine] = field(default_factory=dict)
     results: dict[str, int] = field(default_factory=dict)
     info: dict[str, str] = field(default_factory=dict)
+    bench: dict[str, tuple[int, int]] = field(default_factory=dict)   # name -> (words, CPU cycles)
 
 
 _OP = re.compile(r"^op (\S+) status=(\d+) cpu=(\d+) cycles=(\d+) compute=(\d+) io=(\d+)$")
 _RESULT = re.compile(r"^result (\S+) 0x([0-9a-f]+)$")
+_BENCH = re.compile(r"^bench (\S+) words=(\d+) cpu=(\d+)$")
 
 
-def parse_console(text: str) -> tuple[dict[str, OpLine], dict[str, int], dict[str, str]]:
-    ops: dict[str, OpLine] = {}
-    results: dict[str, int] = {}
-    info: dict[str, str] = {}
+def parse_console(text: str) -> SocRun:
+    """What the firmware printed (exit code and cycles are filled in by run_soc)."""
+    run = SocRun(text, -1, 0)
+    ops, results, info, bench = run.ops, run.results, run.info, run.bench
     for line in text.splitlines():
         if m := _OP.match(line):
             st, cpu, cyc, comp, io = (int(x) for x in m.groups()[1:])
             ops[m.group(1)] = OpLine(m.group(1), st, cpu, cyc, comp, io)
         elif m := _RESULT.match(line):
             results[m.group(1)] = int(m.group(2), 16)
+        elif m := _BENCH.match(line):
+            bench[m.group(1)] = (int(m.group(2)), int(m.group(3)))
         elif line.startswith("info "):
             for kv in line[5:].split():
                 k, _, v = kv.partition("=")
                 info[k] = v
-    return ops, results, info
+    return run
 
 
 def run_soc(exe: Path, image: Sequence[int], max_cycles: int = 50_000_000, timeout: float = 600,
@@ -334,8 +338,9 @@ def run_soc(exe: Path, image: Sequence[int], max_cycles: int = 50_000_000, timeo
         raise RuntimeError(f"simulation ended without a summary (status {proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
     if m.group(1) in ("trap", "timeout"):
         raise RuntimeError(f"simulation: {tail}\n{proc.stdout}")
-    ops, results, info = parse_console(proc.stdout)
-    return SocRun(proc.stdout, int(m.group(2)), int(m.group(3)), ops, results, info)
+    run = parse_console(proc.stdout)
+    run.exit_code, run.sim_cycles = int(m.group(2)), int(m.group(3))
+    return run
 
 
 def check(run: SocRun, job: Job) -> list[str]:
@@ -362,6 +367,7 @@ def check(run: SocRun, job: Job) -> list[str]:
     assert r is not None, f"no MODADD result:\n{run.console}"
     assert r == (job.a + job.b) % key.n, f"modadd: {r:#x} != {(job.a + job.b) % key.n:#x}"
     out.append(f"MODADD {key.bits} bits: verified")
+    assert run.info.get("decerr_count") == "1", f"unmapped read not counted: {run.info}"
     assert run.info.get("buserr") == "0", f"bus errors: {run.info.get('buserr')}"
     return out
 
@@ -375,6 +381,7 @@ def summary(run: SocRun) -> dict[str, Any]:
                        "io": o.io, "overhead": o.overhead,
                        "overhead_pct": round(100.0 * o.overhead / o.cpu, 3) if o.cpu else None}
                 for name, o in run.ops.items()},
+        "bus": {name: {"words": words, "cpu_cycles": cpu} for name, (words, cpu) in run.bench.items()},
     }
 
 
@@ -383,6 +390,10 @@ def table(run: SocRun) -> str:
     for o in run.ops.values():
         pct = f"{100.0 * o.overhead / o.cpu:.2f} %" if o.cpu else "-"
         rows.append(f"{o.name:<14}{o.cpu:>12,}{o.cycles:>11,}{o.compute:>11,}{o.io:>6}{o.overhead:>13,}{pct:>10}")
+    if run.bench:
+        rdc = run.bench.get("rdcycle", (0, 0))[1]
+        parts = [f"{name} {(cpu - rdc) / words:.1f}" for name, (words, cpu) in run.bench.items() if words]
+        rows.append("CPU cycles per 32-bit word moved: " + ", ".join(parts))
     return "\n".join(rows)
 
 
