@@ -71,8 +71,9 @@ def test_modmul_json(capsys: pytest.CaptureFixture[str], engine: str) -> None:
     (["modexp", "--engine", "victor", "--param", "k=9", "--base", "3", "--exp", "5", "--mod", "101"], "k=9"),
     (["modexp", "--engine", "hscm", "--param", "pes", "--base", "3", "--exp", "5", "--mod", "101"], "NAME=VALUE"),
     (["modexp", "--engine", "hscm", "--base", "3", "--exp", "5"], "--mod"),
-    (["rsa", "--bits", "100"], "RSA size"),
-    (["rsa", "--bits", "1023"], "RSA size"),
+    (["rsa", "sign", "--bits", "100"], "RSA size"),
+    (["rsa", "sign", "--bits", "1023"], "RSA size"),
+    (["modexp", "--base", "3", "--exp", "5", "--mod", "10"], "odd"),   # parity before the length check
     *([["modexp", "--engine", e, "--base", "3", "--exp", "5", "--mod", "0x" + "f" * 31 + "e"], "odd"]
       for e in ("hscm", "mwr4", "victor", "rns")),
     (["modmul", "--engine", "hscm", "--a", "3", "--b", "5", "--mod", "0x" + "f" * 31 + "e"], "odd"),
@@ -94,11 +95,17 @@ def test_bad_input_one_line_exit_2(argv: list[str], needle: str) -> None:
 
 
 def test_rsa_model_crt(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "rsa", "--bits", "1024", "--engine", "hscm", "--json")
+    code, out, err = run(capsys, "rsa", "sign", "--bits", "1024", "--seed", str(SEED), "--engine", "hscm", "--json")
     assert code == 0, err
     data = json.loads(out)
     assert data["verified"] is True and data["bits"] == 1024 and data["engine"] == "hscm"
     assert isinstance(data["cycles"], int)
+    # the JSON carries the public key: anyone can check the signature
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import padding, rsa
+    pub = rsa.RSAPublicNumbers(int(data["public_key"]["e"], 16), int(data["public_key"]["n"], 16)).public_key()
+    sig = int(data["signature"], 16).to_bytes(128, "big")
+    pub.verify(sig, b"pka: open public-key accelerator", padding.PKCS1v15(), hashes.SHA256())
 
 
 # Legal parameter values the long run draws from (rns alg=sbmm needs a prime P = Ma^2 - 2: its own tests).
@@ -114,7 +121,7 @@ RANDOM_PARAMS: dict[str, dict[str, tuple[object, ...]]] = {
 def test_rsa_small_key_every_engine(capsys: pytest.CaptureFixture[str]) -> None:
     """Below 1024 bits `cryptography` does not generate keys; ours are built from our own primes."""
     for engine in ENGINES:
-        code, out, err = run(capsys, "rsa", "--bits", "512", "--engine", engine, "--json")
+        code, out, err = run(capsys, "rsa", "sign", "--bits", "512", "--seed", str(SEED), "--engine", engine, "--json")
         assert code == 0, (engine, err)
         data = json.loads(out)
         assert data["verified"] is True and data["bits"] == 512, engine
@@ -183,14 +190,17 @@ def test_cli_rtl_backend(capsys: pytest.CaptureFixture[str]) -> None:
     model = ENGINES["csa2"].model().modexp(x, e, n, {"variant": "fast", "l": 0})
     assert int(data["result"], 16) == powmod(x, e, n) and data["cycles"] == model.cycles
     assert data["backend"] == "rtl"
-    code, out, err = run(capsys, "rsa", "--bits", "512", "--engine", "hscm", "--param", "pes=2", "--crt",
-                         "--backend", "rtl", "--json")
+    code, out, err = run(capsys, "rsa", "sign", "--bits", "512", "--seed", str(SEED), "--engine", "hscm",
+                         "--param", "pes=2", "--crt", "--backend", "rtl", "--json")
     assert code == 0, err
     data = json.loads(out)
     assert data["verified"] is True and data["bits"] == 512 and data["cycles"] > 0
     code, out, err = run(capsys, "modexp", "--engine", "csa2", "--base", "3", "--exp", "5", "--mod", str(n + 1),
                          "--backend", "rtl")
-    # progress lines ("pka: building ... with Verilator" on a fresh cache) may come first
-    lines = [ln for ln in err.strip().splitlines() if not ln.startswith("pka: building ")]
+    # progress lines ("pka: building ... with Verilator", "pka: built ..." on a fresh cache) may come first
+    lines = [ln for ln in err.strip().splitlines() if not ln.startswith(("pka: building ", "pka: built "))]
     assert code == 2 and len(lines) == 1, err
-    assert lines[0].startswith("pka: error:") and "EVEN_MODULUS" in lines[0]  # the core's status
+    assert lines[0].startswith("pka: error:") and "EVEN_MODULUS" in lines[0]  # parity first, as the core
+    code, out, err = run(capsys, "modexp", "--engine", "csa2", "--base", "3", "--exp", "5", "--mod", str(n + 1),
+                         "--backend", "rtl", "--json")
+    assert code == 2 and json.loads(out)["error"]["code"] == "ERR_EVEN_MODULUS"

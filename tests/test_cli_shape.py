@@ -1,0 +1,119 @@
+"""One shape for every command: JSON errors on stdout under --json (exit 2), 0x-hex, tables instead
+of Python reprs, curve aliases, `pka engines` with operations, the help listing bench and demo."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import SEED
+from pka.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        main(list(argv))
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("argv,code", [
+    (["modexp", "--base", "3", "--exp", "5", "--mod", "10"], "ERR_EVEN_MODULUS"),   # parity before length
+    (["modexp", "--engine", "hscm", "--base", "3", "--exp", "5", "--mod", "101"], "ERR_LENGTH"),
+    (["modexp", "--engine", "hscm", "--base", "0x1z", "--exp", "5", "--mod", "101"], "ERR_OPERAND_RANGE"),
+    (["modexp", "--engine", "victor", "--param", "k=9", "--base", "3", "--exp", "5", "--mod", "101"], "ERR_PARAM"),
+    (["modexp", "--engine", "hscm", "--base", "3", "--exp", "5"], "ERR_USAGE"),       # click's missing option
+    (["ecc", "--curve", "P-256", "--scalar", "0"], "ERR_OPERAND_RANGE"),
+    (["ecc", "--curve", "brainpool", "--scalar", "5"], "ERR_PARAM"),
+    (["ecdh", "--scalar", "5", "--peer-x", "1", "--peer-y", "1"], "ERR_NOT_ON_CURVE"),
+    (["rsa", "sign", "--key", "/nonexistent.pem"], "ERR_KEY"),
+    (["rsa", "sign", "--bits", "512", "--in", "/nonexistent.txt"], "ERR_INPUT"),
+    (["op", "modinv", "--a", "3", "--mod", "15"], "ERR_NO_INVERSE"),
+    (["op", "modadd", "--a", "11", "--b", "1", "--mod", "11"], "ERR_OPERAND_RANGE"),
+    (["x25519", "--scalar", "00" * 31, "--u", "09" + "00" * 31], "ERR_LENGTH"),
+])
+def test_errors_are_json_on_stdout_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], code: str) -> None:
+    rc, out, err = run(capsys, *argv, "--json")
+    assert rc == 2, (out, err)
+    data = json.loads(out)
+    assert set(data) == {"error"} and data["error"]["code"] == code, data
+    assert data["error"]["message"]
+    rc, out, err = run(capsys, *argv)
+    lines = err.strip().splitlines()
+    assert rc == 2 and out == "" and len(lines) == 1 and lines[0].startswith("pka: error:"), err
+
+
+def test_success_shapes_and_hex(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, _ = run(capsys, "modexp", "--engine", "victor", "--base", "3", "--exp", "5", "--mod", "0xfff1", "--json")
+    assert rc == 0 and json.loads(out)["result"] == hex(pow(3, 5, 0xFFF1))
+    rc, out, _ = run(capsys, "ecc", "--curve", "prime256v1", "--scalar", "7", "--json")
+    d = json.loads(out)
+    assert rc == 0 and d["x"].startswith("0x") and d["curve"] == "p256" and d["verified"] is True
+    rc, out, _ = run(capsys, "rsa", "sign", "--bits", "512", "--seed", str(SEED), "--engine", "victor", "--json")
+    d = json.loads(out)
+    assert rc == 0 and d["signature"].startswith("0x") and d["public_key"]["n"].startswith("0x")
+
+
+@pytest.mark.parametrize("alias", ["P-256", "p256", "secp256r1", "prime256v1", "P_256", "NIST-P256"])
+def test_curve_aliases_p256(capsys: pytest.CaptureFixture[str], alias: str) -> None:
+    rc, out, err = run(capsys, "ecc", "--curve", alias, "--scalar", "3", "--json")
+    assert rc == 0, err
+    assert json.loads(out)["curve"] == "p256"
+
+
+def test_curve_aliases_p384() -> None:
+    from pka.proto.keys import curve_name
+    assert {curve_name(a) for a in ("P-384", "p384", "secp384r1", "nistp384")} == {"p384"}
+
+
+def test_human_output_is_a_table_not_a_repr(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["modexp", "--engine", "csa2", "--base", "3", "--exp", "5", "--mod", "0xfff1"],
+                 ["ecc", "--scalar", "5"], ["engines"], ["op", "mont-params", "--mod", "0xfff1"]):
+        rc, out, err = run(capsys, *argv)
+        assert rc == 0, err
+        assert "{'" not in out and "':" not in out and "[" not in out, out
+    rc, out, _ = run(capsys, "modexp", "--engine", "csa2", "--base", "3", "--exp", "5", "--mod", "0xfff1")
+    assert "variant=paper" in out and hex(pow(3, 5, 0xFFF1)) in out
+
+
+def test_engines_lists_operations(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, _ = run(capsys, "engines", "--json")
+    d = json.loads(out)
+    assert rc == 0
+    assert "RSA_CRT" in d["hscm"]["ops"] and "ECC_MUL" in d["rns"]["ops"] and "ECC_MUL" not in d["hscm"]["ops"]
+    assert any("X25519" in p for p in d["rns"]["protocols"])
+    assert "MONT_PARAMS" in d["sequencer"]["ops"]
+
+
+def test_help_reaches_bench_and_demo_and_backend_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, _ = run(capsys, "--help")
+    assert rc == 0
+    for cmd in ("bench", "demo", "op", "ecdsa", "x25519", "keygen", "rsa"):
+        assert f"  {cmd} " in out
+    rc, out, _ = run(capsys, "explore", "--help")
+    assert "--backend" in out and "  --cycles" not in out    # the old name is a hidden alias
+    rc, out, _ = run(capsys, "bench")
+    assert rc == 0 and "rns" in out and "top" in out
+
+
+def test_explore_old_cycles_flag_still_parses() -> None:
+    from click.testing import CliRunner
+
+    from pka.cli import cli
+    r = CliRunner().invoke(cli, ["explore", "--engine", "example", "--grid", "nope=1", "--cycles", "model"])
+    assert "no such option" not in r.output.lower()
+
+
+def test_operands_from_file_and_stdin(tmp_path: Path) -> None:
+    (tmp_path / "n.txt").write_text("0xfff1\n")
+    proc = subprocess.run([sys.executable, "-m", "pka.cli", "modmul", "--engine", "victor", "--a", "-", "--b", "7",
+                           "--mod", f"@{tmp_path / 'n.txt'}", "--json"], input="12345", capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["result"] == hex(12345 * 7 % 0xFFF1)
