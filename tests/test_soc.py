@@ -116,3 +116,12 @@ def test_soc_lint() -> None:
     cmd += [str(s) for s in design.sources]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_soc_bus_cocotb() -> None:
+    """The bus alone (decoder, RAM, sysctl) under a cocotbext-axi master with random pauses on every
+    channel: soc/tb/test_pka_soc_bus.py."""
+    from pka.sim import run_cocotb
+
+    run_cocotb("pka_soc_bus_tb", [*soc.SOC_RTL[:-1], REPO / "soc" / "tb" / "pka_soc_bus_tb.sv"],
+               "test_pka_soc_bus", REPO / "soc" / "tb")
