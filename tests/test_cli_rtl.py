@@ -1,0 +1,94 @@
+"""The new commands with --backend rtl (pka_top through its bus): same results and compute cycles
+as the model backend. Small builds only (rns 256-bit, the sequencer's example build); P-384 and the
+engine ops' builds are in the slow tier."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from pka.cli import main
+
+pytestmark = pytest.mark.rtl
+SLOW = pytest.mark.skipif(not os.environ.get("PKA_SLOW"), reason="slow tier: set PKA_SLOW=1 (or run -m slow)")
+
+X_K = "a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4"
+X_U = "e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c"
+X_OUT = "c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:  # type: ignore[type-arg]
+    try:
+        main([*argv, "--json"])
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, _ = capsys.readouterr()
+    return code, json.loads(out)
+
+
+def both(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[dict, dict]:  # type: ignore[type-arg]
+    cm, m = run(capsys, *argv, "--backend", "model")
+    cr, r = run(capsys, *argv, "--backend", "rtl")
+    assert cm == cr == 0, (m, r)
+    return m, r
+
+
+def test_x25519_rtl(capsys: pytest.CaptureFixture[str]) -> None:
+    m, r = both(capsys, "x25519", "--scalar", X_K, "--u", X_U)
+    assert m["result"] == r["result"] == X_OUT and r["verified"]
+    assert m["cycles"] == r["cycles"] == 139_344
+    code, d = run(capsys, "x25519", "--scalar", X_K, "--u", "00" * 32, "--backend", "rtl")
+    assert code == 2 and d["error"]["code"] == "ERR_LOW_ORDER"
+
+
+def test_ecdsa_p256_rtl(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
+    from pathlib import Path
+
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    from pka.proto import ecdsa, keys
+    d = Path(str(tmp_path))
+    key = ec.derive_private_key(0xC9AFA9D845BA75166B5C215767B1D6934E50C3DB36E89B127B8A622B120F6721, ec.SECP256R1())
+    keys.save_key(key, d / "k.pem")
+    (d / "m").write_bytes(b"sample")
+    m, r = both(capsys, "ecdsa", "sign", "--key", str(d / "k.pem"), "--in", str(d / "m"), "--nonce", "rfc6979")
+    assert m["r"] == r["r"] == hex(0xEFD48B2AACB6A8FD1140DD9CD45E81D69D2C877B56AAF991C34D0EA84EAF3716)
+    assert m["s"] == r["s"] and r["verified"] and m["cycles"] == r["cycles"] == 135_480
+    assert r["detail"]["path"] == ecdsa.RTL_SIGN_PATH
+    (d / "s.der").write_bytes(bytes.fromhex(r["der"][2:]))
+    m, r = both(capsys, "ecdsa", "verify", "--key", str(d / "k.pem"), "--in", str(d / "m"), "--sig", str(d / "s.der"))
+    assert m["valid"] is r["valid"] is True and m["cycles"] == r["cycles"] == 3 * 135_480
+
+
+def test_sequencer_ops_rtl(capsys: pytest.CaptureFixture[str]) -> None:
+    n = hex((1 << 255) + 0x1235)
+    for argv in (["op", "modadd", "--a", "0x1234", "--b", "0x" + "f" * 63, "--mod", n],
+                 ["op", "modsub", "--a", "0x1234", "--b", "0x" + "f" * 63, "--mod", n],
+                 ["op", "mont-params", "--mod", n]):
+        m, r = both(capsys, *argv)
+        assert m["result"] == r["result"] and m["cycles"] == r["cycles"], argv
+    code, d = run(capsys, "op", "modadd", "--a", n, "--b", "1", "--mod", n, "--backend", "rtl")
+    assert code == 2 and d["error"]["code"] == "ERR_OPERAND_RANGE"
+
+
+@pytest.mark.slow
+@SLOW
+def test_engine_ops_rtl(capsys: pytest.CaptureFixture[str]) -> None:
+    from pka.model.rns import P256
+    p = hex(P256.p)
+    for argv in (["op", "modinv", "--a", "0x1234", "--mod", p],
+                 ["op", "modred", "--a", "0x" + "ab" * 60, "--mod", p],
+                 ["op", "mul", "--a", "0x" + "ab" * 30, "--b", "0x" + "cd" * 31, "--bits", "256"],
+                 ["op", "point-check", "--curve", "p256", "--x", hex(P256.gx), "--y", hex(P256.gy)]):
+        m, r = both(capsys, *argv)
+        assert m.get("result") == r.get("result") and m.get("valid") == r.get("valid"), argv
+
+
+@pytest.mark.slow
+@SLOW
+def test_p384_rtl(capsys: pytest.CaptureFixture[str]) -> None:
+    m, r = both(capsys, "ecc", "--curve", "P-384", "--seed", "1")
+    assert m["x"] == r["x"] and r["verified"] and m["cycles"] == r["cycles"] == 253_130
