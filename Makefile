@@ -27,7 +27,7 @@ DEMO_PEER_X := 0xd360332fad9bc83afaff4a740de8a516bf1b8fb3fde360ff1d03979c1f943ee
 DEMO_PEER_Y := 0xe8a66007fd276b0271265c6db092c4a0c5eb8c45fdc436502c8a095f5d5745f2
 
 demo: $(STAMP)
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/pka rsa --bits 2048 --engine hscm --crt --backend rtl \
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/pka rsa sign --bits 2048 --seed 2026 --engine hscm --crt --backend rtl \
 	  --param pes=32 --param window=6
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/pka ecdh --curve p256 --engine rns --backend rtl \
 	  --scalar $(DEMO_SCALAR) --peer-x $(DEMO_PEER_X) --peer-y $(DEMO_PEER_Y)
