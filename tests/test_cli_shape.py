@@ -117,3 +117,27 @@ def test_operands_from_file_and_stdin(tmp_path: Path) -> None:
                            "--mod", f"@{tmp_path / 'n.txt'}", "--json"], input="12345", capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["result"] == hex(12345 * 7 % 0xFFF1)
+
+
+def test_build_lines_show_time_and_first_run_only(capsys: pytest.CaptureFixture[str]) -> None:
+    """What a fresh Verilator build prints (no repr of its parameters): the build, that only the first
+    run builds, and the elapsed time once the simulation starts."""
+    import logging
+
+    from pka.cli import progress_display
+    with progress_display(True, "test") as tick:
+        logging.getLogger("pka.sim").info("building %s %s with Verilator", "pka_top", {"MaxLen": 256, "EnRns": 1})
+        logging.getLogger("pka.top").info("pka_top %s %s", ("rns",), {"MaxLen": 256})
+        assert tick is not None
+        tick(1000)
+    err = capsys.readouterr().err
+    assert "building pka_top MaxLen=256 EnRns=1 with Verilator" in err and "only the first run builds" in err
+    assert "pka: built pka_top in " in err and "{" not in err and "(" in err
+
+
+def test_demo_model(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, err = run(capsys, "demo", "--backend", "model", "--json")
+    d = json.loads(out)
+    assert rc == 0, err
+    assert d["rsa"]["verified"] and d["ecdh"]["verified"] and d["ecdh"]["cycles"] == 135_480
+    assert d["rsa"]["cycles"] == 360_549        # seeded key: the README's figure is reproducible
