@@ -355,13 +355,14 @@ def check(run: SocRun, job: Job) -> list[str]:
     for name, op in run.ops.items():
         assert op.status == 0, f"{name}: status {op.status}"
     expect_s = pow(job.m, key.d, key.n)
-    for name in ("modexp", "modexp_window") if job.window else ("modexp",):
+    for name in ("modexp", "modexp_mmio", "modexp_window") if job.window else ("modexp", "modexp_mmio"):
         s = run.results.get(name)
         assert s is not None, f"no result for {name}:\n{run.console}"
         assert s == expect_s, f"{name}: {s:#x} != m^d mod n {expect_s:#x}"
         # the signature itself, checked by `cryptography` (raises InvalidSignature otherwise)
         key.crypto().public_key().verify(s.to_bytes(k, "big"), job.message, padding.PKCS1v15(), hashes.SHA256())
-        label = "modexp" if name == "modexp" else f"modexp window {job.window}"
+        label = {"modexp": "modexp", "modexp_mmio": "modexp, operands by plain MMIO"}.get(
+            name, f"modexp window {job.window}")
         out.append(f"RSA-{key.bits} signature (m^d mod n, no CRT, {label}): verified")
     r = run.results.get("modadd")
     assert r is not None, f"no MODADD result:\n{run.console}"

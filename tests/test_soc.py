@@ -44,6 +44,7 @@ def test_soc_demo_verified(demo: Any) -> None:
     run, verified, job = demo
     assert run.exit_code == 0, run.console
     assert verified == ["RSA-512 signature (m^d mod n, no CRT, modexp): verified",
+                        "RSA-512 signature (m^d mod n, no CRT, modexp, operands by plain MMIO): verified",
                         "RSA-512 signature (m^d mod n, no CRT, modexp window 4): verified",
                         "MODADD 512 bits: verified"]
     assert run.info["wait"] == "irq" and run.info["max_len"] == "512"
@@ -57,7 +58,7 @@ def test_soc_counters_equal_the_models(demo: Any) -> None:
 
     run, _, job = demo
     key = job.key
-    for name, window in (("modexp", 0), ("modexp_window", job.window)):
+    for name, window in (("modexp", 0), ("modexp_mmio", 0), ("modexp_window", job.window)):
         model = hscm.modexp(job.m, key.d, key.n, {"pes": 2, "w": 16, "window": window})
         assert run.ops[name].compute == model.cycles, name
         dispatch = run.ops[name].cycles - model.cycles - run.ops[name].io   # 6 in doc/top.md
@@ -78,6 +79,7 @@ def test_soc_overhead(demo: Any) -> None:
         assert run.ops[name].overhead < 0.02 * run.ops[name].cpu, name
     words, cpu = run.bench["mmio_store"]
     assert words == 16 and cpu < run.bench["driver_write"][1]
+    assert run.ops["modexp_mmio"].overhead < run.ops["modexp"].overhead
 
 
 def test_soc_poll(demo: Any) -> None:
@@ -86,7 +88,7 @@ def test_soc_poll(demo: Any) -> None:
     cfg = soc.small_config()
     job = soc.make_job(job0.key, poll=True)
     run = soc.run_soc(soc.build_soc(cfg), soc.ram_image(soc.build_firmware(), job))
-    assert len(soc.check(run, job)) == 3
+    assert len(soc.check(run, job)) == 4
     assert run.info["wait"] == "poll"
     assert run.ops["modexp"].compute == run0.ops["modexp"].compute
 
