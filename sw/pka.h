@@ -16,27 +16,11 @@
 extern "C" {
 #endif
 
-/* opcodes (rtl/common/pka_pkg.sv, rtl/top/pka_top_pkg.sv) */
-enum pka_op {
-  PKA_OP_NOP = 0, PKA_OP_MONTMUL = 1, PKA_OP_MODMUL = 2, PKA_OP_MODEXP = 3, PKA_OP_MODEXP_CT = 4,
-  PKA_OP_MODRED = 5, PKA_OP_MUL = 6, PKA_OP_RSA_CRT = 7, PKA_OP_MODADD = 8, PKA_OP_MODSUB = 9,
-  PKA_OP_MODINV = 10, PKA_OP_ECC_MUL = 11, PKA_OP_ECC_CHECK = 12, PKA_OP_MONT_PARAMS = 13,
-  PKA_OP_ZEROIZE = 15
-};
+/* opcodes, status codes, engine ids and slots: generated from data/pka.rdl */
+#include "pka_defs.h"
 
-/* status codes (pka_pkg::status_e) */
-enum pka_status {
-  PKA_OK = 0, PKA_ERR_EVEN_MODULUS = 1, PKA_ERR_LENGTH = 2, PKA_ERR_OPERAND_RANGE = 3,
-  PKA_ERR_OPCODE = 4, PKA_ERR_BUSY = 5, PKA_ERR_NOT_ON_CURVE = 6, PKA_ERR_NO_INVERSE = 7,
-  PKA_ERR_UNSUPPORTED = 8, PKA_ERR_NO_DEVICE = 0x100, PKA_ERR_TOO_BIG = 0x101
-};
-
-/* operand slots (pka_pkg::SLOT_*) */
-enum pka_slot {
-  PKA_SLOT_N = 0, PKA_SLOT_A, PKA_SLOT_A_HI, PKA_SLOT_B, PKA_SLOT_E, PKA_SLOT_R, PKA_SLOT_R_HI,
-  PKA_SLOT_W, PKA_SLOT_P, PKA_SLOT_Q, PKA_SLOT_DP, PKA_SLOT_DQ, PKA_SLOT_QINV, PKA_SLOT_X0,
-  PKA_SLOT_X1, PKA_SLOT_X2
-};
+/* status codes of the driver itself (above the hardware's 8-bit codes) */
+enum pka_host_status { PKA_ERR_NO_DEVICE = 0x100, PKA_ERR_TOO_BIG = 0x101 };
 
 typedef struct pka_bus {
   uint32_t (*read32)(void *ctx, uint32_t offset);

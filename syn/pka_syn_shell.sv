@@ -18,7 +18,7 @@
 //                    3 COMMAND op = frame[9:2], len = frame[25:10], elen = frame[41:26],
 //                              arg = frame[73:42]; held on cmd_valid until the engine is ready
 //   The engine has priority on the RAM: host WRITE/READ wait while the engine requests the port.
-//   irq_o is the sticky done flag (set by done_i, cleared by a STATUS frame).
+//   irq_o is the sticky done flag (set by eng_i.res.done, cleared by a STATUS frame).
 // RAM: banks of pka_syn_ram512 (512 x 32, registered output, read latency 2), so the block RAM's
 // slow clock-to-output never sits on an engine path. Towards the engine (doc/architecture.md) the
 // grant is a flip-flop, set one cycle after the request: the RAM performs the access in the request
@@ -38,25 +38,10 @@ module pka_syn_shell #(
   input  logic             ser_load_i,
   output logic             ser_do_o,
   output logic             irq_o,
-  // engine side (the common boundary, seen from the host)
   output logic             rst_sync_no,   // synchronised reset for the engine
-  output logic             cmd_valid_o,
-  input  logic             cmd_ready_i,
-  output logic [7:0]       cmd_op_o,
-  output logic [15:0]      cmd_len_o,
-  output logic [15:0]      cmd_elen_o,
-  output logic [31:0]      cmd_arg_o,
-  input  logic             mem_req_i,
-  output logic             mem_gnt_o,
-  input  logic             mem_we_i,
-  input  logic [MemAw-1:0] mem_addr_i,
-  input  logic [31:0]      mem_wdata_i,
-  output logic             mem_rvalid_o,
-  output logic [31:0]      mem_rdata_o,
-  input  logic             done_i,
-  input  logic [7:0]       status_i,
-  input  logic [31:0]      cycles_i,
-  input  logic [31:0]      io_cycles_i
+  // engine side: the common boundary (pka_pkg), seen from the host
+  output pka_pkg::eng_h2d_t eng_o,       // command and memory response to the engine
+  input  pka_pkg::eng_d2h_t eng_i        // command ready, memory request, result from the engine
 );
   localparam int unsigned FrameW = 74;
 
@@ -112,13 +97,13 @@ module pka_syn_shell #(
 
   always_comb begin
     // the engine has priority; a host access runs in a cycle without an engine request
-    ram_re    = mem_req_i ? !mem_we_i : hreq_q && !hwe_q;
-    ram_we    = mem_req_i ? mem_we_i : hreq_q && hwe_q;
-    ram_addr  = mem_req_i ? mem_addr_i : haddr_q;
-    ram_wdata = mem_req_i ? mem_wdata_i : hwdata_q;
+    ram_re    = eng_i.mem.req ? !eng_i.mem.we : hreq_q && !hwe_q;
+    ram_we    = eng_i.mem.req ? eng_i.mem.we : hreq_q && hwe_q;
+    ram_addr  = eng_i.mem.req ? MemAw'(eng_i.mem.addr) : haddr_q;
+    ram_wdata = eng_i.mem.req ? eng_i.mem.wdata : hwdata_q;
     // request seen (the RAM acts on it now), granted in the next cycle
-    gnt_d     = mem_req_i && !gnt_q;
-    ervalid_d = gnt_q && !mem_we_i;
+    gnt_d     = eng_i.mem.req && !gnt_q;
+    ervalid_d = gnt_q && !eng_i.mem.we;
   end
   assign ram_addr_ext = (BankAw + 9)'(ram_addr);
   assign bank         = ram_addr_ext[9 +: BankAw];
@@ -134,9 +119,6 @@ module pka_syn_shell #(
     );
   end
   assign ram_rdata    = bank_rdata[bank_q2];
-  assign mem_gnt_o    = gnt_q;
-  assign mem_rvalid_o = ervalid_q;
-  assign mem_rdata_o  = ram_rdata;
 
   always_comb begin
     frame_d = frame_q; reply_d = reply_q;
@@ -148,18 +130,18 @@ module pka_syn_shell #(
       frame_d = {di_q, frame_q[FrameW-1:1]};
       reply_d = {1'b0, reply_q[FrameW-1:1]};
     end
-    if (cmd_valid_q && cmd_ready_i) cmd_valid_d = 1'b0;
-    if (hreq_q && !mem_req_i) hreq_d = 1'b0;
+    if (cmd_valid_q && eng_i.cmd_ready) cmd_valid_d = 1'b0;
+    if (hreq_q && !eng_i.mem.req) hreq_d = 1'b0;
     if (hrd_q2) reply_d = FrameW'(ram_rdata);
-    if (done_i) begin
-      done_d = 1'b1; st_d = status_i; cyc_d = cycles_i; io_d = io_cycles_i;
+    if (eng_i.res.done) begin
+      done_d = 1'b1; st_d = eng_i.res.status; cyc_d = eng_i.res.cycles; io_d = eng_i.res.io_cycles;
     end
 
     if (load_q) begin
       unique case (kind)
         KindStatus: begin
-          reply_d = {io_q, cyc_q, st_q, done_q, !cmd_ready_i || cmd_valid_q};
-          done_d  = done_i;
+          reply_d = {io_q, cyc_q, st_q, done_q, !eng_i.cmd_ready || cmd_valid_q};
+          done_d  = eng_i.res.done;
         end
         KindWrite: begin
           hreq_d = 1'b1; hwe_d = 1'b1;
@@ -187,7 +169,7 @@ module pka_syn_shell #(
     end else begin
       load_q <= ser_load_i; shift_q <= ser_shift_i; di_q <= ser_di_i;
       cmd_valid_q <= cmd_valid_d; done_q <= done_d; hreq_q <= hreq_d;
-      hrd_q <= hreq_q && !hwe_q && !mem_req_i; hrd_q2 <= hrd_q;
+      hrd_q <= hreq_q && !hwe_q && !eng_i.mem.req; hrd_q2 <= hrd_q;
       gnt_q <= gnt_d; ervalid_q <= ervalid_d;
       st_q <= st_d; cyc_q <= cyc_d; io_q <= io_d;
     end
@@ -201,9 +183,6 @@ module pka_syn_shell #(
 
   assign ser_do_o    = reply_q[0];
   assign irq_o       = done_q;
-  assign cmd_valid_o = cmd_valid_q;
-  assign cmd_op_o    = op_q;
-  assign cmd_len_o   = len_q;
-  assign cmd_elen_o  = elen_q;
-  assign cmd_arg_o   = arg_q;
+  assign eng_o = '{cmd_valid: cmd_valid_q, cmd: '{op: op_q, len: len_q, elen: elen_q, arg: arg_q},
+                   mem: '{gnt: gnt_q, rvalid: ervalid_q, rdata: ram_rdata}};
 endmodule

@@ -236,7 +236,10 @@ def test_unit_mode_wrapper_lint_clean_and_ports(tmp_path: Path) -> None:
     """--unit: pyslang finds the elaborated ports; the generated scan wrapper is lint clean."""
     d = S.unit_design("pka_example_engine", "example", {"MaxLen": 64, "MemAw": 6})
     ports = dict((n, (dr, w)) for n, dr, w in d.ports)
-    assert ports["mem_addr_o"] == ("out", 6) and ports["cmd_len_i"] == ("in", 16) and ports["clk_i"] == ("in", 1)
+    # the engine boundary is pka_pkg's two structs: eng_h2d_t = valid + command (8+16+16+32) + memory
+    # response (1+1+32); eng_d2h_t = ready + memory request (1+1+16+32) + result (1+8+32+32)
+    assert ports["eng_i"] == ("in", 1 + 72 + 34) and ports["eng_o"] == ("out", 1 + 50 + 73)
+    assert ports["clk_i"] == ("in", 1)
     assert d.is_unit and d.mem_aw == 0
     top = tmp_path / "pka_syn_top.sv"
     top.write_text(S.render_unit_top(d))

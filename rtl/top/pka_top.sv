@@ -72,8 +72,6 @@ module pka_top
   localparam int unsigned SlotAw = ($clog2(MaxLen / 32) > MinSlotAw) ? $clog2(MaxLen / 32) : MinSlotAw;
   localparam int unsigned MemAw  = SlotAw + 4;
   localparam logic [NumEng-1:0] EngMask = NumEng'({EnExample, 1'b0, EnHscm, EnVictor, EnRns, EnMwr4, EnCsa2, 1'b0});
-  localparam logic [15:0] SecretSlots = 16'((1 << SLOT_E) | (1 << SLOT_P) | (1 << SLOT_Q)
-                                          | (1 << SLOT_DP) | (1 << SLOT_DQ) | (1 << SLOT_QINV));
 
   initial begin
     if (MaxLen < 32 || MaxLen > 4096 || MaxLen % 32 != 0) $fatal(1, "MaxLen must be 32..4096, a multiple of 32");
@@ -140,12 +138,9 @@ module pka_top
   logic [7:0]                code, last_op;
   logic [31:0]               cycles, compute, io;
   logic [63:0]               mu;
-  logic [NumEng-1:0]         ecmd_valid, ecmd_ready, edone;
-  logic [7:0]                ecmd_op;
-  logic [15:0]               ecmd_len, ecmd_elen;
-  logic [31:0]               ecmd_arg;
-  logic [NumEng-1:0][7:0]    estatus;
-  logic [NumEng-1:0][31:0]   ecycles, eio;
+  logic [NumEng-1:0]         ecmd_valid, ecmd_ready;
+  eng_cmd_t                  ecmd;
+  eng_res_t [NumEng-1:0]     eres;
   logic                      eng_own;
   logic [2:0]                eng_sel;
   logic                      seq_req, seq_we;
@@ -177,14 +172,8 @@ module pka_top
     .mu_o         (mu),
     .ecmd_valid_o (ecmd_valid),
     .ecmd_ready_i (ecmd_ready),
-    .ecmd_op_o    (ecmd_op),
-    .ecmd_len_o   (ecmd_len),
-    .ecmd_elen_o  (ecmd_elen),
-    .ecmd_arg_o   (ecmd_arg),
-    .edone_i      (edone),
-    .estatus_i    (estatus),
-    .ecycles_i    (ecycles),
-    .eio_i        (eio),
+    .ecmd_o       (ecmd),
+    .eres_i       (eres),
     .eng_own_o    (eng_own),
     .eng_sel_o    (eng_sel),
     .mem_req_o    (seq_req),
@@ -208,7 +197,7 @@ module pka_top
     assign win_wdata[S] = hwif_out.NAME.wr_data; \
     assign win_biten[S] = hwif_out.NAME.wr_biten; \
     assign hwif_in.NAME.rd_ack  = bus_rd_ack_q; \
-    assign hwif_in.NAME.rd_data = SecretSlots[S] ? 32'd0 : bus_rd_data; \
+    assign hwif_in.NAME.rd_data = SecretSlotMask[S] ? 32'd0 : bus_rd_data; \
     assign hwif_in.NAME.wr_ack  = bus_wr_ack;
 
   logic        bus_req, bus_we, bus_backed, bus_wr_ack, bus_rd_ack_q, bus_rd_ack_d;
@@ -263,14 +252,16 @@ module pka_top
   assign bus_rd_data = bus_ram_q ? ram_rdata : 32'd0;
 
   // ---- RAM port: bus when idle, else the sequencer or the engine it runs ----------------------
-  logic [NumEng-1:0]             emem_req, emem_we;
-  logic [NumEng-1:0][MemAw-1:0]  emem_addr;
-  logic [NumEng-1:0][31:0]       emem_wdata;
+  eng_h2d_t [NumEng-1:0]         eng_h2d;   // the common boundary of every engine id (pka_pkg)
+  eng_d2h_t [NumEng-1:0]         eng_d2h;
+  eng_mem_req_t                  emem;      // the request of the engine that owns the port
   logic [NumEng-1:0]             emem_gnt;
   logic                          ram_req, ram_we, eng_rvalid_q, eng_rvalid_d;
   logic [MemAw-1:0]              ram_addr;
   logic [31:0]                   ram_wdata;
   logic [2:0]                    rvalid_eng_q;
+
+  assign emem = eng_d2h[eng_sel].mem;
 
   always_comb begin
     ram_req = 1'b0; ram_we = 1'b0; ram_addr = '0; ram_wdata = '0;
@@ -285,10 +276,10 @@ module pka_top
       // the engine owns the port: its requests are granted at once (the grant does not depend on
       // the request, so there is no combinational path from an engine's request to its grant)
       emem_gnt[eng_sel] = 1'b1;
-      ram_req   = emem_req[eng_sel];
-      ram_we    = emem_we[eng_sel];
-      ram_addr  = emem_addr[eng_sel];
-      ram_wdata = emem_wdata[eng_sel];
+      ram_req   = emem.req;
+      ram_we    = emem.we;
+      ram_addr  = MemAw'(emem.addr);
+      ram_wdata = emem.wdata;
     end else begin
       ram_req = seq_req; ram_we = seq_we; ram_addr = seq_addr; ram_wdata = seq_wdata;
     end
@@ -315,184 +306,36 @@ module pka_top
   );
 
   // ---- engines ----------------------------------------------------------------------------------
-  // Each engine present gets the shared command fields, its own valid, and the RAM port while
-  // the sequencer runs it. Absent engine ids are tied off.
+  // Each engine present gets the shared command, its own valid, and the RAM port while the
+  // sequencer runs it. Absent engine ids are tied off.
   for (genvar e = 0; e < int'(NumEng); e++) begin : gen_eng
-    logic rvalid;
-    assign rvalid = eng_rvalid_q && (rvalid_eng_q == 3'(e));
+    assign eng_h2d[e] = '{cmd_valid: ecmd_valid[e], cmd: ecmd,
+                          mem: '{gnt: emem_gnt[e], rvalid: eng_rvalid_q && (rvalid_eng_q == 3'(e)),
+                                 rdata: ram_rdata}};
+    assign ecmd_ready[e] = eng_d2h[e].cmd_ready;
+    assign eres[e]       = eng_d2h[e].res;
     if (e == int'(EngExample) && EnExample) begin : gen_example
-      pka_example_engine #(
-        .MaxLen (MaxLen),
-        .MemAw  (MemAw)
-      ) u_core (
-        .clk_i        (clk_i),
-        .rst_ni       (rst_ni),
-        .cmd_valid_i  (ecmd_valid[e]),
-        .cmd_ready_o  (ecmd_ready[e]),
-        .cmd_op_i     (ecmd_op),
-        .cmd_len_i    (ecmd_len),
-        .cmd_elen_i   (ecmd_elen),
-        .cmd_arg_i    (ecmd_arg),
-        .mem_req_o    (emem_req[e]),
-        .mem_gnt_i    (emem_gnt[e]),
-        .mem_we_o     (emem_we[e]),
-        .mem_addr_o   (emem_addr[e]),
-        .mem_wdata_o  (emem_wdata[e]),
-        .mem_rvalid_i (rvalid),
-        .mem_rdata_i  (ram_rdata),
-        .done_o       (edone[e]),
-        .status_o     (estatus[e]),
-        .cycles_o     (ecycles[e]),
-        .io_cycles_o  (eio[e])
-      );
+      pka_example_engine #(.MaxLen(MaxLen), .MemAw(MemAw)) u_core (
+        .clk_i(clk_i), .rst_ni(rst_ni), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
     end else if (e == int'(EngCsa2) && EnCsa2) begin : gen_csa2
-      pka_csa2_core #(
-        .MaxLen (MaxLen),
-        .MemAw  (MemAw),
-        .ChunkW (Csa2ChunkW)
-      ) u_core (
-        .clk_i        (clk_i),
-        .rst_ni       (rst_ni),
-        .cmd_valid_i  (ecmd_valid[e]),
-        .cmd_ready_o  (ecmd_ready[e]),
-        .cmd_op_i     (ecmd_op),
-        .cmd_len_i    (ecmd_len),
-        .cmd_elen_i   (ecmd_elen),
-        .cmd_arg_i    (ecmd_arg),
-        .mem_req_o    (emem_req[e]),
-        .mem_gnt_i    (emem_gnt[e]),
-        .mem_we_o     (emem_we[e]),
-        .mem_addr_o   (emem_addr[e]),
-        .mem_wdata_o  (emem_wdata[e]),
-        .mem_rvalid_i (rvalid),
-        .mem_rdata_i  (ram_rdata),
-        .done_o       (edone[e]),
-        .status_o     (estatus[e]),
-        .cycles_o     (ecycles[e]),
-        .io_cycles_o  (eio[e])
-      );
+      pka_csa2_core #(.MaxLen(MaxLen), .MemAw(MemAw), .ChunkW(Csa2ChunkW)) u_core (
+        .clk_i(clk_i), .rst_ni(rst_ni), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
     end else if (e == int'(EngMwr4) && EnMwr4) begin : gen_mwr4
-      pka_mwr4_core #(
-        .MaxLen (MaxLen),
-        .MemAw  (MemAw),
-        .Radix  (Mwr4Radix),
-        .NS     (Mwr4Ns),
-        .W      (Mwr4W)
-      ) u_core (
-        .clk_i        (clk_i),
-        .rst_ni       (rst_ni),
-        .cmd_valid_i  (ecmd_valid[e]),
-        .cmd_ready_o  (ecmd_ready[e]),
-        .cmd_op_i     (ecmd_op),
-        .cmd_len_i    (ecmd_len),
-        .cmd_elen_i   (ecmd_elen),
-        .cmd_arg_i    (ecmd_arg),
-        .mem_req_o    (emem_req[e]),
-        .mem_gnt_i    (emem_gnt[e]),
-        .mem_we_o     (emem_we[e]),
-        .mem_addr_o   (emem_addr[e]),
-        .mem_wdata_o  (emem_wdata[e]),
-        .mem_rvalid_i (rvalid),
-        .mem_rdata_i  (ram_rdata),
-        .done_o       (edone[e]),
-        .status_o     (estatus[e]),
-        .cycles_o     (ecycles[e]),
-        .io_cycles_o  (eio[e])
-      );
+      pka_mwr4_core #(.MaxLen(MaxLen), .MemAw(MemAw), .Radix(Mwr4Radix), .NS(Mwr4Ns), .W(Mwr4W)) u_core (
+        .clk_i(clk_i), .rst_ni(rst_ni), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
     end else if (e == int'(EngVictor) && EnVictor) begin : gen_victor
-      pka_victor_core #(
-        .MaxLen (MaxLen),
-        .MemAw  (MemAw),
-        .K      (VictorK),
-        .Delta  (VictorDelta),
-        .Eps    (VictorEps)
-      ) u_core (
-        .clk_i        (clk_i),
-        .rst_ni       (rst_ni),
-        .cmd_valid_i  (ecmd_valid[e]),
-        .cmd_ready_o  (ecmd_ready[e]),
-        .cmd_op_i     (ecmd_op),
-        .cmd_len_i    (ecmd_len),
-        .cmd_elen_i   (ecmd_elen),
-        .cmd_arg_i    (ecmd_arg),
-        .mem_req_o    (emem_req[e]),
-        .mem_gnt_i    (emem_gnt[e]),
-        .mem_we_o     (emem_we[e]),
-        .mem_addr_o   (emem_addr[e]),
-        .mem_wdata_o  (emem_wdata[e]),
-        .mem_rvalid_i (rvalid),
-        .mem_rdata_i  (ram_rdata),
-        .done_o       (edone[e]),
-        .status_o     (estatus[e]),
-        .cycles_o     (ecycles[e]),
-        .io_cycles_o  (eio[e])
-      );
+      pka_victor_core #(.MaxLen(MaxLen), .MemAw(MemAw), .K(VictorK), .Delta(VictorDelta), .Eps(VictorEps)) u_core (
+        .clk_i(clk_i), .rst_ni(rst_ni), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
     end else if (e == int'(EngRns) && EnRns) begin : gen_rns
-      pka_rns_core #(
-        .MaxLen (MaxLen),
-        .MemAw  (MemAw),
-        .W      (RnsW)
-      ) u_core (
-        .clk_i        (clk_i),
-        .rst_ni       (rst_ni),
-        .cmd_valid_i  (ecmd_valid[e]),
-        .cmd_ready_o  (ecmd_ready[e]),
-        .cmd_op_i     (ecmd_op),
-        .cmd_len_i    (ecmd_len),
-        .cmd_elen_i   (ecmd_elen),
-        .cmd_arg_i    (ecmd_arg),
-        .mem_req_o    (emem_req[e]),
-        .mem_gnt_i    (emem_gnt[e]),
-        .mem_we_o     (emem_we[e]),
-        .mem_addr_o   (emem_addr[e]),
-        .mem_wdata_o  (emem_wdata[e]),
-        .mem_rvalid_i (rvalid),
-        .mem_rdata_i  (ram_rdata),
-        .done_o       (edone[e]),
-        .status_o     (estatus[e]),
-        .cycles_o     (ecycles[e]),
-        .io_cycles_o  (eio[e])
-      );
+      pka_rns_core #(.MaxLen(MaxLen), .MemAw(MemAw), .W(RnsW)) u_core (
+        .clk_i(clk_i), .rst_ni(rst_ni), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
     end else if (e == int'(EngHscm) && EnHscm) begin : gen_hscm
-      pka_hscm_core #(
-        .MaxLen (MaxLen),
-        .MemAw  (MemAw),
-        .W      (HscmW),
-        .Pes    (HscmPes),
-        .MaxWindow (HscmMaxWindow)
-      ) u_core (
-        .clk_i        (clk_i),
-        .rst_ni       (rst_ni),
-        .cmd_valid_i  (ecmd_valid[e]),
-        .cmd_ready_o  (ecmd_ready[e]),
-        .cmd_op_i     (ecmd_op),
-        .cmd_len_i    (ecmd_len),
-        .cmd_elen_i   (ecmd_elen),
-        .cmd_arg_i    (ecmd_arg),
-        .mem_req_o    (emem_req[e]),
-        .mem_gnt_i    (emem_gnt[e]),
-        .mem_we_o     (emem_we[e]),
-        .mem_addr_o   (emem_addr[e]),
-        .mem_wdata_o  (emem_wdata[e]),
-        .mem_rvalid_i (rvalid),
-        .mem_rdata_i  (ram_rdata),
-        .done_o       (edone[e]),
-        .status_o     (estatus[e]),
-        .cycles_o     (ecycles[e]),
-        .io_cycles_o  (eio[e])
-      );
+      pka_hscm_core #(.MaxLen(MaxLen), .MemAw(MemAw), .W(HscmW), .Pes(HscmPes), .MaxWindow(HscmMaxWindow)) u_core (
+        .clk_i(clk_i), .rst_ni(rst_ni), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
     end else begin : gen_absent
-      assign ecmd_ready[e] = 1'b0;
-      assign emem_req[e]   = 1'b0;
-      assign emem_we[e]    = 1'b0;
-      assign emem_addr[e]  = '0;
-      assign emem_wdata[e] = '0;
-      assign edone[e]      = 1'b0;
-      assign estatus[e]    = '0;
-      assign ecycles[e]    = '0;
-      assign eio[e]        = '0;
+      assign eng_d2h[e] = EngD2hIdle;
       logic unused_absent;
-      assign unused_absent = ^{rvalid, ecmd_valid[e], emem_gnt[e]};
+      assign unused_absent = ^eng_h2d[e];
     end
   end
 
@@ -519,5 +362,5 @@ module pka_top
               || (hwif_out.INTR_STATE.REJECT.value && hwif_out.INTR_ENABLE.REJECT.value);
 
   logic unused;
-  assign unused = ^{s_axil_awprot, s_axil_arprot, bus_addr[1:0], ecmd_valid[0]};
+  assign unused = ^{s_axil_awprot, s_axil_arprot, bus_addr[1:0], ecmd_valid[0], emem.addr};
 endmodule

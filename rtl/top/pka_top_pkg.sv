@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// pka_top_pkg: what the accelerator top adds to pka_pkg: its own opcode, the engine ids, and which
-// opcodes each engine (and the top's own sequencer) executes.
+// pka_top_pkg: what the accelerator top adds to pka_pkg: which opcodes each engine (and the top's
+// own sequencer) executes, and the order of automatic dispatch.
 //
-// Opcodes are pka_pkg::op_e plus OP_ZEROIZE. Engine ids are the values of CMD.ENGINE and the bits
-// of HWCFG.ENGINES. An engine "serves" an opcode when its core accepts that op on the common
+// Opcodes (pka_pkg::op_e) and engine ids (pka_pkg::Eng*, the values of CMD.ENGINE and the bits of
+// HWCFG.ENGINES) are generated from data/pka.rdl. An engine "serves" an opcode when its core accepts that op on the common
 // boundary; the sequencer dispatches an opcode to the first engine of the build (in EnginePrio
 // order) that serves it, or to the engine named in CMD.ENGINE.
 `default_nettype none
@@ -11,9 +11,7 @@
 package pka_top_pkg;
   import pka_pkg::*;
 
-  // ---- top-only opcode ----------------------------------------------------------------------------
-  localparam logic [7:0] OP_ZEROIZE = 8'd15;   // clear the whole operand RAM and MU
-  localparam int unsigned NumOps = 16;          // opcodes 0..15; 14 is unassigned (ERR_OPCODE)
+  localparam int unsigned NumOps = 16;          // opcodes 0..15 (pka_pkg::op_e); others are ERR_OPCODE
   typedef logic [NumOps-1:0] opmask_t;
 
   // Opcodes the top knows (anything else is ERR_OPCODE).
@@ -24,15 +22,7 @@ package pka_top_pkg;
                                 | (opmask_t'(1) << OP_MONT_PARAMS)
                                 | (opmask_t'(1) << OP_MODADD) | (opmask_t'(1) << OP_MODSUB);
 
-  // ---- engine ids ---------------------------------------------------------------------------------
-  localparam int unsigned NumEng     = 8;
-  localparam int unsigned EngCsa2    = 1;
-  localparam int unsigned EngMwr4    = 2;
-  localparam int unsigned EngRns     = 3;
-  localparam int unsigned EngVictor  = 4;
-  localparam int unsigned EngHscm    = 5;
-  localparam int unsigned EngExample = 7;   // tb/common/pka_example_engine (MODADD only), for tests
-
+  // ---- engines (ids: pka_pkg::Eng*) ----------------------------------------------------------------
   // Automatic dispatch order (CMD.ENGINE = 0): the first engine of the build serving the op. The
   // engines on plain binary operands come first; rns (residue-vector operands, written by the host)
   // is picked automatically only for an op no binary engine of the build serves (ECC_MUL), so a

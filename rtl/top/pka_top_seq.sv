@@ -62,14 +62,8 @@ module pka_top_seq
   // engines (common boundary, command side)
   output logic [NumEng-1:0]         ecmd_valid_o,
   input  logic [NumEng-1:0]         ecmd_ready_i,
-  output logic [7:0]                ecmd_op_o,
-  output logic [15:0]               ecmd_len_o,
-  output logic [15:0]               ecmd_elen_o,
-  output logic [31:0]               ecmd_arg_o,
-  input  logic [NumEng-1:0]         edone_i,
-  input  logic [NumEng-1:0][7:0]    estatus_i,
-  input  logic [NumEng-1:0][31:0]   ecycles_i,
-  input  logic [NumEng-1:0][31:0]   eio_i,
+  output eng_cmd_t                  ecmd_o,         // op, len, elen, arg (pka_pkg)
+  input  eng_res_t [NumEng-1:0]     eres_i,         // done, status, cycles, io_cycles
   output logic                      eng_own_o,      // the RAM port belongs to engine eng_sel_o
   output logic [2:0]                eng_sel_o,
   // the sequencer's own RAM port (read data one cycle after a read)
@@ -221,7 +215,7 @@ module pka_top_seq
         end else if (eng_q == 3'd0 && OpsNative[op_q[3:0]]) begin
           unique case (op_q)
             8'(OP_NOP):         kind_d = KNop;
-            OP_ZEROIZE:         kind_d = KZero;
+            8'(OP_ZEROIZE):     kind_d = KZero;
             8'(OP_MODADD):      kind_d = KAdd;
             8'(OP_MODSUB):      kind_d = KSub;
             default:            kind_d = KMont;
@@ -236,7 +230,7 @@ module pka_top_seq
           code_d = ST_ERR_UNSUPPORTED; state_d = SDone;
         end
         // lengths (not for NOP / ZEROIZE)
-        if (state_d == SNext && op_q != 8'(OP_NOP) && op_q != OP_ZEROIZE) begin
+        if (state_d == SNext && op_q != 8'(OP_NOP) && op_q != 8'(OP_ZEROIZE)) begin
           // ELEN bounds the exponent/scalar slot; for MONT_PARAMS it is r, checked later
           if (len_q == 16'd0 || 32'(len_q) > MaxLen
               || (op_q != 8'(OP_MONT_PARAMS) && 32'(elen_q) > 32 * (1 << SlotAw))) begin
@@ -544,11 +538,11 @@ module pka_top_seq
       end
 
       SEngWait: begin
-        if (edone_i[eng_q]) begin
-          comp_d = comp_q + ecycles_i[eng_q];
-          io_d = io_q + eio_i[eng_q];
-          if (estatus_i[eng_q] != ST_OK) begin
-            code_d = estatus_i[eng_q]; state_d = SDone;
+        if (eres_i[eng_q].done) begin
+          comp_d = comp_q + eres_i[eng_q].cycles;
+          io_d = io_q + eres_i[eng_q].io_cycles;
+          if (eres_i[eng_q].status != ST_OK) begin
+            code_d = eres_i[eng_q].status; state_d = SDone;
           end else state_d = SNext;
         end
       end
@@ -608,10 +602,7 @@ module pka_top_seq
   assign compute_o   = comp_q;
   assign io_o        = io_q;
   assign mu_o        = mu_q;
-  assign ecmd_op_o   = eop_q;
-  assign ecmd_len_o  = len_q;
-  assign ecmd_elen_o = eelen_q;
-  assign ecmd_arg_o  = arg_q;
+  assign ecmd_o      = '{op: eop_q, len: len_q, elen: eelen_q, arg: arg_q};
   assign eng_own_o   = (state_q == SEngCmd) || (state_q == SEngWait);
   assign eng_sel_o   = eng_q;
 endmodule

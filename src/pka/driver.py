@@ -19,43 +19,19 @@ cycles waited for the interrupt.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import IntEnum
 from typing import Any, Callable, Protocol, Sequence
 
 from pka.errors import PkaError, Status
 from pka.model.common import CrtKey, OpResult, crt_garner
+from pka.regs import FIELDS, ID_MAGIC, SECRET_SLOTS, SLOT_BASE, SLOT_STRIDE, SLOT_WINDOW_WORDS, Engine, Reg
 from pka.sim import Op, Slot, from_words, to_words
 
-# ---- the register map (data/pka.rdl; tests/test_top_regs.py checks these against it) -----------
+# ---- the register map: generated from data/pka.rdl (pka.regs) ---------------------------------------
+INTR_DONE = 1 << FIELDS["INTR_STATE"]["DONE"][0]
+INTR_REJECT = 1 << FIELDS["INTR_STATE"]["REJECT"][0]
+OP_ZEROIZE = Op.ZEROIZE
 
-class Reg(IntEnum):
-    ID = 0x000
-    HWCFG = 0x004
-    OPS = 0x008
-    CMD = 0x010
-    LEN = 0x014
-    ARG = 0x018
-    STATUS = 0x020
-    INTR_STATE = 0x024
-    INTR_ENABLE = 0x028
-    INTR_TEST = 0x02C
-    CYCLES = 0x030
-    COMPUTE = 0x034
-    IO = 0x038
-    MU_LO = 0x040
-    MU_HI = 0x044
-
-
-ID_MAGIC = 0x504B4101
-SLOT_BASE = 0x1000
-SLOT_STRIDE = 0x1000         # 1024 words per slot window (a build backs 2^HWCFG.SLOT_AW of them)
-SLOT_WINDOW_WORDS = 1024
-OP_ZEROIZE = 15              # pka_top_pkg::OP_ZEROIZE
-INTR_DONE = 1 << 0
-INTR_REJECT = 1 << 1
-SECRET_SLOTS = frozenset({Slot.E, Slot.P, Slot.Q, Slot.DP, Slot.DQ, Slot.QINV})
-
-ENGINE_IDS = {"csa2": 1, "mwr4": 2, "rns": 3, "victor": 4, "hscm": 5, "example": 7}
+ENGINE_IDS = {e.name.lower(): int(e) for e in Engine if e != Engine.AUTO}
 
 
 def slot_addr(slot: int, word: int = 0) -> int:

@@ -1,27 +1,14 @@
 """Errors shared by models, drivers and the CLI.
 
-The numeric codes are the hardware status codes of rtl/common/pka_pkg.sv, so a model error and an
-RTL error for the same bad input carry the same code.
+The numeric codes are the hardware status codes (pka.regs.Status, generated from data/pka.rdl like
+pka_pkg::status_e), so a model error and an RTL error for the same bad input carry the same code.
 """
 
 from __future__ import annotations
 
-from enum import IntEnum
+from pka.regs import Status
 
-
-class Status(IntEnum):
-    """Status codes, identical to pka_pkg::status_e."""
-
-    OK = 0
-    ERR_EVEN_MODULUS = 1
-    ERR_LENGTH = 2
-    ERR_OPERAND_RANGE = 3
-    ERR_OPCODE = 4
-    ERR_BUSY = 5
-    ERR_NOT_ON_CURVE = 6
-    ERR_NO_INVERSE = 7
-    ERR_UNSUPPORTED = 8
-    ERR_PARAM = 9  # host side only: an engine parameter the engine does not support
+__all__ = ["PkaError", "Status", "check_odd_modulus", "check_range"]
 
 
 class PkaError(ValueError):

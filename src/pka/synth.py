@@ -47,6 +47,7 @@ log = logging.getLogger("pka.synth")
 REPO = Path(__file__).resolve().parents[2]
 SYN = REPO / "syn"
 SHELL = SYN / "pka_syn_shell.sv"
+PKG = REPO / "rtl" / "common" / "pka_pkg.sv"   # the engine boundary types the shell speaks
 RAM_SV = SYN / "pka_syn_ram512.sv"
 RAM_ECP5 = SYN / "ecp5" / "pka_syn_ram512.v"
 TOP_TEMPLATE = SYN / "pka_syn_top.sv.in"
@@ -605,7 +606,7 @@ def _hash(parts: list[bytes]) -> str:
 
 
 def _shell_files(target: Target) -> list[Path]:
-    return [SHELL, TOP_TEMPLATE, RAM_ECP5 if target.family == "ecp5" else RAM_SV]
+    return [PKG, SHELL, TOP_TEMPLATE, RAM_ECP5 if target.family == "ecp5" else RAM_SV]
 
 
 def design_key(d: SynDesign, target: Target, opts: FlowOptions) -> str:
@@ -649,7 +650,7 @@ def _shell_cells(target: Target, mem_aw: int, opts: FlowOptions) -> tuple[dict[s
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
         ram = RAM_ECP5 if target.family == "ecp5" else None
-        srcs = _stage(work, ([] if ram else [RAM_SV]) + [SHELL])
+        srcs = _stage(work, [PKG] + ([] if ram else [RAM_SV]) + [SHELL])
         ram_rel = _stage(work, [ram])[0] if ram else None
         script = yosys_script(target, srcs, "pka_syn_shell", ram_rel).replace(
             "--top pka_syn_shell", f"--top pka_syn_shell -G MemAw={mem_aw}")

@@ -25,11 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "Vtop.h"
-#include "verilated.h"
-#if VM_TRACE
-#include "verilated_vcd_c.h"
-#endif
+#include "verilated_top.h"
 
 #ifndef MEM_AW
 #error "MEM_AW must be defined"
@@ -37,49 +33,20 @@
 
 namespace {
 
-struct Harness {
-  VerilatedContext ctx;
-  Vtop* top;
+struct Harness : VerilatedTop {
   std::vector<uint32_t> mem;
   std::mt19937 rng{1};
   unsigned stall_permille = 0;
   bool rvalid_q = false;
   uint32_t rdata_q = 0;
-  uint64_t time = 0;
   uint64_t progress_every = 0;
-#if VM_TRACE
-  VerilatedVcdC* vcd = nullptr;
-#endif
 
   Harness() : mem(size_t(1) << MEM_AW, 0) {
-    top = new Vtop{&ctx};
-#if VM_TRACE
-    if (const char* path = std::getenv("PKA_VCD")) {
-      ctx.traceEverOn(true);
-      vcd = new VerilatedVcdC;
-      top->trace(vcd, 99);
-      vcd->open(path);
-    }
-#endif
     top->clk_i = 0;
     top->cmd_valid_i = 0;
     top->mem_gnt_i = 0;
     top->mem_rvalid_i = 0;
     top->mem_rdata_i = 0;
-  }
-  ~Harness() {
-#if VM_TRACE
-    if (vcd) vcd->close();
-#endif
-    top->final();
-    delete top;
-  }
-
-  void dump() {
-#if VM_TRACE
-    if (vcd) vcd->dump(time);
-#endif
-    time++;
   }
 
   // One clock cycle: settle, answer the memory port, rising edge.
@@ -94,8 +61,7 @@ struct Harness {
       gnt = stall_permille == 0 || (rng() % 1000) >= stall_permille;
     }
     top->mem_gnt_i = gnt;
-    top->eval();
-    dump();
+    eval_dump();
     bool next_rvalid = false;
     uint32_t next_rdata = 0;
     if (gnt) {
@@ -108,8 +74,7 @@ struct Harness {
       }
     }
     top->clk_i = 1;
-    top->eval();
-    dump();
+    eval_dump();
     rvalid_q = next_rvalid;
     rdata_q = next_rdata;
   }

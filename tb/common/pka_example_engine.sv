@@ -4,7 +4,7 @@
 // OP_MODADD: R = (A + B) mod N for A, B < N, word-serially (one 32-bit word per cycle), which is
 // enough to exercise the command handshake, the req/gnt word port with stalls, status codes and the
 // cycle counters. Errors: even N -> ST_ERR_EVEN_MODULUS, len = 0 or len > MaxLen -> ST_ERR_LENGTH,
-// any other op -> ST_ERR_OPCODE. cycles_o counts the add/subtract passes, io_cycles_o the port time.
+// any other op -> ST_ERR_OPCODE. cycles counts the add/subtract passes, io_cycles the port time.
 `default_nettype none
 
 module pka_example_engine
@@ -15,24 +15,19 @@ module pka_example_engine
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
-  input  logic               cmd_valid_i,
-  output logic               cmd_ready_o,
-  input  logic [7:0]         cmd_op_i,
-  input  logic [15:0]        cmd_len_i,
-  input  logic [15:0]        cmd_elen_i,
-  input  logic [31:0]        cmd_arg_i,
-  output logic               mem_req_o,
-  input  logic               mem_gnt_i,
-  output logic               mem_we_o,
-  output logic [MemAw-1:0]   mem_addr_o,
-  output logic [31:0]        mem_wdata_o,
-  input  logic               mem_rvalid_i,
-  input  logic [31:0]        mem_rdata_i,
-  output logic               done_o,
-  output logic [7:0]         status_o,
-  output logic [31:0]        cycles_o,
-  output logic [31:0]        io_cycles_o
+  input  eng_h2d_t eng_i,   // command, memory response (pka_pkg)
+  output eng_d2h_t eng_o    // command ready, memory request, result
 );
+
+  // ---- the common boundary (pka_pkg::eng_h2d_t in, eng_d2h_t out) ------------------------------
+  logic             cmd_ready, mem_req, mem_we, done;
+  logic [MemAw-1:0] mem_addr;
+  logic [31:0]      mem_wdata, cycles, io_cycles;
+  logic [7:0]       status;
+  assign eng_o = '{cmd_ready: cmd_ready,
+                   mem: '{req: mem_req, we: mem_we, addr: MemAwMax'(mem_addr), wdata: mem_wdata},
+                   res: '{done: done, status: status, cycles: cycles, io_cycles: io_cycles}};
+
   localparam int unsigned Words     = MaxLen / 32;
   localparam int unsigned SlotWords = 1 << (MemAw - 4);
   localparam int unsigned WiW       = $clog2(Words + 1);
@@ -61,15 +56,15 @@ module pka_example_engine
     n_d = n_q; a_d = a_q; b_d = b_q; s_d = s_q;
     slot_d = slot_q; req_d = req_q; rsp_d = rsp_q; nw_d = nw_q;
     status_d = status_q; cyc_d = cyc_q; io_d = io_q;
-    mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
-    done_o = 1'b0;
+    mem_req = 1'b0; mem_we = 1'b0; mem_addr = '0; mem_wdata = '0;
+    done = 1'b0;
     unique case (state_q)
-      Idle: if (cmd_valid_i) begin
+      Idle: if (eng_i.cmd_valid) begin
         cyc_d = '0; io_d = '0; slot_d = '0; req_d = '0; rsp_d = '0;
-        nw_d = WiW'((32'(cmd_len_i) + 31) / 32);
-        if (op_e'(cmd_op_i) != OP_MODADD) begin
+        nw_d = WiW'((32'(eng_i.cmd.len) + 31) / 32);
+        if (op_e'(eng_i.cmd.op) != OP_MODADD) begin
           status_d = ST_ERR_OPCODE; state_d = Done;
-        end else if (cmd_len_i == 0 || 32'(cmd_len_i) > MaxLen) begin
+        end else if (eng_i.cmd.len == 0 || 32'(eng_i.cmd.len) > MaxLen) begin
           status_d = ST_ERR_LENGTH; state_d = Done;
         end else begin
           status_d = ST_OK; state_d = Load;
@@ -79,15 +74,15 @@ module pka_example_engine
       Load: begin
         io_d = io_q + 1;
         if (req_q != nw_q) begin
-          mem_req_o  = 1'b1;
-          mem_addr_o = addr(slot_q == 0 ? SLOT_N : slot_q == 1 ? SLOT_A : SLOT_B, req_q);
-          if (mem_gnt_i) req_d = req_q + 1;
+          mem_req  = 1'b1;
+          mem_addr = addr(slot_q == 0 ? SLOT_N : slot_q == 1 ? SLOT_A : SLOT_B, req_q);
+          if (eng_i.mem.gnt) req_d = req_q + 1;
         end
-        if (mem_rvalid_i) begin
+        if (eng_i.mem.rvalid) begin
           unique case (slot_q)
-            2'd0: n_d = {mem_rdata_i, n_q[MaxLen-1:32]};
-            2'd1: a_d = {mem_rdata_i, a_q[MaxLen-1:32]};
-            default: b_d = {mem_rdata_i, b_q[MaxLen-1:32]};
+            2'd0: n_d = {eng_i.mem.rdata, n_q[MaxLen-1:32]};
+            2'd1: a_d = {eng_i.mem.rdata, a_q[MaxLen-1:32]};
+            default: b_d = {eng_i.mem.rdata, b_q[MaxLen-1:32]};
           endcase
           rsp_d = rsp_q + 1;
           if (rsp_q + 1 == nw_q) begin
@@ -118,17 +113,17 @@ module pka_example_engine
       end
       Store: begin
         io_d = io_q + 1;
-        mem_req_o = 1'b1; mem_we_o = 1'b1;
-        mem_addr_o  = addr(SLOT_R, req_q);
-        mem_wdata_o = s_q[31:0];
-        if (mem_gnt_i) begin
+        mem_req = 1'b1; mem_we = 1'b1;
+        mem_addr  = addr(SLOT_R, req_q);
+        mem_wdata = s_q[31:0];
+        if (eng_i.mem.gnt) begin
           s_d = s_q >> 32;
           req_d = req_q + 1;
           if (req_q + 1 == nw_q) state_d = Done;
         end
       end
       Done: begin
-        done_o = 1'b1;
+        done = 1'b1;
         state_d = Idle;
       end
       default: state_d = Idle;
@@ -148,11 +143,11 @@ module pka_example_engine
     n_q <= n_d; a_q <= a_d; b_q <= b_d; s_q <= s_d;
   end
 
-  assign cmd_ready_o = (state_q == Idle);
-  assign status_o    = status_q;
-  assign cycles_o    = cyc_q;
-  assign io_cycles_o = io_q;
+  assign cmd_ready = (state_q == Idle);
+  assign status    = status_q;
+  assign cycles    = cyc_q;
+  assign io_cycles = io_q;
 
   logic unused;
-  assign unused = ^{cmd_elen_i, cmd_arg_i};
+  assign unused = ^{eng_i.cmd.elen, eng_i.cmd.arg};
 endmodule

@@ -14,8 +14,10 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from common.cocotb_env import EngineEnv  # noqa: E402
 
-OP_MODMUL, OP_MODEXP, OP_MONTMUL = 2, 3, 1
-SLOT_N, SLOT_A, SLOT_B, SLOT_E, SLOT_R, SLOT_W = 0, 1, 3, 4, 5, 7
+from pka.regs import Op, Slot  # noqa: E402  (generated from data/pka.rdl)
+
+OP_MODMUL, OP_MODEXP, OP_MONTMUL = Op.MODMUL, Op.MODEXP, Op.MONTMUL
+SLOT_N, SLOT_A, SLOT_B, SLOT_E, SLOT_R, SLOT_W = Slot.N, Slot.A, Slot.B, Slot.E, Slot.R, Slot.W
 MAX_LEN, MEM_AW = 32, 8
 
 
@@ -23,7 +25,7 @@ MAX_LEN, MEM_AW = 32, 8
 async def modexp_modmul_with_stalls(dut):
     from pka.model import csa2 as model
 
-    variant = "paper" if int(dut.ChunkW.value) == 1 else "fast"
+    variant = "paper" if int(dut.u_core.ChunkW.value) == 1 else "fast"
     rng = random.Random(5)
     for stall in (0, 300):
         env = EngineEnv(dut, mem_aw=MEM_AW, stall_permille=stall, seed=stall + 3)
@@ -53,4 +55,4 @@ async def modexp_modmul_with_stalls(dut):
 def test_pka_csa2_core(chunk_w: int) -> None:
     from pka.sim import fileset, run_cocotb
     run_cocotb("pka_csa2_core", fileset("csa2"), "test_pka_csa2_core", Path(__file__).parent,
-               params={"MaxLen": MAX_LEN, "MemAw": MEM_AW, "ChunkW": chunk_w})
+               params={"MaxLen": MAX_LEN, "MemAw": MEM_AW, "ChunkW": chunk_w}, engine=True)

@@ -13,8 +13,10 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from common.cocotb_env import EngineEnv  # noqa: E402
 
-OP_MODADD, OP_MODEXP = 8, 3
-SLOT_N, SLOT_A, SLOT_B, SLOT_R = 0, 1, 3, 5
+from pka.regs import Op, Slot, Status  # noqa: E402  (generated from data/pka.rdl)
+
+OP_MODADD, OP_MODEXP = Op.MODADD, Op.MODEXP
+SLOT_N, SLOT_A, SLOT_B, SLOT_R = Slot.N, Slot.A, Slot.B, Slot.R
 
 
 @cocotb.test()
@@ -33,10 +35,10 @@ async def modadd_random_with_stalls(dut):
             assert st == 0 and cyc == 2
             assert env.read_int(env.slot_addr(SLOT_R), 3) == (a + b) % n
         st, *_ = await env.command(OP_MODEXP, 96)
-        assert st == 4  # ST_ERR_OPCODE
+        assert st == Status.ERR_OPCODE
 
 
 @pytest.mark.rtl
 def test_pka_example_engine() -> None:
     from pka.sim import fileset, run_cocotb
-    run_cocotb("pka_example_engine", fileset("example"), "test_pka_example_engine", Path(__file__).parent, params={"MaxLen": 128, "MemAw": 8})
+    run_cocotb("pka_example_engine", fileset("example"), "test_pka_example_engine", Path(__file__).parent, params={"MaxLen": 128, "MemAw": 8}, engine=True)

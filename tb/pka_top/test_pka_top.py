@@ -14,11 +14,14 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster
 
-ID, HWCFG, CMD, LEN, STATUS, INTR_STATE, INTR_ENABLE, CYCLES = 0x0, 0x4, 0x10, 0x14, 0x20, 0x24, 0x28, 0x30
-SLOT_BASE, SLOT_STRIDE = 0x1000, 0x1000
-SLOT_N, SLOT_A, SLOT_B, SLOT_E, SLOT_R, SLOT_P, SLOT_QINV = 0, 1, 3, 4, 5, 8, 12
-SECRET = {4, 8, 9, 10, 11, 12}
-OP_MODADD, OP_ZEROIZE = 8, 15
+from pka.regs import ID_MAGIC, SECRET_SLOTS, SLOT_BASE, SLOT_STRIDE, Op, Reg, Slot  # generated from data/pka.rdl
+
+ID, HWCFG, CMD, LEN, STATUS, INTR_STATE, INTR_ENABLE, CYCLES = (
+    Reg.ID, Reg.HWCFG, Reg.CMD, Reg.LEN, Reg.STATUS, Reg.INTR_STATE, Reg.INTR_ENABLE, Reg.CYCLES)
+SLOT_N, SLOT_A, SLOT_B, SLOT_E, SLOT_R, SLOT_P, SLOT_QINV = (
+    Slot.N, Slot.A, Slot.B, Slot.E, Slot.R, Slot.P, Slot.QINV)
+SECRET = {int(s) for s in SECRET_SLOTS}
+OP_MODADD, OP_ZEROIZE = Op.MODADD, Op.ZEROIZE
 MAX_LEN = 256
 SLOT_WORDS = MAX_LEN // 32
 
@@ -84,7 +87,7 @@ async def registers_slots_and_secrets(dut) -> None:
     await t.start()
     assert await t.rd(STATUS) & 1            # clearing the RAM after reset
     await t.wait_idle()
-    assert await t.rd(ID) == 0x504B4101
+    assert await t.rd(ID) == ID_MAGIC
     assert await t.rd(HWCFG) & 0xFFFF == MAX_LEN
     rng = random.Random(1)
     vals = {s: rng.getrandbits(32 * SLOT_WORDS) for s in range(16)}

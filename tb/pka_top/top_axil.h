@@ -8,46 +8,20 @@
 #include <cstdlib>
 #include <random>
 
-#include "Vtop.h"
-#include "verilated.h"
-#if VM_TRACE
-#include "verilated_vcd_c.h"
-#endif
+#include "verilated_top.h"
 
-struct AxilMaster {
-  VerilatedContext ctx;
-  Vtop* top;
+struct AxilMaster : VerilatedTop {
   std::mt19937 rng{1};
   unsigned delay_permille = 0;  // probability of holding back a valid or a ready in a cycle
   uint64_t cycles = 0;          // clock cycles since the start
   uint64_t watchdog = 100000;   // a transaction taking longer than this is a hang
   bool hung = false;
-#if VM_TRACE
-  VerilatedVcdC* vcd = nullptr;
-  uint64_t time = 0;
-#endif
 
   AxilMaster() {
-    top = new Vtop{&ctx};
-#if VM_TRACE
-    if (const char* path = std::getenv("PKA_VCD")) {
-      ctx.traceEverOn(true);
-      vcd = new VerilatedVcdC;
-      top->trace(vcd, 99);
-      vcd->open(path);
-    }
-#endif
     top->clk_i = 0;
     top->rst_ni = 1;
     idle_inputs();
     top->eval();
-  }
-  ~AxilMaster() {
-#if VM_TRACE
-    if (vcd) vcd->close();
-#endif
-    top->final();
-    delete top;
   }
 
   void idle_inputs() {
@@ -69,18 +43,12 @@ struct AxilMaster {
   // Settle the inputs set for this cycle (clock low).
   void settle() {
     top->clk_i = 0;
-    top->eval();
-#if VM_TRACE
-    if (vcd) vcd->dump(time++);
-#endif
+    eval_dump();
   }
   // Rising edge.
   void edge() {
     top->clk_i = 1;
-    top->eval();
-#if VM_TRACE
-    if (vcd) vcd->dump(time++);
-#endif
+    eval_dump();
     cycles++;
   }
   void tick() {

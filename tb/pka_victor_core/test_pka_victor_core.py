@@ -17,8 +17,10 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from common.cocotb_env import EngineEnv  # noqa: E402
 
-OP_MODMUL, OP_MODEXP, OP_MONTMUL = 2, 3, 1
-SLOT_N, SLOT_A, SLOT_B, SLOT_E, SLOT_R = 0, 1, 3, 4, 5
+from pka.regs import Op, Slot  # noqa: E402  (generated from data/pka.rdl)
+
+OP_MODMUL, OP_MODEXP, OP_MONTMUL = Op.MODMUL, Op.MODEXP, Op.MONTMUL
+SLOT_N, SLOT_A, SLOT_B, SLOT_E, SLOT_R = Slot.N, Slot.A, Slot.B, Slot.E, Slot.R
 PARAMS = {"k": 5, "delta": 10, "eps": 11}
 MEM_AW = 6
 
@@ -60,4 +62,4 @@ async def modexp_modmul_with_stalls(dut):
 def test_pka_victor_core() -> None:
     from pka.sim import fileset, run_cocotb
     run_cocotb("pka_victor_core", fileset("victor"), "test_pka_victor_core", Path(__file__).parent,
-               params={"MaxLen": 64, "MemAw": MEM_AW, "K": 5, "Delta": 10, "Eps": 11})
+               params={"MaxLen": 64, "MemAw": MEM_AW, "K": 5, "Delta": 10, "Eps": 11}, engine=True)

@@ -2,7 +2,7 @@
 // pka_csa2_core: carry-save radix-2 Montgomery exponentiator (paper 000, Cilardo et al.), the
 // controller of Figure 1 around the L+4 bit-slices of pka_csa2_array, with the common boundary.
 //
-// OP_MODEXP  R = A^E mod N      (K = cmd_len_i modulus bits, H = cmd_elen_i exponent bits)
+// OP_MODEXP  R = A^E mod N      (K = eng_i.cmd.len modulus bits, H = eng_i.cmd.elen exponent bits)
 // OP_MODMUL  R = A * B mod N
 // Slots: N, A, B (modmul), E (modexp), W = (2^(K+2))^2 mod N (host-precomputed) -> R.
 // Operands A, B, W < N, N odd with N < 2^K; 3 <= K <= MaxLen, H <= MaxLen (H = 0: R = 1).
@@ -15,7 +15,7 @@
 // the V selected one cycle earlier), then the carry-propagate waves U = S/2 + C (Z and P) and
 // 4B + N for the next round (B = the new Z, or 1 before the final round).
 //
-// Cycles (cycles_o, compute only; operand load/store in io_cycles_o), Nc = ceil((K+4)/ChunkW):
+// Cycles (cycles, compute only; operand load/store in io_cycles), Nc = ceil((K+4)/ChunkW):
 //   pre-computation 4W + N: Nc + 1; a round: (K+4) loop + (Nc+1) waves (+ the loop's first step
 //   overlapped with the previous wave's last cycle).
 //   ChunkW = 1 (paper): padded to exactly the paper's (2K+14)(H+2) + K + 7.
@@ -29,7 +29,7 @@
 // lanes) and E shifts on a registered enable; the word counters carry registered "last" flags.
 // Errors (status, then done within a bounded number of cycles): unknown op ST_ERR_OPCODE; K < 3,
 // K > MaxLen, H > MaxLen ST_ERR_LENGTH; even N ST_ERR_EVEN_MODULUS; N >= 2^K or A, B, W >= N
-// ST_ERR_OPERAND_RANGE. cmd_arg_i is unused.
+// ST_ERR_OPERAND_RANGE. eng_i.cmd.arg is unused.
 `default_nettype none
 
 module pka_csa2_core
@@ -42,24 +42,19 @@ module pka_csa2_core
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
-  input  logic               cmd_valid_i,
-  output logic               cmd_ready_o,
-  input  logic [7:0]         cmd_op_i,
-  input  logic [15:0]        cmd_len_i,
-  input  logic [15:0]        cmd_elen_i,
-  input  logic [31:0]        cmd_arg_i,
-  output logic               mem_req_o,
-  input  logic               mem_gnt_i,
-  output logic               mem_we_o,
-  output logic [MemAw-1:0]   mem_addr_o,
-  output logic [31:0]        mem_wdata_o,
-  input  logic               mem_rvalid_i,
-  input  logic [31:0]        mem_rdata_i,
-  output logic               done_o,
-  output logic [7:0]         status_o,
-  output logic [31:0]        cycles_o,
-  output logic [31:0]        io_cycles_o
+  input  eng_h2d_t eng_i,   // command, memory response (pka_pkg)
+  output eng_d2h_t eng_o    // command ready, memory request, result
 );
+
+  // ---- the common boundary (pka_pkg::eng_h2d_t in, eng_d2h_t out) ------------------------------
+  logic             cmd_ready, mem_req, mem_we, done;
+  logic [MemAw-1:0] mem_addr;
+  logic [31:0]      mem_wdata, cycles, io_cycles;
+  logic [7:0]       status;
+  assign eng_o = '{cmd_ready: cmd_ready,
+                   mem: '{req: mem_req, we: mem_we, addr: MemAwMax'(mem_addr), wdata: mem_wdata},
+                   res: '{done: done, status: status, cycles: cycles, io_cycles: io_cycles}};
+
   localparam int unsigned Words     = MaxLen / 32;
   localparam int unsigned SlotWords = 1 << (MemAw - 4);
   localparam int unsigned WiW       = $clog2(Words + 1);
@@ -145,11 +140,11 @@ module pka_csa2_core
     .u_p_start_i  (u_p_start),
     .bn_start_i   (pre0_q),
     .clr_i        (clr),
-    .ap_one_i     (op_e'(cmd_op_i) == OP_MODEXP),
+    .ap_one_i     (op_e'(eng_i.cmd.op) == OP_MODEXP),
     .ld_valid_i   (ld_valid),
     .ld_tgt_i     (ld_tgt),
     .ld_word_i    (rs_word_q),
-    .ld_data_i    (mem_rdata_i),
+    .ld_data_i    (eng_i.mem.rdata),
     .sz_lo_o      (sz_lo),
     .cz_lo_o      (cz_lo),
     .sp_lo_o      (sp_lo),
@@ -227,29 +222,29 @@ module pka_csa2_core
     nwm1_d = nwm1_q; nem1_d = nem1_q; ne0_d = ne0_q; top_mask_d = top_mask_q; rnz_d = rnz_q;
     hit_e_d = '0; st_shift_d = 1'b0;
     rem_ld = 1'b0; rem_nc = 1'b0; pre0_d = 1'b0;
-    mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
-    done_o = 1'b0;
+    mem_req = 1'b0; mem_we = 1'b0; mem_addr = '0; mem_wdata = '0;
+    done = 1'b0;
     clr = 1'b0; ld_valid = 1'b0; ld_tgt = '0;
 
     unique case (state_q)
-      Idle: if (cmd_valid_i) begin
+      Idle: if (eng_i.cmd_valid) begin
         cyc_d = '0; io_d = '0; status_d = ST_OK;
-        mul_d = (op_e'(cmd_op_i) == OP_MODMUL);
-        k_d   = cmd_len_i;
-        h_d   = (op_e'(cmd_op_i) == OP_MODMUL) ? 16'd1 : cmd_elen_i;
-        nwm1_d = WiW'((32'(cmd_len_i) - 1) / 32);
-        nem1_d = WiW'((32'(cmd_elen_i) - 1) / 32);   // (used only if E has words)
-        ne0_d  = (op_e'(cmd_op_i) == OP_MODMUL) || (cmd_elen_i == 16'd0);
-        top_mask_d = (cmd_len_i[4:0] == 5'd0) ? 32'hFFFF_FFFF : (32'd1 << cmd_len_i[4:0]) - 32'd1;
+        mul_d = (op_e'(eng_i.cmd.op) == OP_MODMUL);
+        k_d   = eng_i.cmd.len;
+        h_d   = (op_e'(eng_i.cmd.op) == OP_MODMUL) ? 16'd1 : eng_i.cmd.elen;
+        nwm1_d = WiW'((32'(eng_i.cmd.len) - 1) / 32);
+        nem1_d = WiW'((32'(eng_i.cmd.elen) - 1) / 32);   // (used only if E has words)
+        ne0_d  = (op_e'(eng_i.cmd.op) == OP_MODMUL) || (eng_i.cmd.elen == 16'd0);
+        top_mask_d = (eng_i.cmd.len[4:0] == 5'd0) ? 32'hFFFF_FFFF : (32'd1 << eng_i.cmd.len[4:0]) - 32'd1;
         rq_word_d = '0; rq_item_d = '0; rq_e_d = 1'b0; rq_done_d = 1'b0;
         rs_word_d = '0; rs_item_d = '0; rs_e_d = 1'b0;
         lt_d = '0; even_d = 1'b0; wide_d = 1'b0; nword_d = '0;
         e_d = '0; clr = 1'b1;
         state_d = Load;
-        if (op_e'(cmd_op_i) != OP_MODEXP && op_e'(cmd_op_i) != OP_MODMUL) begin
+        if (op_e'(eng_i.cmd.op) != OP_MODEXP && op_e'(eng_i.cmd.op) != OP_MODMUL) begin
           status_d = ST_ERR_OPCODE; state_d = Done;
-        end else if (cmd_len_i < 16'd3 || 32'(cmd_len_i) > MaxLen ||
-                     (op_e'(cmd_op_i) == OP_MODEXP && 32'(cmd_elen_i) > MaxLen)) begin
+        end else if (eng_i.cmd.len < 16'd3 || 32'(eng_i.cmd.len) > MaxLen ||
+                     (op_e'(eng_i.cmd.op) == OP_MODEXP && 32'(eng_i.cmd.elen) > MaxLen)) begin
           status_d = ST_ERR_LENGTH; state_d = Done;
         end
       end
@@ -259,9 +254,9 @@ module pka_csa2_core
       Load: begin
         io_d = io_q + 1;
         if (!rq_done_q) begin
-          mem_req_o  = 1'b1;
-          mem_addr_o = rq_e_q ? addr(4'(SLOT_E), rq_word_q) : addr(item_slot(mul_q, rq_item_q), rq_word_q);
-          if (mem_gnt_i) begin
+          mem_req  = 1'b1;
+          mem_addr = rq_e_q ? addr(4'(SLOT_E), rq_word_q) : addr(item_slot(mul_q, rq_item_q), rq_word_q);
+          if (eng_i.mem.gnt) begin
             if (rq_e_q) begin
               rq_word_d = rq_word_q + 1;
               if (rq_last_q) rq_done_d = 1'b1;
@@ -278,7 +273,7 @@ module pka_csa2_core
             end
           end
         end
-        if (mem_rvalid_i) begin
+        if (eng_i.mem.rvalid) begin
           if (rs_e_q) begin
             for (int unsigned w = 0; w < Words; w++) begin   // E[rs_word] := the data, next cycle
               if (32'(rs_word_q) == w) hit_e_d[w] = 1'b1;
@@ -289,11 +284,11 @@ module pka_csa2_core
             ld_valid = 1'b1;
             ld_tgt   = item_tgt(mul_q, rs_item_q);
             if (rs_item_q == 2'd0) begin
-              nword_d = mem_rdata_i;
-              if (rs_word_q == 0) even_d = ~mem_rdata_i[0];
-              if (rs_last_q) wide_d = |(mem_rdata_i & ~top_mask_q);
+              nword_d = eng_i.mem.rdata;
+              if (rs_word_q == 0) even_d = ~eng_i.mem.rdata[0];
+              if (rs_last_q) wide_d = |(eng_i.mem.rdata & ~top_mask_q);
             end else begin
-              lt_d[rs_item_q] = (mem_rdata_i < nword_q) | ((mem_rdata_i == nword_q) & lt_q[rs_item_q]);
+              lt_d[rs_item_q] = (eng_i.mem.rdata < nword_q) | ((eng_i.mem.rdata == nword_q) & lt_q[rs_item_q]);
             end
             if (rs_item_q != last_item) begin
               rs_item_d = rs_item_q + 1;
@@ -380,10 +375,10 @@ module pka_csa2_core
       // (only when the result is 0 mod N), write zeros.
       Store: begin
         io_d = io_q + 1;
-        mem_req_o = 1'b1; mem_we_o = 1'b1;
-        mem_addr_o = addr(4'(SLOT_R), rq_word_q);
-        mem_wdata_o = st_word;
-        if (mem_gnt_i) begin
+        mem_req = 1'b1; mem_we = 1'b1;
+        mem_addr = addr(4'(SLOT_R), rq_word_q);
+        mem_wdata = st_word;
+        if (eng_i.mem.gnt) begin
           st_shift_d = 1'b1;
           eq_d = eq_q & st_eq;
           rq_word_d = rq_word_q + 1;
@@ -396,16 +391,16 @@ module pka_csa2_core
 
       Zero: begin
         io_d = io_q + 1;
-        mem_req_o = 1'b1; mem_we_o = 1'b1;
-        mem_addr_o = addr(4'(SLOT_R), rq_word_q);
-        if (mem_gnt_i) begin
+        mem_req = 1'b1; mem_we = 1'b1;
+        mem_addr = addr(4'(SLOT_R), rq_word_q);
+        if (eng_i.mem.gnt) begin
           rq_word_d = rq_word_q + 1;
           if (rq_last_q) state_d = Done;
         end
       end
 
       Done: begin
-        done_o = 1'b1;
+        done = 1'b1;
         state_d = Idle;
       end
 
@@ -479,17 +474,17 @@ module pka_csa2_core
     rq_word_q <= rq_word_d; rq_item_q <= rq_item_d; rs_word_q <= rs_word_d; rs_item_q <= rs_item_d;
     nword_q <= nword_d; lt_q <= lt_d; even_q <= even_d; wide_q <= wide_d; e_q <= e_d;
     nwm1_q <= nwm1_d; nem1_q <= nem1_d; ne0_q <= ne0_d; top_mask_q <= top_mask_d;
-    rq_last_q <= rq_last_d; rs_last_q <= rs_last_d; rnz_q <= rnz_d; e_ld_q <= mem_rdata_i;
+    rq_last_q <= rq_last_d; rs_last_q <= rs_last_d; rnz_q <= rnz_d; e_ld_q <= eng_i.mem.rdata;
     eq_q <= eq_d;
     nc_q <= nc_d; kp3_q <= kp3_d; nc1_q <= nc1_d; nc2_q <= nc2_d;
     hp1_q <= hp1_d; final_q <= final_d; oner_q <= oner_d; enpn_q <= enpn_d;
   end
 
-  assign cmd_ready_o = (state_q == Idle);
-  assign status_o    = status_q;
-  assign cycles_o    = cyc_q;
-  assign io_cycles_o = io_q;
+  assign cmd_ready = (state_q == Idle);
+  assign status    = status_q;
+  assign cycles    = cyc_q;
+  assign io_cycles = io_q;
 
   logic unused;
-  assign unused = ^{cmd_arg_i};
+  assign unused = ^{eng_i.cmd.arg};
 endmodule

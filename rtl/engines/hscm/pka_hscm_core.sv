@@ -12,27 +12,27 @@
 //   operand RAM (2R1W, entries of e_max words) and N RAM; pka_hscm_alu (range checks, CRT
 //   compare/add), pka_hscm_io (word port: loads with checks, store).
 //
-// Operations (k = w = W; n = cmd_len_i; results canonical unless stated; slots per pka_pkg):
+// Operations (k = w = W; n = eng_i.cmd.len; results canonical unless stated; slots per pka_pkg):
 //   OP_MONTMUL  R = A B R^-1 mod N in [0, 2^(n+2k+1)), R = 2^(k f), f = ceil((n+2k+2)/k);
 //               A, B < N; N = (mu N + 1)/2^2k precomputed by the host in X0 (the paper's
 //               HSCM of Table 2, whose N is an input).  ceil((n+2k+1)/32) words to R.
 //   OP_MODMUL   R = A B mod N            (W = R^2 mod N)
-//   OP_MODEXP   R = A^E mod N            (W = R^2 mod N; cmd_elen_i exponent bits;
-//                                         cmd_arg_i[3:0] = window k of Algorithm A1, 0|1 binary)
+//   OP_MODEXP   R = A^E mod N            (W = R^2 mod N; eng_i.cmd.elen exponent bits;
+//                                         eng_i.cmd.arg[3:0] = window k of Algorithm A1, 0|1 binary)
 //   OP_MODEXP_CT  the same by the Montgomery ladder on two HSCMs of Pes/2 PEs: exactly
-//               cmd_elen_i steps, cycles independent of E's value
+//               eng_i.cmd.elen steps, cycles independent of E's value
 //   OP_MODRED   R = (A_HI:A) mod N, A_HI:A = A_HI 2^(32 ceil(n/32)) + A < 2^(2n) (MRDC, W = R^2)
 //   OP_MUL      R_HI:R = A B for A, B < 2^n (MULT mode; R, R_HI: ceil(n/32) words each)
-//   OP_RSA_CRT  R = A^d mod N by CRT on two HSCMs: cmd_len_i = bits of N, cmd_elen_i = bits of
-//               P, cmd_arg_i[15:0] = bits of Q, [19:16] = window; P, Q, N, A (< N), DP, DQ,
+//   OP_RSA_CRT  R = A^d mod N by CRT on two HSCMs: eng_i.cmd.len = bits of N, eng_i.cmd.elen = bits of
+//               P, eng_i.cmd.arg[15:0] = bits of Q, [19:16] = window; P, Q, N, A (< N), DP, DQ,
 //               QINV = q^-1 mod p; host constants X0 = R_p^3 mod p, X1 = R_q^3 mod q,
 //               X2 = p^-1 mod q.  Checks u q + v p = N + 1 (two MULTs), then per HSCM: MRDC,
 //               A1, HSCM(S, u|v), final reduction; then y_p q and y_q p (MULT), their sum,
 //               final reduction mod N (eq. 4 with t in {0, 1}).
-// Cycles (cycles_o; pka.model.hscm is the exact model): a chain of K products on a ring of L PEs
+// Cycles (cycles; pka.model.hscm is the exact model): a chain of K products on a ring of L PEs
 // takes 3 + s_G + f cycles, s_G = (G // L) max(e, 2L) + 2 (G % L), G = K (f+2) - 1, e = f + 1;
 // mu/N 2k + e + 5; final reduction 2k + 2f + 13; CRT compare/add 2 max(f_p, f_q) + 1.
-// io_cycles_o: operand loads (with zero fill of the RAM entries), exponent alignment, the range
+// io_cycles: operand loads (with zero fill of the RAM entries), exponent alignment, the range
 // checks (one compare pass per operand) and the result store.
 // Errors (status, done within a bounded time): unknown op ST_ERR_OPCODE; window > MaxWindow or a
 // two-HSCM op with Pes odd ST_ERR_UNSUPPORTED; n < 2k+4, n > MaxLen (CRT: p, q > MaxLen/2,
@@ -54,24 +54,19 @@ module pka_hscm_core
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
-  input  logic               cmd_valid_i,
-  output logic               cmd_ready_o,
-  input  logic [7:0]         cmd_op_i,
-  input  logic [15:0]        cmd_len_i,
-  input  logic [15:0]        cmd_elen_i,
-  input  logic [31:0]        cmd_arg_i,
-  output logic               mem_req_o,
-  input  logic               mem_gnt_i,
-  output logic               mem_we_o,
-  output logic [MemAw-1:0]   mem_addr_o,
-  output logic [31:0]        mem_wdata_o,
-  input  logic               mem_rvalid_i,
-  input  logic [31:0]        mem_rdata_i,
-  output logic               done_o,
-  output logic [7:0]         status_o,
-  output logic [31:0]        cycles_o,
-  output logic [31:0]        io_cycles_o
+  input  eng_h2d_t eng_i,   // command, memory response (pka_pkg)
+  output eng_d2h_t eng_o    // command ready, memory request, result
 );
+
+  // ---- the common boundary (pka_pkg::eng_h2d_t in, eng_d2h_t out) ------------------------------
+  logic             cmd_ready, mem_req, mem_we, done;
+  logic [MemAw-1:0] mem_addr;
+  logic [31:0]      mem_wdata, cycles, io_cycles;
+  logic [7:0]       status;
+  assign eng_o = '{cmd_ready: cmd_ready,
+                   mem: '{req: mem_req, we: mem_we, addr: MemAwMax'(mem_addr), wdata: mem_wdata},
+                   res: '{done: done, status: status, cycles: cycles, io_cycles: io_cycles}};
+
   // ---- sizes ----------------------------------------------------------------------------------
   localparam int unsigned Lw        = $clog2(W);
   localparam int unsigned FMax      = (MaxLen + 3 * W + 1) / W;
@@ -249,7 +244,7 @@ module pka_hscm_core
   op_e        cop;
 
   always_comb begin
-    cop     = op_e'(cmd_op_i);
+    cop     = op_e'(eng_i.cmd.op);
     cmd_err = 1'b0;
     cmd_st  = ST_OK;
     unique case (cop)
@@ -260,20 +255,20 @@ module pka_hscm_core
       end
     endcase
     if (!cmd_err && (((cop == OP_MODEXP_CT || cop == OP_RSA_CRT) && (Pes < 2 || Pes % 2 != 0))
-                     || (cop == OP_MODEXP && 32'(cmd_arg_i[3:0]) > MaxWindow)
-                     || (cop == OP_RSA_CRT && 32'(cmd_arg_i[19:16]) > MaxWindow))) begin
+                     || (cop == OP_MODEXP && 32'(eng_i.cmd.arg[3:0]) > MaxWindow)
+                     || (cop == OP_RSA_CRT && 32'(eng_i.cmd.arg[19:16]) > MaxWindow))) begin
       cmd_err = 1'b1;
       cmd_st  = ST_ERR_UNSUPPORTED;
     end
-    if (!cmd_err && (32'(cmd_len_i) < MinLen || 32'(cmd_len_i) > MaxLen
-                     || ((cop == OP_MODEXP || cop == OP_MODEXP_CT) && 32'(cmd_elen_i) > MaxLen))) begin
+    if (!cmd_err && (32'(eng_i.cmd.len) < MinLen || 32'(eng_i.cmd.len) > MaxLen
+                     || ((cop == OP_MODEXP || cop == OP_MODEXP_CT) && 32'(eng_i.cmd.elen) > MaxLen))) begin
       cmd_err = 1'b1;
       cmd_st  = ST_ERR_LENGTH;
     end
     if (!cmd_err && cop == OP_RSA_CRT) begin
       logic [15:0] a, b;
-      a = cmd_elen_i;
-      b = cmd_arg_i[15:0];
+      a = eng_i.cmd.elen;
+      b = eng_i.cmd.arg[15:0];
       if (32'(a) < MinLen || 32'(b) < MinLen || 32'(a) > MaxLen / 2 || 32'(b) > MaxLen / 2
           || ((a > b) ? a - b : b - a) > 16'(2 * W)) begin
         cmd_err = 1'b1;
@@ -370,7 +365,7 @@ module pka_hscm_core
     io_d     = io_q;
     rk_d     = rk_q;
     rkw_d    = rkw_q;
-    done_o   = 1'b0;
+    done   = 1'b0;
     io_load  = 1'b0;
     io_store = 1'b0;
     alu_start = 1'b0;
@@ -384,12 +379,12 @@ module pka_hscm_core
     end
 
     unique case (st_q)
-      S_IDLE: if (cmd_valid_i) begin
+      S_IDLE: if (eng_i.cmd_valid) begin
         op_d     = cop;
-        len_d    = cmd_len_i;
-        elen_d   = cmd_elen_i;
-        lenq_d   = cmd_arg_i[15:0];
-        win_d    = (cop == OP_RSA_CRT) ? cmd_arg_i[19:16] : cmd_arg_i[3:0];
+        len_d    = eng_i.cmd.len;
+        elen_d   = eng_i.cmd.elen;
+        lenq_d   = eng_i.cmd.arg[15:0];
+        win_d    = (cop == OP_RSA_CRT) ? eng_i.cmd.arg[19:16] : eng_i.cmd.arg[3:0];
         cyc_d    = '0;
         io_d     = '0;
         status_d = cmd_st;
@@ -490,7 +485,7 @@ module pka_hscm_core
         if (io_sdone) st_d = S_DONE;
       end
       default: begin  // S_DONE
-        done_o = 1'b1;
+        done = 1'b1;
         st_d   = S_IDLE;
       end
     endcase
@@ -632,10 +627,10 @@ module pka_hscm_core
     rk_q   <= rk_d;
   end
 
-  assign cmd_ready_o = st_q == S_IDLE;
-  assign status_o    = status_q;
-  assign cycles_o    = cyc_q;
-  assign io_cycles_o = io_q;
+  assign cmd_ready = st_q == S_IDLE;
+  assign status    = status_q;
+  assign cycles    = cyc_q;
+  assign io_cycles = io_q;
 
   // ---- instances ------------------------------------------------------------------------------
   pka_hscm_array #(
@@ -812,13 +807,13 @@ module pka_hscm_core
     .load_done_o   (io_ldone),
     .load_err_o    (io_err),
     .store_done_o  (io_sdone),
-    .mem_req_o     (mem_req_o),
-    .mem_gnt_i     (mem_gnt_i),
-    .mem_we_o      (mem_we_o),
-    .mem_addr_o    (mem_addr_o),
-    .mem_wdata_o   (mem_wdata_o),
-    .mem_rvalid_i  (mem_rvalid_i),
-    .mem_rdata_i   (mem_rdata_i),
+    .mem_req_o     (mem_req),
+    .mem_gnt_i     (eng_i.mem.gnt),
+    .mem_we_o      (mem_we),
+    .mem_addr_o    (mem_addr),
+    .mem_wdata_o   (mem_wdata),
+    .mem_rvalid_i  (eng_i.mem.rvalid),
+    .mem_rdata_i   (eng_i.mem.rdata),
     .we_o          (io_we),
     .wa_o          (io_wa),
     .wd_o          (io_wd),
@@ -861,6 +856,6 @@ module pka_hscm_core
   );
 
   logic unused;
-  assign unused = ^{nrd_unused[0], nrd_unused[1], alu_busy, a_res[0], a_res[1], cmd_arg_i[31:20],
+  assign unused = ^{nrd_unused[0], nrd_unused[1], alu_busy, a_res[0], a_res[1], eng_i.cmd.arg[31:20],
                     io_nwa};
 endmodule

@@ -2,14 +2,14 @@
 // pka_mwr4_core: scalable multiple-word radix-2^k Montgomery engine (paper 001, MWR4MM; radix 2 is
 // Tenca-Koc MWR2MM, radix 8 Todorov-Tenca-Koc style) with left-to-right binary exponentiation.
 //
-// Operations (cmd_op_i), operands in the slots of pka_pkg, n = cmd_len_i bits (runtime, any length
+// Operations (eng_i.cmd.op), operands in the slots of pka_pkg, n = eng_i.cmd.len bits (runtime, any length
 // up to MaxLen, independent of NS: more digits than stages simply take more passes):
 //   OP_MONTMUL  R = A*B*2^(-kD) mod N          reads N, A, B                 1 product
 //   OP_MODMUL   R = A*B mod N                  reads N, A, B, W = R^2 mod N   2 products
-//   OP_MODEXP   R = A^E mod N, E of cmd_elen_i bits; reads N, A, W, E       h + popcount(E) products
+//   OP_MODEXP   R = A^E mod N, E of eng_i.cmd.elen bits; reads N, A, W, E       h + popcount(E) products
 // with A, B, W < N, N odd and > 1, R = 2^(kD) (D = NS*ceil(ceil(n/k)/NS) digits; radix 2: D over n),
 // W precomputed by the host. Results are canonical, in [0, N), written as ceil(n/32) words to SLOT_R.
-// cmd_arg_i[0] = 1 disables the SEL freeze, cmd_arg_i[1] = 1 the SEL_PP coding (when built), so one
+// eng_i.cmd.arg[0] = 1 disables the SEL freeze, eng_i.cmd.arg[1] = 1 the SEL_PP coding (when built), so one
 // build measures all four low-power variants. With ToggleCnt = 1 the toggle counters of the op are
 // written to SLOT_X2 words 0..4 after the result: SEL, EN, generator nets, datapath registers, kernel
 // cycles.
@@ -23,7 +23,7 @@
 // post-processor (last pass: T and the correction code c), and the exponentiation sequencer.
 // A product's result stays in its buffer as T with c (T + c*M canonical); every reader adds c*M on
 // the fly (digit-serially for the multiplier, word-serially for the multiplicand and the store).
-// Cycles per product (cycles_o counts products only; loads, checks and stores go to io_cycles_o):
+// Cycles per product (cycles counts products only; loads, checks and stores go to io_cycles):
 //   1 + (passes - 1) * max(e, 2 NS) + 2 NS + e,  e = max(2, ceil((n + g)/w)), g = 3/4/5 (k = 1/2/3),
 //   passes = ceil(D0 / NS), D0 = n (radix 2) or ceil(n/k).
 `default_nettype none
@@ -42,24 +42,19 @@ module pka_mwr4_core
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
-  input  logic               cmd_valid_i,
-  output logic               cmd_ready_o,
-  input  logic [7:0]         cmd_op_i,
-  input  logic [15:0]        cmd_len_i,
-  input  logic [15:0]        cmd_elen_i,
-  input  logic [31:0]        cmd_arg_i,
-  output logic               mem_req_o,
-  input  logic               mem_gnt_i,
-  output logic               mem_we_o,
-  output logic [MemAw-1:0]   mem_addr_o,
-  output logic [31:0]        mem_wdata_o,
-  input  logic               mem_rvalid_i,
-  input  logic [31:0]        mem_rdata_i,
-  output logic               done_o,
-  output logic [7:0]         status_o,
-  output logic [31:0]        cycles_o,
-  output logic [31:0]        io_cycles_o
+  input  eng_h2d_t eng_i,   // command, memory response (pka_pkg)
+  output eng_d2h_t eng_o    // command ready, memory request, result
 );
+
+  // ---- the common boundary (pka_pkg::eng_h2d_t in, eng_d2h_t out) ------------------------------
+  logic             cmd_ready, mem_req, mem_we, done;
+  logic [MemAw-1:0] mem_addr;
+  logic [31:0]      mem_wdata, cycles, io_cycles;
+  logic [7:0]       status;
+  assign eng_o = '{cmd_ready: cmd_ready,
+                   mem: '{req: mem_req, we: mem_we, addr: MemAwMax'(mem_addr), wdata: mem_wdata},
+                   res: '{done: done, status: status, cycles: cycles, io_cycles: io_cycles}};
+
   localparam int unsigned K         = Radix == 8 ? 3 : Radix == 4 ? 2 : 1;
   localparam int unsigned G         = K + 2;                       // guard bits of S
   localparam int unsigned LogW      = $clog2(W);
@@ -323,8 +318,8 @@ module pka_mwr4_core
     dcar_d = dcar_q; aprev_d = aprev_q; dig_d = dig_q; ash_d = ash_q; cmsh_d = cmsh_q;
     ohw_d = ohw_q;
     for (int i = 0; i < NTog; i++) tog_d[i] = tog_q[i];
-    mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
-    done_o = 1'b0;
+    mem_req = 1'b0; mem_we = 1'b0; mem_addr = '0; mem_wdata = '0;
+    done = 1'b0;
     st_sum = '0;
     a_sum  = '0;
 
@@ -393,16 +388,16 @@ module pka_mwr4_core
     end
 
     unique case (state_q)
-      Idle: if (cmd_valid_i) begin
+      Idle: if (eng_i.cmd_valid) begin
         cyc_d = '0; io_d = '0; ld_d = '0; req_d = '0; rsp_d = '0;
-        len_d = cmd_len_i; elen_d = cmd_elen_i; arg_d = cmd_arg_i[1:0];
+        len_d = eng_i.cmd.len; elen_d = eng_i.cmd.elen; arg_d = eng_i.cmd.arg[1:0];
         for (int i = 0; i < NTog; i++) tog_d[i] = '0;
         nm_d = '0; xa_d = '0; yb_d = '0; ww_d = '0; ee_d = '0;
         neven_d = 1'b0; ngt1_d = 1'b0; nhi_d = 1'b0; ehi_d = 1'b0; rng_d = 1'b0;
         enz_d = 1'b0; etop_d = '0;
         status_d = ST_OK;
         state_d  = Load;
-        unique case (op_e'(cmd_op_i))
+        unique case (op_e'(eng_i.cmd.op))
           OP_MONTMUL: kind_d = OpMontmul;
           OP_MODMUL:  kind_d = OpModmul;
           OP_MODEXP:  kind_d = OpModexp;
@@ -411,8 +406,8 @@ module pka_mwr4_core
             state_d  = Done;
           end
         endcase
-        if (status_d == ST_OK && (cmd_len_i == 0 || 32'(cmd_len_i) > MaxLen
-            || (op_e'(cmd_op_i) == OP_MODEXP && 32'(cmd_elen_i) > MaxLen))) begin
+        if (status_d == ST_OK && (eng_i.cmd.len == 0 || 32'(eng_i.cmd.len) > MaxLen
+            || (op_e'(eng_i.cmd.op) == OP_MODEXP && 32'(eng_i.cmd.elen) > MaxLen))) begin
           status_d = ST_ERR_LENGTH;
           state_d  = Done;
         end
@@ -421,13 +416,13 @@ module pka_mwr4_core
       Load: begin
         io_d = io_q + 1;
         if (req_q < ld_words) begin
-          mem_req_o  = 1'b1;
-          mem_addr_o = MemAw'(32'(ld_slot) * SlotWords + 32'(req_q));
-          if (mem_gnt_i) req_d = req_q + 1;
+          mem_req  = 1'b1;
+          mem_addr = MemAw'(32'(ld_slot) * SlotWords + 32'(req_q));
+          if (eng_i.mem.gnt) req_d = req_q + 1;
         end
-        if (mem_rvalid_i) begin
+        if (eng_i.mem.rvalid) begin
           lv_d   = 1'b1;
-          lw_d   = mem_rdata_i;
+          lw_d   = eng_i.mem.rdata;
           li_d   = LIW'(rsp_q);
           ls_d   = ld_slot;
           lfst_d = rsp_q == '0;
@@ -545,12 +540,12 @@ module pka_mwr4_core
 
       Store: begin   // R = AC + c*M, 32-bit words; the word in stw_q waits for gnt
         io_d = io_q + 1;
-        mem_req_o   = stv_q;
-        mem_we_o    = 1'b1;
-        mem_addr_o  = MemAw'(SLOT_R * SlotWords + 32'(sa_q));
-        mem_wdata_o = stw_q;
-        if (stv_q && mem_gnt_i) stv_d = 1'b0;
-        if ((!stv_q || mem_gnt_i) && req_q != nw32_q) begin
+        mem_req   = stv_q;
+        mem_we    = 1'b1;
+        mem_addr  = MemAw'(SLOT_R * SlotWords + 32'(sa_q));
+        mem_wdata = stw_q;
+        if (stv_q && eng_i.mem.gnt) stv_d = 1'b0;
+        if ((!stv_q || eng_i.mem.gnt) && req_q != nw32_q) begin
           st_sum   = 33'(wsel32(ac_q, LIW'(req_q))) + 33'(cm_word(cac_q, n32, smp_q, req_q == '0))
                    + 33'(st_car_q);
           stw_d    = st_sum[31:0];
@@ -560,7 +555,7 @@ module pka_mwr4_core
           sa_d     = req_q;
           req_d    = req_q + 1;
         end
-        if (stv_q && mem_gnt_i && sa_q == nw32_q - 16'd1) begin
+        if (stv_q && eng_i.mem.gnt && sa_q == nw32_q - 16'd1) begin
           req_d   = '0;
           state_d = ToggleCnt == 1 ? TogStore : Done;
         end
@@ -568,18 +563,18 @@ module pka_mwr4_core
 
       TogStore: begin
         io_d = io_q + 1;
-        mem_req_o   = 1'b1;
-        mem_we_o    = 1'b1;
-        mem_addr_o  = MemAw'(SLOT_X2 * SlotWords + 32'(req_q));
-        mem_wdata_o = tog_q[req_q[2:0]];
-        if (mem_gnt_i) begin
+        mem_req   = 1'b1;
+        mem_we    = 1'b1;
+        mem_addr  = MemAw'(SLOT_X2 * SlotWords + 32'(req_q));
+        mem_wdata = tog_q[req_q[2:0]];
+        if (eng_i.mem.gnt) begin
           req_d = req_q + 1;
           if (req_q + 1 == 16'(NTog)) state_d = Done;
         end
       end
 
       Done: begin
-        done_o  = 1'b1;
+        done  = 1'b1;
         state_d = Idle;
       end
 
@@ -653,11 +648,11 @@ module pka_mwr4_core
     tog_q <= tog_d;
   end
 
-  assign cmd_ready_o = (state_q == Idle);
-  assign status_o    = status_q;
-  assign cycles_o    = cyc_q;
-  assign io_cycles_o = io_q;
+  assign cmd_ready = (state_q == Idle);
+  assign status    = status_q;
+  assign cycles    = cyc_q;
+  assign io_cycles = io_q;
 
   logic unused;
-  assign unused = ^{cmd_arg_i[31:2], ge_sum[31:0]};
+  assign unused = ^{eng_i.cmd.arg[31:2], ge_sum[31:0]};
 endmodule

@@ -23,7 +23,7 @@
 //   SLOT_A, SLOT_B, SLOT_W: registers IN_A, IN_B, W (2n words: B residues, then scaled B')
 //   SLOT_X1: registers ONE, CA, CB2, CM4B (2n words each);  SLOT_E: scalar/exponent (elen bits);
 //   SLOT_X2: Fermat exponent P-2 (len bits).  Results: SLOT_R = RES, SLOT_R_HI = RES_HI (2n words).
-// cycles_o counts the microprogram's cycles (as pka.model.rns.run_machine); io_cycles_o the loads
+// cycles counts the microprogram's cycles (as pka.model.rns.run_machine); io_cycles the loads
 // and stores. Errors: unknown op -> ST_ERR_OPCODE; len < 16, len > MaxLen or n > NumRowers,
 // elen > MaxLen, ECC with elen = 0 -> ST_ERR_LENGTH; even modulus -> ST_ERR_EVEN_MODULUS; a residue
 // >= its channel modulus, or an ECC scalar of 0 -> ST_ERR_OPERAND_RANGE.
@@ -41,49 +41,28 @@ module pka_rns_core
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
-  input  logic               cmd_valid_i,
-  output logic               cmd_ready_o,
-  input  logic [7:0]         cmd_op_i,
-  input  logic [15:0]        cmd_len_i,
-  input  logic [15:0]        cmd_elen_i,
-  input  logic [31:0]        cmd_arg_i,
-  output logic               mem_req_o,
-  input  logic               mem_gnt_i,
-  output logic               mem_we_o,
-  output logic [MemAw-1:0]   mem_addr_o,
-  output logic [31:0]        mem_wdata_o,
-  input  logic               mem_rvalid_i,
-  input  logic [31:0]        mem_rdata_i,
-  output logic               done_o,
-  output logic [7:0]         status_o,
-  output logic [31:0]        cycles_o,
-  output logic [31:0]        io_cycles_o
+  input  eng_h2d_t eng_i,   // command, memory response (pka_pkg)
+  output eng_d2h_t eng_o    // command ready, memory request, result
 );
   initial if (Sbmm > 1) $fatal(1, "Sbmm must be 0 or 1");
 
   if (Sbmm != 0) begin : g_sb
     pka_rns_sb #(.MaxLen(MaxLen), .MemAw(MemAw), .W(W), .CoxQ(CoxQ)) u_sb (
-      .clk_i       (clk_i),
-      .rst_ni      (rst_ni),
-      .cmd_valid_i (cmd_valid_i),
-      .cmd_ready_o (cmd_ready_o),
-      .cmd_op_i    (cmd_op_i),
-      .cmd_len_i   (cmd_len_i),
-      .cmd_elen_i  (cmd_elen_i),
-      .cmd_arg_i   (cmd_arg_i),
-      .mem_req_o   (mem_req_o),
-      .mem_gnt_i   (mem_gnt_i),
-      .mem_we_o    (mem_we_o),
-      .mem_addr_o  (mem_addr_o),
-      .mem_wdata_o (mem_wdata_o),
-      .mem_rvalid_i(mem_rvalid_i),
-      .mem_rdata_i (mem_rdata_i),
-      .done_o      (done_o),
-      .status_o    (status_o),
-      .cycles_o    (cycles_o),
-      .io_cycles_o (io_cycles_o)
+      .clk_i  (clk_i),
+      .rst_ni (rst_ni),
+      .eng_i  (eng_i),
+      .eng_o  (eng_o)
     );
   end else begin : g_mm
+
+      // ---- the common boundary (pka_pkg::eng_h2d_t in, eng_d2h_t out) --------------------------
+      logic             cmd_ready, mem_req, mem_we, done;
+      logic [MemAw-1:0] mem_addr;
+      logic [31:0]      mem_wdata, cycles, io_cycles;
+      logic [7:0]       status;
+      assign eng_o = '{cmd_ready: cmd_ready,
+                       mem: '{req: mem_req, we: mem_we, addr: MemAwMax'(mem_addr), wdata: mem_wdata},
+                       res: '{done: done, status: status, cycles: cycles, io_cycles: io_cycles}};
       localparam int unsigned N        = NumRowers;
       localparam int unsigned SlotW    = 1 << (MemAw - 4);
       localparam int unsigned AccExtra = (W == 16) ? 5 : 7;
@@ -131,7 +110,7 @@ module pka_rns_core
       pka_rns_ucode u_ucode (
         .addr_i (pc_q),
         .data_o (uword),
-        .op_i   (cmd_op_i),
+        .op_i   (eng_i.cmd.op),
         .sb_i   (1'b0),
         .entry_o(entry),
         .valid_o(entry_valid)
@@ -140,7 +119,7 @@ module pka_rns_core
       // n = ceil((len + 8) / W)
       logic [16:0] len_plus;
       logic [NW:0] n_cmd;
-      assign len_plus = 17'(cmd_len_i) + 17'd8 + 17'(W - 1);
+      assign len_plus = 17'(eng_i.cmd.len) + 17'd8 + 17'(W - 1);
       assign n_cmd = (NW + 1)'(len_plus / 17'(W));
 
       // ---- load / store sequencing ------------------------------------------------------------------
@@ -338,7 +317,7 @@ module pka_rns_core
 
       logic hi_zero;     // the upper 32-W bits of a loaded residue word are zero
       if (W < 32) begin : g_hi
-        assign hi_zero = (mem_rdata_i[31:W] == '0);
+        assign hi_zero = (eng_i.mem.rdata[31:W] == '0);
       end else begin : g_nohi
         assign hi_zero = 1'b1;
       end
@@ -354,8 +333,8 @@ module pka_rns_core
         rj_d = rj_q; rt_d = rt_q; rh_d = rh_q; rr_d = rr_q;
         scal_d = scal_q; expo_d = expo_q; err_range_d = err_range_q;
         pc_d = pc_q; t_d = t_q; idx_d = idx_q; src_d = src_q; map_d = map_q;
-        mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
-        done_o = 1'b0;
+        mem_req = 1'b0; mem_we = 1'b0; mem_addr = '0; mem_wdata = '0;
+        done = 1'b0;
         // rower controls (defaults: idle)
         mul_sel = 3'd0; ra = '0; rb = '0; wd = '0; col = '0;
         acc_op = 2'd0; corr_en = k2_q; corr_sel = 1'b0; red_op = 2'd0; red_half = 1'b0;
@@ -364,10 +343,10 @@ module pka_rns_core
         cox_clr = 1'b0; cox_half = 1'b0; cox_en = 1'b0;
 
         unique case (state_q)
-          Idle: if (cmd_valid_i) begin
-            op_d = cmd_op_i;
-            len_d = LenW'(cmd_len_i);
-            elen_d = LenW'(cmd_elen_i);
+          Idle: if (eng_i.cmd_valid) begin
+            op_d = eng_i.cmd.op;
+            len_d = LenW'(eng_i.cmd.len);
+            elen_d = LenW'(eng_i.cmd.elen);
             n_d = NW'(n_cmd);
             cyc_d = '0; io_d = '0; ph_d = '0; req_d = '0; rsp_d = '0;
             rj_d = '0; rt_d = '0; rh_d = 1'b0; rr_d = '0; err_range_d = 1'b0;
@@ -376,8 +355,8 @@ module pka_rns_core
             status_d = ST_OK;
             if (!entry_valid) begin
               status_d = ST_ERR_OPCODE; state_d = Done;
-            end else if (32'(cmd_len_i) < MinLen || 32'(cmd_len_i) > MaxLen || 32'(n_cmd) > N ||
-                         32'(cmd_elen_i) > MaxLen || (cmd_op_i == OP_ECC_MUL && cmd_elen_i == 0)) begin
+            end else if (32'(eng_i.cmd.len) < MinLen || 32'(eng_i.cmd.len) > MaxLen || 32'(n_cmd) > N ||
+                         32'(eng_i.cmd.elen) > MaxLen || (eng_i.cmd.op == OP_ECC_MUL && eng_i.cmd.elen == 0)) begin
               status_d = ST_ERR_LENGTH; state_d = Done;
             end else begin
               state_d = Load;
@@ -387,16 +366,16 @@ module pka_rns_core
           Load: begin
             io_d = io_q + 1;
             if (req_q != cnt) begin
-              mem_req_o = 1'b1;
-              mem_addr_o = ld_addr;
-              if (mem_gnt_i) req_d = req_q + 1;
+              mem_req = 1'b1;
+              mem_addr = ld_addr;
+              if (eng_i.mem.gnt) req_d = req_q + 1;
             end
-            if (mem_rvalid_i) begin
+            if (eng_i.mem.rvalid) begin
               rsp_d = rsp_q + 1;
-              ld_data = W'(mem_rdata_i);
+              ld_data = W'(eng_i.mem.rdata);
               ld_sel = onehot_rj;
               unique case (ph_q)
-                4'd0: if (!mem_rdata_i[0]) status_d = ST_ERR_EVEN_MODULUS;
+                4'd0: if (!eng_i.mem.rdata[0]) status_d = ST_ERR_EVEN_MODULUS;
                 4'd1: begin
                   ld_cst = 1'b1;
                   ld_idx = rt_q;
@@ -407,15 +386,15 @@ module pka_rns_core
                   ld_rf = 1'b1;
                   ld_half = rh_q;
                   wd = (ph_q == 4'd5) ? 5'd8 + rr_q : RegInA + 5'(ph_q - 4'd2);
-                  if (!hi_zero || W'(mem_rdata_i) >= rmod) err_range_d = 1'b1;
+                  if (!hi_zero || W'(eng_i.mem.rdata) >= rmod) err_range_d = 1'b1;
                   if (rj_q + 1 == n_q) begin
                     rj_d = '0;
                     rh_d = ~rh_q;
                     if (rh_q) rr_d = rr_q + 1;
                   end else rj_d = rj_q + 1;
                 end
-                4'd6: scal_d[32 * rsp_q[$clog2(EWords+1)-1:0] +: 32] = mem_rdata_i;
-                default: expo_d[32 * rsp_q[$clog2(EWords+1)-1:0] +: 32] = mem_rdata_i;
+                4'd6: scal_d[32 * rsp_q[$clog2(EWords+1)-1:0] +: 32] = eng_i.mem.rdata;
+                default: expo_d[32 * rsp_q[$clog2(EWords+1)-1:0] +: 32] = eng_i.mem.rdata;
               endcase
             end
             if (req_q == cnt && rsp_q == cnt) begin
@@ -496,12 +475,12 @@ module pka_rns_core
           Store: begin
             // RES -> SLOT_R, RES_HI -> SLOT_R_HI: n words of B residues, then n of scaled B'
             io_d = io_q + 1;
-            mem_req_o = 1'b1;
-            mem_we_o = 1'b1;
+            mem_req = 1'b1;
+            mem_we = 1'b1;
             ra = rr_q[0] ? RegResHi : RegRes;
-            mem_addr_o = slot_addr(rr_q[0] ? SLOT_R_HI : SLOT_R, MemAw'(req_q));
-            mem_wdata_o = 32'(rh_q ? st_p : st_b);
-            if (mem_gnt_i) begin
+            mem_addr = slot_addr(rr_q[0] ? SLOT_R_HI : SLOT_R, MemAw'(req_q));
+            mem_wdata = 32'(rh_q ? st_p : st_b);
+            if (eng_i.mem.gnt) begin
               req_d = req_q + 1;
               if (rj_q + 1 == n_q) begin
                 rj_d = '0;
@@ -516,7 +495,7 @@ module pka_rns_core
           end
 
           Done: begin
-            done_o = 1'b1;
+            done = 1'b1;
             state_d = Idle;
           end
           default: state_d = Idle;
@@ -543,12 +522,12 @@ module pka_rns_core
         expo_q <= expo_d;
       end
 
-      assign cmd_ready_o = (state_q == Idle);
-      assign status_o    = status_q;
-      assign cycles_o    = cyc_q;
-      assign io_cycles_o = io_q;
+      assign cmd_ready = (state_q == Idle);
+      assign status    = status_q;
+      assign cycles    = cyc_q;
+      assign io_cycles = io_q;
 
       logic unused;
-      assign unused = ^{cmd_arg_i, uword[63:52]};
+      assign unused = ^{eng_i.cmd.arg, uword[63:52]};
   end
 endmodule

@@ -51,24 +51,19 @@ module pka_rns_sb
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
-  input  logic               cmd_valid_i,
-  output logic               cmd_ready_o,
-  input  logic [7:0]         cmd_op_i,
-  input  logic [15:0]        cmd_len_i,
-  input  logic [15:0]        cmd_elen_i,
-  input  logic [31:0]        cmd_arg_i,
-  output logic               mem_req_o,
-  input  logic               mem_gnt_i,
-  output logic               mem_we_o,
-  output logic [MemAw-1:0]   mem_addr_o,
-  output logic [31:0]        mem_wdata_o,
-  input  logic               mem_rvalid_i,
-  input  logic [31:0]        mem_rdata_i,
-  output logic               done_o,
-  output logic [7:0]         status_o,
-  output logic [31:0]        cycles_o,
-  output logic [31:0]        io_cycles_o
+  input  eng_h2d_t eng_i,   // command, memory response (pka_pkg)
+  output eng_d2h_t eng_o    // command ready, memory request, result
 );
+
+  // ---- the common boundary (pka_pkg::eng_h2d_t in, eng_d2h_t out) ------------------------------
+  logic             cmd_ready, mem_req, mem_we, done;
+  logic [MemAw-1:0] mem_addr;
+  logic [31:0]      mem_wdata, cycles, io_cycles;
+  logic [7:0]       status;
+  assign eng_o = '{cmd_ready: cmd_ready,
+                   mem: '{req: mem_req, we: mem_we, addr: MemAwMax'(mem_addr), wdata: mem_wdata},
+                   res: '{done: done, status: status, cycles: cycles, io_cycles: io_cycles}};
+
   localparam int unsigned NB       = NumRowers;
   localparam int unsigned NAMax    = NumRowers - 1;
   localparam int unsigned SlotW    = 1 << (MemAw - 4);
@@ -110,14 +105,14 @@ module pka_rns_sb
   pka_rns_ucode u_ucode (
     .addr_i (pc_q),
     .data_o (uword),
-    .op_i   (cmd_op_i),
+    .op_i   (eng_i.cmd.op),
     .sb_i   (1'b1),
     .entry_o(entry),
     .valid_o(entry_valid)
   );
 
   logic [15:0] na_cmd;
-  assign na_cmd = cmd_len_i / 16'(2 * W);
+  assign na_cmd = eng_i.cmd.len / 16'(2 * W);
 
   // ---- load / store -----------------------------------------------------------------------------
   // phases: 0 N word, 1 constants (rowers, then gamma), 2 IN_A, 3 IN_B, 4 X1 (4 images), 5 scalar,
@@ -321,7 +316,7 @@ module pka_rns_sb
     .ld_addr_i(ld_addr6),
     .ld_cst_i (g_ld_cst),
     .ld_idx_i (g_ld_idx),
-    .ld_data_i(mem_rdata_i[5:0]),
+    .ld_data_i(eng_i.mem.rdata[5:0]),
     .st_addr_i(st_addr),
     .st_data_o(g_st),
     .ku_m1_o  (g_ku_m1),
@@ -460,7 +455,7 @@ module pka_rns_sb
 
   logic hi_zero;
   if (W < 32) begin : g_hi
-    assign hi_zero = (mem_rdata_i[31:W] == '0);
+    assign hi_zero = (eng_i.mem.rdata[31:W] == '0);
   end else begin : g_nohi
     assign hi_zero = 1'b1;
   end
@@ -484,8 +479,8 @@ module pka_rns_sb
     ph_d = ph_q; req_d = req_q; rsp_d = rsp_q; rj_d = rj_q; rt_d = rt_q; rp_d = rp_q; rg_d = rg_q;
     rr_d = rr_q; scal_d = scal_q; expo_d = expo_q; err_d = err_q;
     pc_d = pc_q; t_d = t_q; idx_d = idx_q; map_d = map_q; src_d = src_q;
-    mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
-    done_o = 1'b0;
+    mem_req = 1'b0; mem_we = 1'b0; mem_addr = '0; mem_wdata = '0;
+    done = 1'b0;
     rhalf = 1'b0; opa_sel = 3'd0; opb_sel = 2'd0; sa = '0; sb2 = '0; cidx = '0; col = '0;
     for (int i = 0; i < 4; i++) ra[i] = '0;
     au_en = 1'b0; au_clr = 1'b0; au_dbl = 1'b0; au_corr = 1'b0; au_idx = '0;
@@ -515,10 +510,10 @@ module pka_rns_sb
     end
 
     unique case (state_q)
-      Idle: if (cmd_valid_i) begin
-        op_d = cmd_op_i;
-        elen_d = LenW'(cmd_elen_i);
-        len_d = LenW'(cmd_len_i);
+      Idle: if (eng_i.cmd_valid) begin
+        op_d = eng_i.cmd.op;
+        elen_d = LenW'(eng_i.cmd.elen);
+        len_d = LenW'(eng_i.cmd.len);
         na_d = NW'(na_cmd);
         nb_d = NW'(na_cmd + 1);
         cyc_d = '0; io_d = '0; ph_d = '0; req_d = '0; rsp_d = '0; rj_d = '0; rt_d = '0;
@@ -528,8 +523,8 @@ module pka_rns_sb
         status_d = ST_OK;
         if (!entry_valid) begin
           status_d = ST_ERR_OPCODE; state_d = Done;
-        end else if (cmd_len_i == 0 || cmd_len_i % 16'(2 * W) != 0 || 32'(cmd_len_i) > MaxLen ||
-                     32'(cmd_elen_i) > MaxLen || (cmd_op_i == OP_ECC_MUL && cmd_elen_i == 0)) begin
+        end else if (eng_i.cmd.len == 0 || eng_i.cmd.len % 16'(2 * W) != 0 || 32'(eng_i.cmd.len) > MaxLen ||
+                     32'(eng_i.cmd.elen) > MaxLen || (eng_i.cmd.op == OP_ECC_MUL && eng_i.cmd.elen == 0)) begin
           status_d = ST_ERR_LENGTH; state_d = Done;
         end else state_d = Load;
       end
@@ -537,15 +532,15 @@ module pka_rns_sb
       Load: begin
         io_d = io_q + 1;
         if (req_q != cnt) begin
-          mem_req_o = 1'b1;
-          mem_addr_o = ld_addr;
-          if (mem_gnt_i) req_d = req_q + 1;
+          mem_req = 1'b1;
+          mem_addr = ld_addr;
+          if (eng_i.mem.gnt) req_d = req_q + 1;
         end
-        if (mem_rvalid_i) begin
+        if (eng_i.mem.rvalid) begin
           rsp_d = rsp_q + 1;
-          ld_data = W'(mem_rdata_i);
+          ld_data = W'(eng_i.mem.rdata);
           unique case (ph_q)
-            3'd0: if (!mem_rdata_i[0]) status_d = ST_ERR_EVEN_MODULUS;
+            3'd0: if (!eng_i.mem.rdata[0]) status_d = ST_ERR_EVEN_MODULUS;
             3'd1: begin
               if (!rg_q) begin
                 ld_cst = 1'b1;
@@ -566,12 +561,12 @@ module pka_rns_sb
               ld_addr6 = {(ph_q == 3'd2) ? RegInA : (ph_q == 3'd3) ? RegInB : RegOne + 5'(rr_q), rp_q};
               if (img_g) begin
                 g_ld_rf = 1'b1;
-                if (mem_rdata_i[31:6] != '0) err_d = 1'b1;
+                if (eng_i.mem.rdata[31:6] != '0) err_d = 1'b1;
               end else begin
                 ld_rf = 1'b1;
                 ld_half = img_b;
                 ld_sel = onehot_img;
-                if (!hi_zero || W'(mem_rdata_i) >= W'((33'd1 << W) - 33'(cmod))) err_d = 1'b1;
+                if (!hi_zero || W'(eng_i.mem.rdata) >= W'((33'd1 << W) - 33'(cmod))) err_d = 1'b1;
               end
               if (img_g) begin
                 rj_d = '0;
@@ -579,8 +574,8 @@ module pka_rns_sb
                 if (rp_q) rr_d = rr_q + 1;
               end else rj_d = rj_q + 1;
             end
-            3'd5: scal_d[32 * rsp_q[$clog2(EWords+1)-1:0] +: 32] = mem_rdata_i;
-            default: expo_d[32 * rsp_q[$clog2(EWords+1)-1:0] +: 32] = mem_rdata_i;
+            3'd5: scal_d[32 * rsp_q[$clog2(EWords+1)-1:0] +: 32] = eng_i.mem.rdata;
+            default: expo_d[32 * rsp_q[$clog2(EWords+1)-1:0] +: 32] = eng_i.mem.rdata;
           endcase
         end
         if (req_q == cnt && rsp_q == cnt) begin
@@ -738,11 +733,11 @@ module pka_rns_sb
       Store: begin
         // RES -> SLOT_R, RES_HI -> SLOT_R_HI (images of 2(n_a + n_b + 1) words)
         io_d = io_q + 1;
-        mem_req_o = 1'b1;
-        mem_we_o = 1'b1;
-        mem_addr_o = slot_addr(rr_q[0] ? SLOT_R_HI : SLOT_R, MemAw'(req_q));
-        mem_wdata_o = img_g ? 32'(g_st) : 32'(st_w);
-        if (mem_gnt_i) begin
+        mem_req = 1'b1;
+        mem_we = 1'b1;
+        mem_addr = slot_addr(rr_q[0] ? SLOT_R_HI : SLOT_R, MemAw'(req_q));
+        mem_wdata = img_g ? 32'(g_st) : 32'(st_w);
+        if (eng_i.mem.gnt) begin
           req_d = req_q + 1;
           if (img_g) begin
             rj_d = '0;
@@ -757,7 +752,7 @@ module pka_rns_sb
       end
 
       Done: begin
-        done_o = 1'b1;
+        done = 1'b1;
         state_d = Idle;
       end
       default: state_d = Idle;
@@ -785,11 +780,11 @@ module pka_rns_sb
     expo_q <= expo_d;
   end
 
-  assign cmd_ready_o = (state_q == Idle);
-  assign status_o    = status_q;
-  assign cycles_o    = cyc_q;
-  assign io_cycles_o = io_q;
+  assign cmd_ready = (state_q == Idle);
+  assign status    = status_q;
+  assign cycles    = cyc_q;
+  assign io_cycles = io_q;
 
   logic unused;
-  assign unused = ^{cmd_arg_i, uword[63:52], uword[42:41], uword[40:36] & 5'd0};
+  assign unused = ^{eng_i.cmd.arg, uword[63:52], uword[42:41], uword[40:36] & 5'd0};
 endmodule

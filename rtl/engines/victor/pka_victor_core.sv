@@ -15,8 +15,8 @@
 // The merge needs floor(A / 2^(K(n'-2))) B < q_max 2^K N: true for every operand the engine
 // multiplies (checked a, b, base < N; results < 1.27 N), not for A = B = 2N-1 (see the model).
 //
-// Operations (cmd_len_i = n = bit length of N, 2 <= n <= MaxLen):
-//   OP_MODEXP  R = A^E mod N, canonical. Reads N, A (< N), E (cmd_elen_i bits, <= MaxLen).
+// Operations (eng_i.cmd.len = n = bit length of N, 2 <= n <= MaxLen):
+//   OP_MODEXP  R = A^E mod N, canonical. Reads N, A (< N), E (eng_i.cmd.elen bits, <= MaxLen).
 //   OP_MODMUL  R = A*B mod N, canonical. Reads N, A (< N), B (< N).
 // Slots: SLOT_N, SLOT_A, SLOT_B, SLOT_E in, SLOT_R out (ceil(n/32) words). No host constants:
 // the eps+1 bits of 1/N the estimator needs, Y = floor(2^(n+Eps)/N), are computed here by Eps+1
@@ -27,7 +27,7 @@
 // fixed bit positions; all arithmetic scales by 2^s (the model's `shift`). Widths: S words
 // MaxLen+2K+1, A registers MaxLen+K (digit window at MaxLen+pad, pad = K n' - n - 1).
 //
-// cycles_o (compute; loads/stores are io_cycles_o):
+// cycles (compute; loads/stores are io_cycles):
 //   MODEXP: 1 + (Eps+1) + h*2(n'+1) + 2        (base check, Y, h steps, convert X, final -N)
 //   MODMUL: 2 + (Eps+1) + 2(n'+1) + 1
 // The carry-propagate conversion of a result (one MaxLen+2K+1 bit adder, shared with the checks,
@@ -46,24 +46,19 @@ module pka_victor_core
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
-  input  logic               cmd_valid_i,
-  output logic               cmd_ready_o,
-  input  logic [7:0]         cmd_op_i,
-  input  logic [15:0]        cmd_len_i,
-  input  logic [15:0]        cmd_elen_i,
-  input  logic [31:0]        cmd_arg_i,
-  output logic               mem_req_o,
-  input  logic               mem_gnt_i,
-  output logic               mem_we_o,
-  output logic [MemAw-1:0]   mem_addr_o,
-  output logic [31:0]        mem_wdata_o,
-  input  logic               mem_rvalid_i,
-  input  logic [31:0]        mem_rdata_i,
-  output logic               done_o,
-  output logic [7:0]         status_o,
-  output logic [31:0]        cycles_o,
-  output logic [31:0]        io_cycles_o
+  input  eng_h2d_t eng_i,   // command, memory response (pka_pkg)
+  output eng_d2h_t eng_o    // command ready, memory request, result
 );
+
+  // ---- the common boundary (pka_pkg::eng_h2d_t in, eng_d2h_t out) ------------------------------
+  logic             cmd_ready, mem_req, mem_we, done;
+  logic [MemAw-1:0] mem_addr;
+  logic [31:0]      mem_wdata, cycles, io_cycles;
+  logic [7:0]       status;
+  assign eng_o = '{cmd_ready: cmd_ready,
+                   mem: '{req: mem_req, we: mem_we, addr: MemAwMax'(mem_addr), wdata: mem_wdata},
+                   res: '{done: done, status: status, cycles: cycles, io_cycles: io_cycles}};
+
   localparam int unsigned Words     = MaxLen / 32;
   localparam int unsigned SlotWords = 1 << (MemAw - 4);
   localparam int unsigned WiW       = $clog2(Words + 1);
@@ -238,10 +233,10 @@ module pka_victor_core
     // N, A, B go to the top words (word-aligned left alignment), E stays right-aligned
     ld_index = is_e ? rsp_q : WiW'(Words) - nw_q + rsp_q;
     ld_new = ld_q;
-    ld_new[32 * ld_index +: 32] = mem_rdata_i;
+    ld_new[32 * ld_index +: 32] = eng_i.mem.rdata;
     ld_aligned = ld_new << f_q;
-    ld_lost = |(mem_rdata_i & ~(32'hffff_ffff >> f_q));
-    ld_top = mem_rdata_i[5'd31 - f_q];
+    ld_lost = |(eng_i.mem.rdata & ~(32'hffff_ffff >> f_q));
+    ld_top = eng_i.mem.rdata[5'd31 - f_q];
     conv = add_sum[W-1:2*K];
     digit    = t_q[0] ? (mul_act_q ? top_digit(a1_q, pad_q, 0) : '0) : top_digit(a0_q, pad_q, 0);
     digit_lo = t_q[0] ? (mul_act_q ? top_digit(a1_q, pad_q, K) : '0) : top_digit(a0_q, pad_q, K);
@@ -266,8 +261,8 @@ module pka_victor_core
       pad_d  = 3'(K - 1) - dr_q;
     end
     if (dcnt_q != '0) dcnt_d = dcnt_q - 1;
-    if (state_q == Idle && cmd_valid_i) begin   // a command: start on its registered length
-      dq_d = DQW'(cmd_len_i[LW-1:0]); dr_d = '0; dcnt_d = DCW'(DivSteps + 1);
+    if (state_q == Idle && eng_i.cmd_valid) begin   // a command: start on its registered length
+      dq_d = DQW'(eng_i.cmd.len[LW-1:0]); dr_d = '0; dcnt_d = DCW'(DivSteps + 1);
     end
   end
 
@@ -283,22 +278,22 @@ module pka_victor_core
     t_zero_d = t_zero_q; t_last_d = t_last_q; last_step_d = last_step_q;
     n_d = n_q; b_d = b_q; a0_d = a0_q; a1_d = a1_q; e_d = e_q; ld_d = ld_q; rem_d = rem_q; y_d = y_q;
     sa1_d = sa1_q; sc1_d = sc1_q; sa2_d = sa2_q; sc2_d = sc2_q; q2_d = q2_q; first2_d = first2_q;
-    mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
-    done_o = 1'b0;
+    mem_req = 1'b0; mem_we = 1'b0; mem_addr = '0; mem_wdata = '0;
+    done = 1'b0;
 
     unique case (state_q)
-      Idle: if (cmd_valid_i) begin
+      Idle: if (eng_i.cmd_valid) begin
         cyc_d = '0; io_d = '0; opnd_d = '0; req_d = '0; rsp_d = '0; ld_d = '0;
-        is_exp_d = op_e'(cmd_op_i) == OP_MODEXP;
-        elen_d = is_exp_d ? cmd_elen_i : 16'd0;
-        nw_d = WiW'((32'(cmd_len_i) + 31) / 32);
-        nwe_d = WiW'((32'(cmd_elen_i) + 31) / 32);
-        f_d = 5'(-cmd_len_i);               // 32 nw - n
+        is_exp_d = op_e'(eng_i.cmd.op) == OP_MODEXP;
+        elen_d = is_exp_d ? eng_i.cmd.elen : 16'd0;
+        nw_d = WiW'((32'(eng_i.cmd.len) + 31) / 32);
+        nwe_d = WiW'((32'(eng_i.cmd.elen) + 31) / 32);
+        f_d = 5'(-eng_i.cmd.len);               // 32 nw - n
         x_one_d = 1'b1; mul_act_d = 1'b0; first_d = 1'b1; wide_d = 1'b0;
-        if (op_e'(cmd_op_i) != OP_MODEXP && op_e'(cmd_op_i) != OP_MODMUL) begin
+        if (op_e'(eng_i.cmd.op) != OP_MODEXP && op_e'(eng_i.cmd.op) != OP_MODMUL) begin
           status_d = ST_ERR_OPCODE; state_d = Done;
-        end else if (cmd_len_i < 16'd2 || 32'(cmd_len_i) > MaxLen ||
-                     (is_exp_d && 32'(cmd_elen_i) > MaxLen)) begin
+        end else if (eng_i.cmd.len < 16'd2 || 32'(eng_i.cmd.len) > MaxLen ||
+                     (is_exp_d && 32'(eng_i.cmd.elen) > MaxLen)) begin
           status_d = ST_ERR_LENGTH; state_d = Done;
         end else begin
           status_d = ST_OK; state_d = Load;
@@ -309,14 +304,14 @@ module pka_victor_core
         io_d = io_q + 1;
         begin
           if (req_q != opnd_words) begin
-            mem_req_o  = 1'b1;
-            mem_addr_o = addr(32'(opnd_slot), req_q);
-            if (mem_gnt_i) req_d = req_q + 1;
+            mem_req  = 1'b1;
+            mem_addr = addr(32'(opnd_slot), req_q);
+            if (eng_i.mem.gnt) req_d = req_q + 1;
           end
-          if (mem_rvalid_i) begin
+          if (eng_i.mem.rvalid) begin
             ld_d  = ld_new;
             rsp_d = rsp_q + 1;
-            if (opnd_q == 2'd0 && rsp_q == '0) n_odd_d = mem_rdata_i[0];
+            if (opnd_q == 2'd0 && rsp_q == '0) n_odd_d = eng_i.mem.rdata[0];
             if (rsp_q + 1 == opnd_words) begin  // operand complete
               req_d = '0; rsp_d = '0; ld_d = '0; opnd_d = opnd_q + 1;
               unique case (opnd_q)
@@ -438,17 +433,17 @@ module pka_victor_core
 
       Store: begin
         io_d = io_q + 1;
-        mem_req_o = 1'b1; mem_we_o = 1'b1;
-        mem_addr_o  = addr(SLOT_R, req_q);
-        mem_wdata_o = ld_q[32 * (32'(Words) - 32'(nw_q) + 32'(req_q)) +: 32];
-        if (mem_gnt_i) begin
+        mem_req = 1'b1; mem_we = 1'b1;
+        mem_addr  = addr(SLOT_R, req_q);
+        mem_wdata = ld_q[32 * (32'(Words) - 32'(nw_q) + 32'(req_q)) +: 32];
+        if (eng_i.mem.gnt) begin
           req_d = req_q + 1;
           if (req_q + 1 == nw_q) state_d = Done;
         end
       end
 
       Done: begin
-        done_o = 1'b1;
+        done = 1'b1;
         state_d = Idle;
       end
 
@@ -482,11 +477,11 @@ module pka_victor_core
     first2_q <= first2_d;
   end
 
-  assign cmd_ready_o = (state_q == Idle);
-  assign status_o    = status_q;
-  assign cycles_o    = cyc_q;
-  assign io_cycles_o = io_q;
+  assign cmd_ready = (state_q == Idle);
+  assign status    = status_q;
+  assign cycles    = cyc_q;
+  assign io_cycles = io_q;
 
   logic unused;
-  assign unused = ^{cmd_arg_i, add_sum[2*K-1:0]};
+  assign unused = ^{eng_i.cmd.arg, add_sum[2*K-1:0]};
 endmodule

@@ -464,4 +464,45 @@ package pka_regs_pkg;
         pka_regs__SLOT_X1__external__out_t SLOT_X1;
         pka_regs__SLOT_X2__external__out_t SLOT_X2;
     } pka_regs__out_t;
+
+    typedef enum logic [3:0] {
+        pka_op__NOP = 'h0,
+        pka_op__MONTMUL = 'h1,
+        pka_op__MODMUL = 'h2,
+        pka_op__MODEXP = 'h3,
+        pka_op__MODEXP_CT = 'h4,
+        pka_op__MODRED = 'h5,
+        pka_op__MUL = 'h6,
+        pka_op__RSA_CRT = 'h7,
+        pka_op__MODADD = 'h8,
+        pka_op__MODSUB = 'h9,
+        pka_op__MODINV = 'ha,
+        pka_op__ECC_MUL = 'hb,
+        pka_op__ECC_CHECK = 'hc,
+        pka_op__MONT_PARAMS = 'hd,
+        pka_op__ZEROIZE = 'hf
+    } pka_op_e;
+
+    typedef enum logic [2:0] {
+        pka_engine__AUTO = 'h0,
+        pka_engine__CSA2 = 'h1,
+        pka_engine__MWR4 = 'h2,
+        pka_engine__RNS = 'h3,
+        pka_engine__VICTOR = 'h4,
+        pka_engine__HSCM = 'h5,
+        pka_engine__EXAMPLE = 'h7
+    } pka_engine_e;
+
+    typedef enum logic [3:0] {
+        pka_status__OK = 'h0,
+        pka_status__ERR_EVEN_MODULUS = 'h1,
+        pka_status__ERR_LENGTH = 'h2,
+        pka_status__ERR_OPERAND_RANGE = 'h3,
+        pka_status__ERR_OPCODE = 'h4,
+        pka_status__ERR_BUSY = 'h5,
+        pka_status__ERR_NOT_ON_CURVE = 'h6,
+        pka_status__ERR_NO_INVERSE = 'h7,
+        pka_status__ERR_UNSUPPORTED = 'h8,
+        pka_status__ERR_PARAM = 'h9
+    } pka_status_e;
 endpackage

@@ -1,7 +1,9 @@
 """pka_top in simulation: the generated artefacts of the register map, and the Verilator build of
 the top with its own C++ harness (tb/pka_top/top_harness.cpp), which drives the AXI4-Lite port.
 
-    python -m pka.rtl.top gen      # regenerate rtl/top/gen/, sw/pka_regs.h and doc/regs/ from data/pka.rdl
+    python -m pka.rtl.top gen      # regenerate rtl/top/gen/, sw/pka_regs.h, pka_pkg's definitions, pka.regs,
+                                   # sw/pka_defs.h and doc/top.md's tables from data/pka.rdl
+    python -m pka.rtl.top html     # the HTML register reference in build/doc/regs/
 
 The driver on top of this (operations, operands, status codes) is `pka.driver`.
 """
@@ -17,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from pka.sim import REPO, Design, SimTimeout, fileset
+from pka.regs import Engine
+from pka.sim import HARNESS_H, REPO, Design, SimProcess, SimTimeout, fileset
 from pka.sim import build as sim_build
 
 log = logging.getLogger("pka.top")
@@ -25,7 +28,7 @@ log = logging.getLogger("pka.top")
 RDL = REPO / "data" / "pka.rdl"
 GEN_DIR = REPO / "rtl" / "top" / "gen"
 HEADER = REPO / "sw" / "pka_regs.h"
-HTML_DIR = REPO / "doc" / "regs"
+HTML_DIR = REPO / "build" / "doc" / "regs"   # generated on demand (`python -m pka.rtl.top html`), not committed
 TOP_HARNESS = REPO / "tb" / "pka_top" / "top_harness.cpp"
 SW_DIR = REPO / "sw"
 # the C driver and example, compiled into the harness (as C++) for its `sw` verb
@@ -54,21 +57,33 @@ def gen_html(out: Path) -> None:
                    check=True, capture_output=True, text=True)
 
 
+def gen_html_doc() -> Path:
+    """The HTML register reference (peakrdl-html) in build/doc/regs/: a build artefact, not committed."""
+    if HTML_DIR.exists():
+        shutil.rmtree(HTML_DIR)
+    HTML_DIR.parent.mkdir(parents=True, exist_ok=True)
+    gen_html(HTML_DIR)
+    return HTML_DIR / "index.html"
+
+
 def gen_all() -> None:
+    """Every committed artefact of data/pka.rdl: the register block, the C header, the interface
+    definitions (pka_pkg's generated region, pka.regs, sw/pka_defs.h, doc/top.md's tables) and the
+    FuseSoC cores."""
+    from pka.rtl import defs
+
     GEN_DIR.mkdir(parents=True, exist_ok=True)
     gen_regblock(GEN_DIR)
     HEADER.parent.mkdir(parents=True, exist_ok=True)
     gen_header(HEADER)
-    if HTML_DIR.exists():
-        shutil.rmtree(HTML_DIR)
-    gen_html(HTML_DIR)
+    defs.write_all()
     gen_cores()
 
 
 # ---- builds of the top ------------------------------------------------------------------------------
 
 # Engines a top build can hold: name -> (pka_top_pkg engine id, pka_top enable parameter).
-ENGINE_IDS = {"csa2": 1, "mwr4": 2, "rns": 3, "victor": 4, "hscm": 5, "example": 7}
+ENGINE_IDS = {e.name.lower(): int(e) for e in Engine if e != Engine.AUTO}
 TOP_ENGINES = ("example", "csa2", "mwr4", "victor", "rns", "hscm")   # engines pka_top can instantiate (an En<Name> parameter each)
 TOP_FILES = ["rtl/common/pka_pkg.sv", "rtl/top/pka_top_pkg.sv", "rtl/top/gen/pka_regs_pkg.sv",
              "rtl/top/gen/pka_regs.sv", "rtl/top/pka_top_ram.sv", "rtl/top/pka_top_seq.sv"]
@@ -114,7 +129,7 @@ def design(cfg: TopConfig, harness: Sequence[Path] | None = None, name: str = "p
     """pka_top with our AXI4-Lite harness (and the C driver compiled in for its `sw` verb)."""
     return Design("pka_top", cfg.sources(), cfg.verilog_params(),
                   harness=list(harness or [TOP_HARNESS] + SW_SOURCES),
-                  key_files=[TOP_HARNESS.parent / "top_axil.h", SW_DIR / "pka.h", SW_DIR / "pka_regs.h"],
+                  key_files=[TOP_HARNESS.parent / "top_axil.h", SW_DIR / "pka.h", SW_DIR / "pka_regs.h", SW_DIR / "pka_defs.h"],
                   cflags=[f"-I{TOP_HARNESS.parent}", f"-I{SW_DIR}"], name=name)
 
 
@@ -134,53 +149,19 @@ class FuzzResult:
     max_latency: int
 
 
-class TopSim:
+class TopSim(SimProcess):
     """A running pka_top simulation, spoken to through its AXI4-Lite port (one process)."""
 
     def __init__(self, cfg: TopConfig, trace_vcd: str | Path | None = None) -> None:
         self.cfg = cfg
-        self.exe = build(cfg, trace=trace_vcd is not None)
-        env = dict(os.environ)
-        if trace_vcd is not None:
-            env["PKA_VCD"] = str(trace_vcd)
-        self.proc = subprocess.Popen([str(self.exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1, env=env)
+        super().__init__(build(cfg, trace=trace_vcd is not None), trace_vcd)
         self.bus_cycles = 0   # cycles spent in bus transactions since the start
 
     def __enter__(self) -> "TopSim":
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                assert self.proc.stdin is not None
-                self.proc.stdin.write("quit\n")
-                self.proc.stdin.flush()
-                self.proc.wait(timeout=10)
-            except (BrokenPipeError, subprocess.TimeoutExpired):
-                self.proc.kill()
-
-    def _send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def _recv(self) -> str:
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError(f"simulator {self.exe} exited (status {self.proc.poll()})")
-        return line.strip()
-
-    def _ask(self, line: str) -> list[str]:
-        self._send(line)
-        reply = self._recv()
-        if reply.startswith("error"):
-            raise RuntimeError(reply)
-        return reply.split()
+    def _ask(self, line: str) -> list[str]:  # type: ignore[override]
+        return super()._ask(line).split()
 
     # -- bus ------------------------------------------------------------------------------------
     def write32(self, addr: int, value: int, strb: int = 0xF) -> int:
@@ -230,13 +211,7 @@ class TopSim:
         if progress is not None:
             self._ask(f"progress {progress_every}")
         self._send(f"wait {max_cycles}")
-        while True:
-            parts = self._recv().split()
-            if parts[0] == "progress":
-                if progress is not None:
-                    progress(int(parts[1]))
-                continue
-            break
+        parts = self._until(progress)
         if progress is not None:
             self._ask("progress 0")
         if parts[0] != "irq":
@@ -408,17 +383,16 @@ def _core_files() -> dict[Path, str]:
     common = REPO / "rtl" / "top" / "pka_common.core"
     out[common] = _core("pka:pka:common", "pka_pkg: status codes, opcodes and the slot map shared by all units",
                         common.parent, [REPO / "rtl" / "common" / "pka_pkg.sv"], [], "pka_pkg", {}, [], [])
-    harness = REPO / "tb" / "common" / "harness.cpp"
     for f in sorted((REPO / "rtl" / "engines").glob("*/*.f")):
         e = f.stem
         top, srcs, params = _fset(f)
         srcs = [x for x in srcs if x.name != "pka_pkg.sv"]
         core = f.parent / f"pka_{e}.core"
         p = params[0]
-        mem_aw = p.get("MemAw", 8)
+        # no sim target: an engine simulates inside the flat test top that pka.sim generates for its
+        # parameter set (pka.sim.engine_wrapper) around the harness tb/common/harness.cpp
         out[core] = _core(f"pka:engine:{e}", f"pka engine {e} ({top}, the common engine boundary)", core.parent,
-                          srcs, ["pka:pka:common"], top, p, [(_rel(harness, core.parent), "cppSource")],
-                          [f"-DMEM_AW={mem_aw}"])
+                          srcs, ["pka:pka:common"], top, p, [], [])
     topf = REPO / "rtl" / "top" / "pka_top.core"
     deps = ["pka:pka:common"] + [f"pka:engine:{f.stem}" for f in sorted((REPO / "rtl" / "engines").glob("*/*.f"))
                                  if f.stem in TOP_ENGINES]
@@ -428,11 +402,14 @@ def _core_files() -> dict[Path, str]:
                       topf.parent, own, deps, "pka_top", {"MaxLen": 256},
                       [(_rel(TOP_HARNESS, topf.parent), "cppSource"),
                        (_rel(TOP_HARNESS.parent / "top_axil.h", topf.parent), "cppSource, is_include_file: true"),
+                       (_rel(HARNESS_H, topf.parent), "cppSource, is_include_file: true"),
                        (_rel(SW_DIR / "pka.c", topf.parent), "cSource"),
                        (_rel(SW_DIR / "example.c", topf.parent), "cSource"),
                        (_rel(SW_DIR / "pka.h", topf.parent), "cSource, is_include_file: true"),
-                       (_rel(SW_DIR / "pka_regs.h", topf.parent), "cSource, is_include_file: true")],
-                      [f"-I{_rel(TOP_HARNESS.parent, topf.parent)}", f"-I{_rel(SW_DIR, topf.parent)}"])
+                       (_rel(SW_DIR / "pka_regs.h", topf.parent), "cSource, is_include_file: true"),
+                       (_rel(SW_DIR / "pka_defs.h", topf.parent), "cSource, is_include_file: true")],
+                      [f"-I{_rel(TOP_HARNESS.parent, topf.parent)}", f"-I{_rel(HARNESS_H.parent, topf.parent)}",
+                       f"-I{_rel(SW_DIR, topf.parent)}"])
     return out
 
 
@@ -469,9 +446,13 @@ def gen_cores() -> None:
 def main(argv: list[str]) -> int:
     if argv[:1] == ["gen"]:
         gen_all()
-        print(f"wrote {GEN_DIR.relative_to(REPO)}/, {HEADER.relative_to(REPO)}, {HTML_DIR.relative_to(REPO)}/")
+        print(f"wrote {GEN_DIR.relative_to(REPO)}/, {HEADER.relative_to(REPO)}, rtl/common/pka_pkg.sv, "
+              "src/pka/regs.py, sw/pka_defs.h, doc/top.md (tables), the FuseSoC cores")
         return 0
-    print("usage: python -m pka.rtl.top gen", file=sys.stderr)
+    if argv[:1] == ["html"]:
+        print(f"wrote {gen_html_doc().relative_to(REPO)}")
+        return 0
+    print("usage: python -m pka.rtl.top gen|html", file=sys.stderr)
     return 2
 
 

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+// verilated_top.h: what every pka Verilator harness needs around its model (compiled with --prefix
+// Vtop): the context, the model, an optional VCD trace (file name in $PKA_VCD, when built with
+// --trace) and the time stamps of the trace. Used by tb/common/harness.cpp (the engine boundary) and
+// tb/pka_top/top_axil.h (the accelerator's AXI4-Lite port).
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+
+#include "Vtop.h"
+#include "verilated.h"
+#if VM_TRACE
+#include "verilated_vcd_c.h"
+#endif
+
+struct VerilatedTop {
+  VerilatedContext ctx;
+  Vtop* top;
+  uint64_t time = 0;  // trace time stamps (two per clock cycle)
+#if VM_TRACE
+  VerilatedVcdC* vcd = nullptr;
+#endif
+
+  VerilatedTop() {
+    top = new Vtop{&ctx};
+#if VM_TRACE
+    if (const char* path = std::getenv("PKA_VCD")) {
+      ctx.traceEverOn(true);
+      vcd = new VerilatedVcdC;
+      top->trace(vcd, 99);
+      vcd->open(path);
+    }
+#endif
+  }
+  ~VerilatedTop() {
+#if VM_TRACE
+    if (vcd) vcd->close();
+#endif
+    top->final();
+    delete top;
+  }
+  VerilatedTop(const VerilatedTop&) = delete;
+  VerilatedTop& operator=(const VerilatedTop&) = delete;
+
+  // evaluate the model and record a trace sample
+  void eval_dump() {
+    top->eval();
+#if VM_TRACE
+    if (vcd) vcd->dump(time);
+#endif
+    time++;
+  }
+};
