@@ -19,7 +19,7 @@ enum pka_op {
   PKA_OP_ECC_MUL = 11,  /* x(k P) by the (X,Z) Montgomery ladder. */
   PKA_OP_ECC_CHECK = 12,  /* y^2 = x^3 + a x + b mod p? Else ERR_NOT_ON_CURVE. */
   PKA_OP_MONT_PARAMS = 13,  /* W = 2^(2r) mod N into SLOT_W (r = ELEN), MU = -N^-1 mod 2^64. */
-  PKA_OP_ZEROIZE = 15  /* Clear the whole operand RAM and MU. */
+  PKA_OP_ZEROIZE = 15  /* Clear the whole operand RAM and MU. To an engine: clear every register and internal memory that can hold operand-derived data (no port access), then done with OK. */
 };
 
 enum pka_status {
@@ -32,7 +32,11 @@ enum pka_status {
   PKA_ERR_NOT_ON_CURVE = 6,  /* ECC_CHECK: the point is not on the curve. */
   PKA_ERR_NO_INVERSE = 7,  /* MODINV: A = 0 or A A^(N-2) != 1 (N not prime); hscm RSA_CRT: inconsistent key. */
   PKA_ERR_UNSUPPORTED = 8,  /* The build does not serve the opcode, or CMD.ENGINE names an absent engine or one without it. */
-  PKA_ERR_PARAM = 9  /* Host side only: an engine parameter the engine does not support (never produced by the hardware). */
+  PKA_ERR_PARAM = 9,  /* Host side only: an engine parameter the engine does not support (never produced by the hardware). */
+  PKA_ERR_FAULT = 10,  /* A result failed its check before release (fault): result and working state zeroized. */
+  PKA_ERR_ABORTED = 11,  /* CTRL.ABORT stopped the operation: working state zeroized. */
+  PKA_ERR_TIMEOUT = 12,  /* The watchdog ended an operation that ran past its computed bound: working state zeroized. */
+  PKA_ERR_INFINITY = 13  /* The result is the point at infinity (no affine coordinates). */
 };
 
 enum pka_engine {

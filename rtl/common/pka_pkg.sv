@@ -10,6 +10,13 @@
 //              req/gnt, operands at slot * 2^(MemAw-4) + word) and the result (done pulse, status,
 //              cycles as the paper counts them, io_cycles through the word port).
 // A core's ports are `clk_i, rst_ni, eng_i, eng_o`; a new field reaches every engine by one edit here.
+//
+// Every engine also accepts OP_ZEROIZE (the wipe): it clears every register and internal memory that
+// can hold operand-derived data (datapath registers, internal RAMs, exponent/scalar registers, ladder
+// state), makes no memory-port access, and ends with done, ST_OK, cycles = the wipe's cycles,
+// io_cycles = 0. pka_top sends it after every operation that touched a secret and on ZEROIZE. An
+// operation is aborted by pka_top holding the engine's reset (rst_ni) low for a few cycles; a wipe
+// follows, since datapath registers need no reset.
 `default_nettype none
 
 package pka_pkg;
@@ -26,7 +33,11 @@ package pka_pkg;
     ST_ERR_NOT_ON_CURVE  = 8'd6,   // ECC_CHECK: the point is not on the curve.
     ST_ERR_NO_INVERSE    = 8'd7,   // MODINV: A = 0 or A A^(N-2) != 1 (N not prime); hscm RSA_CRT: inconsistent key.
     ST_ERR_UNSUPPORTED   = 8'd8,   // The build does not serve the opcode, or CMD.ENGINE names an absent engine or one without it.
-    ST_ERR_PARAM         = 8'd9    // Host side only: an engine parameter the engine does not support (never produced by the hardware).
+    ST_ERR_PARAM         = 8'd9,   // Host side only: an engine parameter the engine does not support (never produced by the hardware).
+    ST_ERR_FAULT         = 8'd10,  // A result failed its check before release (fault): result and working state zeroized.
+    ST_ERR_ABORTED       = 8'd11,  // CTRL.ABORT stopped the operation: working state zeroized.
+    ST_ERR_TIMEOUT       = 8'd12,  // The watchdog ended an operation that ran past its computed bound: working state zeroized.
+    ST_ERR_INFINITY      = 8'd13   // The result is the point at infinity (no affine coordinates).
   } status_e;
 
   // opcodes (CMD.OP; the engines receive the ones they serve)
@@ -45,7 +56,7 @@ package pka_pkg;
     OP_ECC_MUL     = 8'd11,  // x(k P) by the (X,Z) Montgomery ladder.
     OP_ECC_CHECK   = 8'd12,  // y^2 = x^3 + a x + b mod p? Else ERR_NOT_ON_CURVE.
     OP_MONT_PARAMS = 8'd13,  // W = 2^(2r) mod N into SLOT_W (r = ELEN), MU = -N^-1 mod 2^64.
-    OP_ZEROIZE     = 8'd15   // Clear the whole operand RAM and MU.
+    OP_ZEROIZE     = 8'd15   // Clear the whole operand RAM and MU. To an engine: clear every register and internal memory that can hold operand-derived data (no port access), then done with OK.
   } op_e;
 
   // engine ids (CMD.ENGINE, the bits of HWCFG.ENGINES)

@@ -26,7 +26,7 @@ class Op(IntEnum):
     ECC_MUL = 11  # x(k P) by the (X,Z) Montgomery ladder.
     ECC_CHECK = 12  # y^2 = x^3 + a x + b mod p? Else ERR_NOT_ON_CURVE.
     MONT_PARAMS = 13  # W = 2^(2r) mod N into SLOT_W (r = ELEN), MU = -N^-1 mod 2^64.
-    ZEROIZE = 15  # Clear the whole operand RAM and MU.
+    ZEROIZE = 15  # Clear the whole operand RAM and MU. To an engine: clear every register and internal memory that can hold operand-derived data (no port access), then done with OK.
 
 
 class Status(IntEnum):
@@ -42,6 +42,10 @@ class Status(IntEnum):
     ERR_NO_INVERSE = 7  # MODINV: A = 0 or A A^(N-2) != 1 (N not prime); hscm RSA_CRT: inconsistent key.
     ERR_UNSUPPORTED = 8  # The build does not serve the opcode, or CMD.ENGINE names an absent engine or one without it.
     ERR_PARAM = 9  # Host side only: an engine parameter the engine does not support (never produced by the hardware).
+    ERR_FAULT = 10  # A result failed its check before release (fault): result and working state zeroized.
+    ERR_ABORTED = 11  # CTRL.ABORT stopped the operation: working state zeroized.
+    ERR_TIMEOUT = 12  # The watchdog ended an operation that ran past its computed bound: working state zeroized.
+    ERR_INFINITY = 13  # The result is the point at infinity (no affine coordinates).
 
 
 class Engine(IntEnum):

@@ -503,6 +503,10 @@ package pka_regs_pkg;
         pka_status__ERR_NOT_ON_CURVE = 'h6,
         pka_status__ERR_NO_INVERSE = 'h7,
         pka_status__ERR_UNSUPPORTED = 'h8,
-        pka_status__ERR_PARAM = 'h9
+        pka_status__ERR_PARAM = 'h9,
+        pka_status__ERR_FAULT = 'ha,
+        pka_status__ERR_ABORTED = 'hb,
+        pka_status__ERR_TIMEOUT = 'hc,
+        pka_status__ERR_INFINITY = 'hd
     } pka_status_e;
 endpackage
