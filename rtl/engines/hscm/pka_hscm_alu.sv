@@ -8,6 +8,7 @@
 // cycles later: words + 2 cycles (the core starts CHECK and ADD in the cycle before their
 // state, so that these phases keep words + 1 cycles of their own).  Reads of
 // P0 beyond lim0_i words, P1 beyond lim1_i and N beyond limn_i are taken as 0.
+// wipe_i (OP_ZEROIZE) holds every register at 0.
 `default_nettype none
 
 module pka_hscm_alu
@@ -19,6 +20,7 @@ module pka_hscm_alu
 ) (
   input  logic          clk_i,
   input  logic          rst_ni,
+  input  logic          wipe_i,      // OP_ZEROIZE: every register to 0
   input  logic          start_i,
   input  logic [1:0]    mode_i,      // 0 CMP, 1 CHECK, 2 ADD
   input  logic [7:0]    x_ent_i,     // CMP: X, REF
@@ -103,6 +105,7 @@ module pka_hscm_alu
       j_d   = j + 16'd1;
       act_d = (j + 16'd1) != (start_i ? words_i : n_q);
     end
+    if (wipe_i) {act_d, j_d, mode_d, x_d, r_d, n_d, l0_d, l1_d, ln_d, pv_d, pj_d} = '0;
   end
 
   // stage 1: word pj_q, read in the previous cycle: operands registered (P0 + P1 and N + 1 for
@@ -132,6 +135,7 @@ module pka_hscm_alu
         nq_d = '0;
       end
     endcase
+    if (wipe_i) {v2_d, l2_d, j2_d, pp_d, nq_d} = '0;
   end
 
   // stage 2: the carry chain over the words, the flag and the ADD write
@@ -161,7 +165,7 @@ module pka_hscm_alu
         if (mode_q == M_CHECK && s[W+2:W] != '0) fl_d = 1'b1;
       end
     end
-    if (start_i) begin
+    if (start_i || wipe_i) begin
       cy_d = '0;
       fl_d = 1'b0;
     end

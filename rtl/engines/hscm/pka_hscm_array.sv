@@ -20,6 +20,7 @@
 // and a ring's first PE's next input is the FIFO's next head register or, when that is empty,
 // the ring's last PE's output, known the same way - so the sequencers' boundary logic and RAM
 // reads start from flip-flops, not from the PE inputs' multiplexers.
+// wipe_i (OP_ZEROIZE, at least Depth cycles) zeroes every PE register and the FIFOs' storage.
 `default_nettype none
 
 module pka_hscm_array #(
@@ -32,6 +33,7 @@ module pka_hscm_array #(
   input  logic            rst_ni,
   input  logic            split_i,
   input  logic            flush_i,
+  input  logic            wipe_i,        // OP_ZEROIZE: PEs, FIFOs and look-ahead to 0
   input  logic [TagW-1:0] em1_i [2],     // e - 1 per ring
   input  logic [TagW-1:0] fp1_i [2],     // f + 1 per ring
   // inject ports (one per ring): a new product's stream
@@ -220,6 +222,12 @@ module pka_hscm_array #(
         lpe_d[r1] = lpe_d[r1] | 7'(p);
       end
     end
+    if (wipe_i) begin
+      for (int r = 0; r < 2; r++) begin
+        ls_d[r]  = 1'b0;
+        lpe_d[r] = '0;
+      end
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -244,6 +252,7 @@ module pka_hscm_array #(
       .clk_i      (clk_i),
       .rst_ni     (rst_ni),
       .flush_i    (flush_i),
+      .wipe_i     (wipe_i),
       .wr_valid_i (f_wv[r]),
       .wr_data_i  (f_wd[r]),
       .rd_valid_o (f_rv[r]),
@@ -261,6 +270,7 @@ module pka_hscm_array #(
     ) u_pe (
       .clk_i        (clk_i),
       .rst_ni       (rst_ni),
+      .wipe_i       (wipe_i),
       .em1_i        (p_em1[p]),
       .fp1_i        (p_fp1[p]),
       .in_valid_i   (i_valid[p]),

@@ -20,18 +20,26 @@
 //   OP_MODEXP   R = A^E mod N            (W = R^2 mod N; eng_i.cmd.elen exponent bits;
 //                                         eng_i.cmd.arg[3:0] = window k of Algorithm A1, 0|1 binary)
 //   OP_MODEXP_CT  the same by the Montgomery ladder on two HSCMs of Pes/2 PEs: exactly
-//               eng_i.cmd.elen steps, cycles independent of E's value
+//               eng_i.cmd.elen steps, cycles independent of E's value (constant time)
 //   OP_MODRED   R = (A_HI:A) mod N, A_HI:A = A_HI 2^(32 ceil(n/32)) + A < 2^(2n) (MRDC, W = R^2)
 //   OP_MUL      R_HI:R = A B for A, B < 2^n (MULT mode; R, R_HI: ceil(n/32) words each)
 //   OP_RSA_CRT  R = A^d mod N by CRT on two HSCMs: eng_i.cmd.len = bits of N, eng_i.cmd.elen = bits of
 //               P, eng_i.cmd.arg[15:0] = bits of Q, [19:16] = window; P, Q, N, A (< N), DP, DQ,
 //               QINV = q^-1 mod p; host constants X0 = R_p^3 mod p, X1 = R_q^3 mod q,
 //               X2 = p^-1 mod q.  Checks u q + v p = N + 1 (two MULTs), then per HSCM: MRDC,
-//               A1, HSCM(S, u|v), final reduction; then y_p q and y_q p (MULT), their sum,
-//               final reduction mod N (eq. 4 with t in {0, 1}).
+//               a fixed window over all bits(p) (bits(q)) bits of DP (DQ) with digits of
+//               window - 1 bits (at least 1) and one multiplication per digit, C^0 included,
+//               HSCM(S, u|v), final reduction; then y_p q and y_q p (MULT), their sum, final
+//               reduction mod N (eq. 4 with t in {0, 1}).  Constant time: the cycles depend on
+//               the lengths and the window only (no skipped zeros, no data-dependent step).
+//   OP_ZEROIZE  the wipe: both operand RAMs and N RAMs zeroed one word per cycle (Depth cycles),
+//               every register of every unit (PEs, FIFOs, sequencers, program generators with
+//               the exponent registers, redc, ALU, I/O) held at 0 meanwhile and until the next
+//               command; no port access; done with ST_OK, cycles = Depth, io_cycles = 0.
 // Cycles (cycles; pka.model.hscm is the exact model): a chain of K products on a ring of L PEs
 // takes 3 + s_G + f cycles, s_G = (G // L) max(e, 2L) + 2 (G % L), G = K (f+2) - 1, e = f + 1;
-// mu/N 2k + e + 5; final reduction 2k + 2f + 13; CRT compare/add 2 max(f_p, f_q) + 1.
+// mu/N 2k + e + 5; final reduction 2k + 2f + 13; CRT compare/add 2 max(f_p, f_q) + 1;
+// OP_ZEROIZE Depth = (15 + 2^(MaxWindow-1)) (f_max + 1) (pka.model.hscm.wipe_cycles).
 // io_cycles: operand loads (with zero fill of the RAM entries), exponent alignment, the range
 // checks (one compare pass per operand) and the result store.
 // Errors (status, done within a bounded time): unknown op ST_ERR_OPCODE; window > MaxWindow or a
@@ -98,7 +106,7 @@ module pka_hscm_core
 
   typedef enum logic [3:0] {
     S_IDLE, S_LOAD, S_ALIGN, S_RCHK, S_PREP, S_CHKMUL, S_CHKALU, S_RUN, S_RECMUL, S_RECADD,
-    S_RECRED, S_STORE, S_DONE
+    S_RECRED, S_STORE, S_DONE, S_WIPE
   } state_e;
 
   // per-HSCM phase progress
@@ -116,6 +124,8 @@ module pka_hscm_core
   logic        al_q [2], al_d [2];   // exponent alignment finished
   logic [1:0]  rk_q, rk_d;           // range check index
   logic        rkw_q, rkw_d;         // range check running
+  logic        wiped_q, wiped_d;     // idle after OP_ZEROIZE: every unit held at 0
+  logic        wipe;                 // OP_ZEROIZE running, or idle after it
 
   // ---- per-HSCM signals -----------------------------------------------------------------------
   logic [Aw-1:0]   ra [2], rb [2], wa [2];
@@ -190,7 +200,7 @@ module pka_hscm_core
     ct_d   = op_d == OP_MODEXP_CT;
     spl_d  = crt_d || ct_d;
     hex_d  = op_d == OP_MODEXP || ct_d || crt_d;
-    rrun_d = !(op_d == OP_MONTMUL || op_d == OP_MUL);
+    rrun_d = !(op_d == OP_MONTMUL || op_d == OP_MUL || op_d == OP_ZEROIZE);
   end
 
   always_comb begin
@@ -211,6 +221,7 @@ module pka_hscm_core
       f_d[r]   = TagW'(fwords(n_r[r]));
       fp1_d[r] = f_d[r] + TagW'(1);
       fm1_d[r] = f_d[r] - TagW'(1);
+      if (wipe) {f_d[r], fp1_d[r], fm1_d[r]} = '0;
       f_r[r]   = f_q[r];
       em1_r[r] = f_q[r];
       fp1_r[r] = fp1_q[r];
@@ -234,6 +245,7 @@ module pka_hscm_core
         se_d = ENT_Y;
       end
     endcase
+    if (wipe) {f0n_d, f1n_d, fN_d, sw_d, se_d} = '0;
     store_words = sw_q;
     store_ent   = se_q;
   end
@@ -248,19 +260,20 @@ module pka_hscm_core
     cmd_err = 1'b0;
     cmd_st  = ST_OK;
     unique case (cop)
-      OP_MONTMUL, OP_MODMUL, OP_MODEXP, OP_MODEXP_CT, OP_MODRED, OP_MUL, OP_RSA_CRT: ;
+      OP_MONTMUL, OP_MODMUL, OP_MODEXP, OP_MODEXP_CT, OP_MODRED, OP_MUL, OP_RSA_CRT, OP_ZEROIZE: ;
       default: begin
         cmd_err = 1'b1;
         cmd_st  = ST_ERR_OPCODE;
       end
     endcase
-    if (!cmd_err && (((cop == OP_MODEXP_CT || cop == OP_RSA_CRT) && (Pes < 2 || Pes % 2 != 0))
+    if (!cmd_err && cop != OP_ZEROIZE
+        && (((cop == OP_MODEXP_CT || cop == OP_RSA_CRT) && (Pes < 2 || Pes % 2 != 0))
                      || (cop == OP_MODEXP && 32'(eng_i.cmd.arg[3:0]) > MaxWindow)
                      || (cop == OP_RSA_CRT && 32'(eng_i.cmd.arg[19:16]) > MaxWindow))) begin
       cmd_err = 1'b1;
       cmd_st  = ST_ERR_UNSUPPORTED;
     end
-    if (!cmd_err && (32'(eng_i.cmd.len) < MinLen || 32'(eng_i.cmd.len) > MaxLen
+    if (!cmd_err && cop != OP_ZEROIZE && (32'(eng_i.cmd.len) < MinLen || 32'(eng_i.cmd.len) > MaxLen
                      || ((cop == OP_MODEXP || cop == OP_MODEXP_CT) && 32'(eng_i.cmd.elen) > MaxLen))) begin
       cmd_err = 1'b1;
       cmd_st  = ST_ERR_LENGTH;
@@ -365,6 +378,7 @@ module pka_hscm_core
     io_d     = io_q;
     rk_d     = rk_q;
     rkw_d    = rkw_q;
+    wiped_d  = wiped_q;
     done   = 1'b0;
     io_load  = 1'b0;
     io_store = 1'b0;
@@ -388,7 +402,22 @@ module pka_hscm_core
         cyc_d    = '0;
         io_d     = '0;
         status_d = cmd_st;
+        wiped_d  = 1'b0;
         st_d     = cmd_err ? S_DONE : S_LOAD;
+        if (cop == OP_ZEROIZE) begin   // the wipe keeps no length or argument either
+          len_d  = '0;
+          elen_d = '0;
+          lenq_d = '0;
+          win_d  = '0;
+          st_d   = S_WIPE;
+        end
+      end
+      S_WIPE: begin   // one RAM word per cycle (the RAM ports below), every unit held at 0
+        cyc_d = cyc_q + 32'd1;
+        if (cyc_q == 32'(Depth - 1)) begin
+          wiped_d = 1'b1;
+          st_d    = S_DONE;
+        end
       end
       S_LOAD: begin
         io_d    = io_q + 32'd1;
@@ -489,7 +518,14 @@ module pka_hscm_core
         st_d   = S_IDLE;
       end
     endcase
+    if (wipe) begin
+      rk_d  = '0;
+      rkw_d = 1'b0;
+      for (int r = 0; r < 2; r++) al_d[r] = 1'b0;
+    end
   end
+
+  assign wipe = st_q == S_WIPE || wiped_q;
 
   // range checks after loading: {valid, X, REF} (X < REF, HSCM 0)
   function automatic logic [16:0] range_chk(op_e op, logic [1:0] idx);
@@ -509,7 +545,10 @@ module pka_hscm_core
 
   // ---- program generators ------------------------------------------------------------------------
   always_comb begin
-    pg_k = (win_q == '0) ? 4'd1 : win_q;
+    // A1 digit size = window (0: binary); RSA_CRT's fixed window: window - 1 bits (at least 1),
+    // so that window w uses the same 2^(w-1)-entry table in both (pka.model.hscm.crt_window_k)
+    if (is_crt) pg_k = (win_q <= 4'd2) ? 4'd1 : win_q - 4'd1;
+    else pg_k = (win_q == '0) ? 4'd1 : win_q;
     for (int r = 0; r < 2; r++) begin
       pg_init[r] = to_chain;
       if (st_q == S_PREP && is_crt) pg_mode[r] = PG_CHECK;         // the chain after st_q
@@ -527,7 +566,7 @@ module pka_hscm_core
       end
       pg_elen[r]  = is_crt ? n_r[r] : elen_q;
       pg_eload[r] = pw(pg_elen[r]) << 5;
-      pg_norm[r]  = !is_ct;
+      pg_norm[r]  = !is_ct && !is_crt;   // leading zeros skipped for MODEXP (public E) only
       pg_clear[r] = io_eclr[r];
       pg_push[r]  = io_epush[r];
       pg_take[r]  = sq_take[r];
@@ -573,6 +612,14 @@ module pka_hscm_core
       nwe[r] = rc_nwe[r] || ((r == 0) && io_nwe);
       nwa[r] = rc_nwe[r] ? NAw'(rc_nwa[r]) : NAw'(io_nwa);
       nwd[r] = rc_nwe[r] ? rc_nwd[r] : io_wd;
+      if (st_q == S_WIPE) begin   // OP_ZEROIZE: word cyc_q of both RAMs (the N RAMs wrap round)
+        we[r]  = 1'b1;
+        wa[r]  = Aw'(cyc_q);
+        wd[r]  = '0;
+        nwe[r] = 1'b1;
+        nwa[r] = NAw'(cyc_q);
+        nwd[r] = '0;
+      end
     end
   end
 
@@ -589,6 +636,7 @@ module pka_hscm_core
       al_q[0]  <= 1'b0;
       al_q[1]  <= 1'b0;
       rkw_q    <= 1'b0;
+      wiped_q  <= 1'b0;
     end else begin
       st_q     <= st_d;
       first_q  <= st_d != st_q;
@@ -600,6 +648,7 @@ module pka_hscm_core
         al_q[r] <= al_d[r];
       end
       rkw_q    <= rkw_d;
+      wiped_q  <= wiped_d;
     end
   end
 
@@ -641,6 +690,7 @@ module pka_hscm_core
   ) u_array (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
+    .wipe_i       (wipe),
     .split_i      (split),
     .flush_i      (st_q == S_IDLE),
     .em1_i        (em1_r),
@@ -671,6 +721,7 @@ module pka_hscm_core
     ) u_seq (
       .clk_i        (clk_i),
       .rst_ni       (rst_ni),
+      .wipe_i       (wipe),
       .start_i      (sq_start[r]),
       .f_i          (f_r[r]),
       .em1_i        (em1_r[r]),
@@ -713,6 +764,7 @@ module pka_hscm_core
     ) u_prog (
       .clk_i         (clk_i),
       .rst_ni        (rst_ni),
+      .wipe_i        (wipe),
       .e_clear_i     (pg_clear[r]),
       .e_push_i      (pg_push[r]),
       .e_word_i      (io_eword),
@@ -737,6 +789,7 @@ module pka_hscm_core
     ) u_redc (
       .clk_i   (clk_i),
       .rst_ni  (rst_ni),
+      .wipe_i  (wipe),
       .prep_i  (rc_prep[r]),
       .red_i   (rc_red[r]),
       .n_i     (rc_n[r]),
@@ -796,6 +849,7 @@ module pka_hscm_core
   ) u_io (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
+    .wipe_i        (wipe),
     .load_i        (io_load),
     .store_i       (io_store),
     .op_i          (op_q),
@@ -833,6 +887,7 @@ module pka_hscm_core
   ) u_alu (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
+    .wipe_i    (wipe),
     .start_i   (alu_start),
     .mode_i    (alu_mode),
     .x_ent_i   (alu_x),

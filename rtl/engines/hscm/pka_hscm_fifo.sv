@@ -8,6 +8,8 @@
 // the input, never the storage's read path.  The consumer pops one word per cycle while its
 // stage 1 runs.  Occupancy never exceeds e words (a round delivers e words every max(e, 2L)
 // cycles and the first PE takes e words in e cycles), so Depth = e_max suffices.
+// wipe_i (OP_ZEROIZE, held for at least Depth cycles): zeros are written through the write port,
+// one word per cycle, and the head register and pointers are held at 0.
 // nxt_valid_o / nxt_data_o: the head register of the next cycle (valid: the next cycle's head is
 // that register, not the input), for the ring's look-ahead of its last-iteration starts.
 `default_nettype none
@@ -19,6 +21,8 @@ module pka_hscm_fifo #(
   input  logic             clk_i,
   input  logic             rst_ni,
   input  logic             flush_i,   // empty the FIFO (between operations)
+  input  logic             wipe_i,    // OP_ZEROIZE: zero one storage word per cycle (at wp,
+                                      //   which steps round), head and pointers to 0
   input  logic             wr_valid_i,
   input  logic [Width-1:0] wr_data_i,
   output logic             rd_valid_o,
@@ -71,6 +75,14 @@ module pka_hscm_fifo #(
     wp_d  = push ? inc(wp_q) : wp_q;
     rp_d  = pop_mem ? inc(rp_q) : rp_q;
     cnt_d = cnt_q + (Aw+1)'(push) - (Aw+1)'(pop_mem);
+    if (wipe_i) begin      // Depth cycles of wipe_i zero the whole storage
+      hv_d  = 1'b0;
+      hd_d  = '0;
+      push  = 1'b0;
+      wp_d  = inc(wp_q);
+      rp_d  = '0;
+      cnt_d = '0;
+    end
     if (flush_i) begin
       hv_d  = 1'b0;
       wp_d  = '0;
@@ -97,6 +109,6 @@ module pka_hscm_fifo #(
 
   always_ff @(posedge clk_i) begin
     hd_q <= hd_d;
-    if (push) mem_q[wp_q] <= wr_data_i;
+    if (push || wipe_i) mem_q[wp_q] <= wipe_i ? '0 : wr_data_i;
   end
 endmodule

@@ -21,7 +21,7 @@
 // One port access at a time: about 3 cycles per port word plus stalls (io_cycles).
 // Timing: the load item, the RAM write addresses, the port address and the length masks are
 // registers (computed one cycle ahead), so the RAM and the port see flip-flops, not the item
-// table's decoding.
+// table's decoding.  wipe_i (OP_ZEROIZE) holds every register at 0 (no port access).
 `default_nettype none
 
 module pka_hscm_io
@@ -36,6 +36,7 @@ module pka_hscm_io
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
+  input  logic             wipe_i,        // OP_ZEROIZE: every register to 0
   input  logic             load_i,        // start loading (op/len/elen/lenq stable)
   input  logic             store_i,       // start storing
   input  op_e              op_i,
@@ -236,6 +237,7 @@ module pka_hscm_io
     end else begin
       pa_d = MemAw'(32'(item.slot) * SlotWords + 32'(lp_d));
     end
+    if (wipe_i) {item_d, lmask_d, smask_d, top_d, topm_d, pa_d} = '0;
   end
 
   always_comb begin
@@ -404,6 +406,11 @@ module pka_hscm_io
       end
       default: st_d = IO_IDLE;
     endcase
+    if (wipe_i) begin   // OP_ZEROIZE: the word buffers (operand and result words) and the rest
+      {st_d, li_d, lp_d, lw_d, buf_d, lh_d, err_d, sw_d, sa_d} = '0;
+      wa_d[0] = '0;
+      wa_d[1] = '0;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -18,6 +18,7 @@
 // The words of a product's last iteration (i = f+1, S_(f+2)) are flagged res_* and not passed
 // on: the ring's sequencer collects them (and q_(f+1)) and injects the next product instead.
 // Latency 2 cycles per PE; words per iteration e = em1_i + 1 (runtime).
+// wipe_i (OP_ZEROIZE) holds every register at 0.
 `default_nettype none
 
 module pka_hscm_pe #(
@@ -26,6 +27,7 @@ module pka_hscm_pe #(
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
+  input  logic            wipe_i,      // OP_ZEROIZE: every register to 0
   input  logic [TagW-1:0] em1_i,       // e - 1
   input  logic [TagW-1:0] fp1_i,       // f + 1: index of a product's last iteration
   // input stream (registered outputs of the previous PE, the FIFO or the sequencer)
@@ -76,9 +78,9 @@ module pka_hscm_pe #(
   logic [3:0]      c_q, c_d;              // (C_i)_(x-1): FA1, FA2, FA3, CSA carries
   logic            s2_q, s2_first_q, s2_top_q, s2_res_q;  // stage 2 valid / word 0 / word e-1 / last
   logic            s2_d, s2_first_d, s2_top_d, s2_res_d;
-  logic [W-1:0]    a1_q, n1_q;            // A, N one cycle after the input
+  logic [W-1:0]    a1_q, a1_d, n1_q, n1_d;  // A, N one cycle after the input
   logic            ov_q, ov_d, of_q, of_d, or_q, or_d;
-  logic [W-1:0]    o1_q, o1_d, o2_q, o2_d, ob_q, ob_d, oa_q, on_q;
+  logic [W-1:0]    o1_q, o1_d, o2_q, o2_d, ob_q, ob_d, oa_q, oa_d, on_q, on_d;
   logic [W-1:0]    qi_q, qi_d;            // q_i
   logic [TagW-1:0] tag_q, tag_d;          // i
   logic            olast_q, olast_d;      // i + 1 = f + 1
@@ -127,6 +129,23 @@ module pka_hscm_pe #(
     s2_first_d = start;
     s2_top_d   = run_q && (cnt_q == em1_i);
     s2_res_d   = s1 && (start ? in_last_i : last_q);
+    if (wipe_i) begin   // OP_ZEROIZE: stage 1 to 0
+      run_d      = 1'b0;
+      cnt_d      = '0;
+      b_d        = '0;
+      qm_d       = '0;
+      last_d     = 1'b0;
+      qi_d       = '0;
+      tag_d      = '0;
+      olast_d    = 1'b0;
+      qv_d       = 1'b0;
+      pn_d       = '0;
+      pa_d       = '0;
+      s2_d       = 1'b0;
+      s2_first_d = 1'b0;
+      s2_top_d   = 1'b0;
+      s2_res_d   = 1'b0;
+    end
   end
 
   // ---- stage 2: FA1, FA2, FA3 and the 3:2 CSA ----------------------------------------------
@@ -159,6 +178,25 @@ module pka_hscm_pe #(
     ov_d = s2_q;
     of_d = s2_q && s2_first_q;
     or_d = s2_q && s2_res_q;
+    a1_d = in_a_i;
+    n1_d = in_n_i;
+    oa_d = a1_q;
+    on_d = n1_q;
+    if (wipe_i) begin   // OP_ZEROIZE: stage 2 and the output registers to 0
+      o1_d = '0;
+      o2_d = '0;
+      ob_d = '0;
+      hn_d = '0;
+      ha_d = '0;
+      c_d  = '0;
+      ov_d = 1'b0;
+      of_d = 1'b0;
+      or_d = 1'b0;
+      a1_d = '0;
+      n1_d = '0;
+      oa_d = '0;
+      on_d = '0;
+    end
   end
 
   // ---- registers ----------------------------------------------------------------------------
@@ -200,10 +238,10 @@ module pka_hscm_pe #(
     o1_q       <= o1_d;
     o2_q       <= o2_d;
     ob_q       <= ob_d;
-    a1_q       <= in_a_i;
-    n1_q       <= in_n_i;
-    oa_q       <= a1_q;
-    on_q       <= n1_q;
+    a1_q       <= a1_d;
+    n1_q       <= n1_d;
+    oa_q       <= oa_d;
+    on_q       <= on_d;
   end
 
   assign out_valid_o  = ov_q && !or_q;

@@ -7,7 +7,7 @@
 //   MODRED   MRDC: HSCM(1, w mod R) + floor(w/R), HSCM(., W) -> RES     (eq. 5, W = R^2)
 //   MUL, CHECK, RECOMB   one MULT product (A B | U QQ | Y QQ) -> PR (Algorithm 4)
 //   EXP      HSCM(A, W) -> T0 (C in the Montgomery domain), then Algorithm A1, HSCM(S, 1) -> RES
-//   CRT      MRDC (two products, W = R^3) -> T0, then Algorithm A1, HSCM(S, U) -> RES
+//   CRT      MRDC (two products, W = R^3) -> T0, the fixed window (below), HSCM(S, U) -> RES
 //   LADDER   two HSCMs: HSCM(1, W) | HSCM(A, W), one step per exponent bit (ring 0:
 //            HSCM(R0, R_bit), ring 1: HSCM(R1, R_bit), R_bit is CPA or OTHER), HSCM(R0, 1) -> RES
 // Algorithm A1 (Appendix A) with k = window (1: left-to-right binary): C^2 -> SQ and the odd powers
@@ -15,10 +15,17 @@
 // top: the top digit 2^t o (h bits): S = C_o, t squarings; a zero digit: k squarings; a digit
 // 2^t o: k - t squarings, S C_o, t squarings.  A RAM operand that the previous product is still
 // writing (C_o = the last table entry) is taken from the chain (CPA) instead.
-// E = 0: HSCM(1, W), [CRT: HSCM(., 1),] HSCM(., 1|U) -> RES.
+// E = 0 (EXP): HSCM(1, W), HSCM(., 1) -> RES.
+// CRT (constant time, the fixed window): MRDC -> T0 (C^1), HSCM(1, W = R^3) and HSCM(., 1) -> SQ
+// (C^0 = R mod p, the Montgomery one), C^2 = C C -> T1, C^j = C^(j-1) C -> T(j-1) up to
+// j = 2^k - 1; then every bit of the exponent (elen_i bits, leading zeros kept) in digits from
+// the top, k bits each and the last one elen mod k: S = C^(top digit); per further digit d of b
+// bits, b squarings and S C^d, also for d = 0 (SQ); HSCM(S, U) -> RES.  The products depend on
+// elen_i and k only; the exponent chooses which table entry a multiplication reads.
+// wipe_i (OP_ZEROIZE) clears every register, the exponent register included.
 //
 // The exponent register: words shifted in from the top by the loader (e_push_i), then aligned
-// (align_start_i): bits above elen_i dropped, for A1 leading zeros skipped (bit length), and the
+// (align_start_i): bits above elen_i dropped, and for A1 (norm_i) leading zeros skipped and the
 // top digit's length h = ((bits - 1) mod k) + 1 found by a 16-step division; 1 bit per cycle
 // (counted as operand-loading time, io_cycles).  A new descriptor is ready within 3 cycles of
 // a take (5 after the top digit when it is odd); boundaries are at least 2 (f+2) cycles apart.
@@ -36,6 +43,7 @@ module pka_hscm_prog
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
+  input  logic        wipe_i,        // OP_ZEROIZE: every register to 0 (exponent, program, digits)
   // exponent register
   input  logic        e_clear_i,
   input  logic        e_push_i,
@@ -63,9 +71,9 @@ module pka_hscm_prog
   end
 
   // H_*: a descriptor is held for the sequencer; C_*: computing the next one
-  typedef enum logic [3:0] {
+  typedef enum logic [4:0] {
     G_IDLE, H_END, H_MODMUL1, H_MODRED1, H_MRDC1, H_CONV, H_SQ, H_ODD, H_LASTPRE, H_MAIN, H_Z0,
-    H_Z1, H_LAD, C_FIRST, C_MAIN
+    H_Z1, H_LAD, C_FIRST, C_MAIN, H_F1, H_F2, H_F3, H_FPOW
   } gst_e;
 
   typedef enum logic [1:0] {A_IDLE, A_DROP, A_NORM, A_MOD} ast_e;
@@ -119,6 +127,10 @@ module pka_hscm_prog
     return ENT_T0 + (odd >> 1);
   endfunction
 
+  function automatic logic [7:0] ftbl(logic [7:0] d);     // fixed window: entry of C^d
+    return (d == '0) ? ENT_SQ : ENT_T0 + d - 8'd1;
+  endfunction
+
   logic [7:0] top8, dig;
   logic [3:0] tz, nb;
   desc_t      fin;
@@ -149,7 +161,8 @@ module pka_hscm_prog
 
     // the next digit, decoded into registers (the top digit has h bits, the others k)
     top8 = e_q[EBits-1 -: 8];
-    nb   = (st_q == C_FIRST || st_q == H_LASTPRE || st_q == H_CONV) ? h_q : k_q;
+    if (crt_q) nb = (rem_q < {12'd0, k_q}) ? rem_q[3:0] : k_q;   // fixed window: k, the last b
+    else nb = (st_q == C_FIRST || st_q == H_LASTPRE || st_q == H_CONV) ? h_q : k_q;
     dig  = top8 >> (4'd8 - nb);
     tz   = ctz8(dig);
     dig_d = dig;
@@ -267,10 +280,35 @@ module pka_hscm_prog
           d_d = mk(SRC_CPA, '0, SRC_RAM, ENT_W, 1'b1, ENT_RES, 1'b0, 1'b1);
           st_d = H_END;
         end
-        H_MRDC1: begin
+        H_MRDC1: begin   // CRT: C R -> T0 (C^1), then the fixed window's table
           d_d = mk(SRC_CPA, '0, SRC_RAM, ENT_W, 1'b1, ENT_T0, 1'b0, 1'b0);
           last_dst_d = ENT_T0;
-          st_d = H_CONV;
+          st_d = H_F1;
+        end
+        H_F1: begin      // the Montgomery one: HSCM(1, R^3) = R^2 ...
+          d_d = mk(SRC_ONE, '0, SRC_RAM, ENT_W, 1'b0, '0, 1'b0, 1'b0);
+          st_d = H_F2;
+        end
+        H_F2: begin      // ... HSCM(R^2, 1) = R mod p -> SQ (C^0)
+          d_d = mk(SRC_CPA, '0, SRC_ONE, '0, 1'b1, ENT_SQ, 1'b0, 1'b0);
+          last_dst_d = ENT_SQ;
+          st_d = H_F3;
+        end
+        H_F3: begin      // C^2 = C C -> T1 (k >= 2)
+          if (k_q >= 4'd2) begin
+            d_d = mk(SRC_RAM, ENT_T0, SRC_RAM, ENT_T0, 1'b1, ENT_T0 + 8'd1, 1'b0, 1'b0);
+            last_dst_d = ENT_T0 + 8'd1;
+            j_d = 7'd1;
+            st_d = H_FPOW;
+          end else begin
+            st_d = C_FIRST;
+          end
+        end
+        H_FPOW: begin    // C^(j+2) = C^(j+1) C -> T(j+1), up to C^(2^k - 1)
+          d_d = mk(SRC_CPA, '0, SRC_RAM, ENT_T0, 1'b1, ENT_T0 + {1'b0, j_q} + 8'd1, 1'b0, 1'b0);
+          last_dst_d = ENT_T0 + {1'b0, j_q} + 8'd1;
+          j_d = j_q + 7'd1;
+          if ((j_q + 7'd1) == 7'((1 << k_q) - 2)) st_d = H_LASTPRE;
         end
         H_CONV: begin
           if (k_q >= 4'd2) begin
@@ -327,6 +365,13 @@ module pka_hscm_prog
           sq_d   = tz_q;
           mulv_d = 1'b0;
           st_d   = C_MAIN;
+          if (crt_q) begin   // fixed window: top digit d of k bits: S = C^d
+            sh_d  = k_q;
+            rem_d = rem_q - {12'd0, k_q};
+            src_ram_d = ftbl(dig_q) != last_dst_q;
+            src_ent_d = ftbl(dig_q);
+            sq_d  = '0;
+          end
         end
         C_MAIN: begin
           if (sq_q != '0) begin
@@ -336,12 +381,19 @@ module pka_hscm_prog
             src_ram_d = 1'b0;
             st_d = H_MAIN;
           end else if (mulv_q) begin
-            d_d = mk(SRC_CPA, '0, SRC_RAM, tbl(mul_q), 1'b0, '0, 1'b0, 1'b0);
+            d_d = mk(SRC_CPA, '0, SRC_RAM, crt_q ? ftbl(mul_q) : tbl(mul_q), 1'b0, '0, 1'b0, 1'b0);
             mulv_d = 1'b0;
             sq_d = post_q;
             st_d = H_MAIN;
           end else if (rem_q != '0) begin   // next k-bit digit (once decoded)
-            if (dok_q) begin
+            if (dok_q && crt_q) begin         // fixed window: b = nb bits, b squarings, S C^d
+              sh_d   = nb;
+              rem_d  = rem_q - {12'd0, nb};
+              sq_d   = nb;
+              mul_d  = dig_q;
+              mulv_d = 1'b1;
+              post_d = '0;
+            end else if (dok_q) begin
               sh_d  = k_q;
               rem_d = rem_q - {12'd0, k_q};
               if (dig_q == '0) begin
@@ -361,13 +413,39 @@ module pka_hscm_prog
         default: ;
       endcase
     end
+
+    if (wipe_i) begin   // the exponent and everything decoded from it
+      st_d       = G_IDLE;
+      ast_d      = A_IDLE;
+      d_d        = '0;
+      d1_d       = '0;
+      e_d        = '0;
+      rem_d      = '0;
+      cnt_d      = '0;
+      h_d        = '0;
+      dv_d       = '0;
+      j_d        = '0;
+      sq_d       = '0;
+      post_d     = '0;
+      mul_d      = '0;
+      mulv_d     = 1'b0;
+      src_ram_d  = 1'b0;
+      src_ent_d  = '0;
+      last_dst_d = '0;
+      k_d        = '0;
+      crt_d      = 1'b0;
+      sh_d       = '0;
+      dig_d      = '0;
+      tz_d       = '0;
+      odd_d      = '0;
+    end
   end
 
   // the decoded digit is current unless the exponent register or the digit size changes
   always_comb begin
     e_chg = e_clear_i || e_push_i || sh_q != '0 || sh_d != '0 || ast_q != A_IDLE
             || st_q == C_FIRST;
-    dok_d = !e_chg;
+    dok_d = !e_chg && !wipe_i;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -12,6 +12,7 @@
 //           the borrow of R1 - M on the fly (R1 in [0, 2M) by B7);
 //   pass 2: R = R1 - M if R1 >= M else R1: in [0, M) (the paper keeps R1 = M: range (0, M]).
 //   2k + 2f + 12 cycles.  X, M and the result T are entries of the operand RAM.
+// wipe_i (OP_ZEROIZE) holds every register at 0.
 // Pipeline of the word passes (PREP's N, REDUCE's passes 1 and 2): read (address registers),
 // M (RAM data registered with the w x (2k+2) product), A (carry add, subtraction, write), and in
 // pass 1 B (the borrow of R1 - M).  The reads of a pass start one cycle before its state (in the
@@ -29,6 +30,7 @@ module pka_hscm_redc
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
+  input  logic            wipe_i,     // OP_ZEROIZE: every register to 0
   input  logic            prep_i,     // start PREP (modulus in entry m_ent_i)
   input  logic            red_i,      // start REDUCE (X in x_ent_i, M in m_ent_i, R to t_ent_i)
   input  logic [15:0]     n_i,        // modulus bits
@@ -363,6 +365,13 @@ module pka_hscm_redc
     mm_d = (rj_q < f_q) ? rdb_i : '0;
     xm_d = (rj_q < f_q) ? rda_i : '0;
     pr_d = (3*W+4)'(opnd) * (3*W+4)'(mm_d);
+
+    if (wipe_i) begin   // OP_ZEROIZE: mu, the top words of X and M, q1, the pass pipeline, ...
+      {st_d, i_d, pv_d, pj_d, mu_d, tt_d, ml_d, m0_d, xw_d, mw_d, u_d, p_d, rem_d, q1_d, mc_d,
+       b1_d, b2_d, b3_d, ge_d, x_ent_d, m_ent_d, t_ent_d, n_d, f_d, e_d, fm1_d, ep1_d, xb_d, mb_d,
+       tb_d, x0_d, m0a_d, rr_d, ri_d, rn_d, rk_d, ra_d, rb_d, rv_d, rj_d, rvk_d, mv_d, mj_d, mk_d,
+       pr_d, xm_d, mm_d, bv_d, bj_d, bd_d, bm_d} = '0;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

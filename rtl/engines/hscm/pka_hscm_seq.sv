@@ -20,6 +20,8 @@
 // done_o: the cycle of the chain's last result word (T_last + f).  Chain start: the first
 // iteration starts at t0 + 2, so a chain of K products takes 3 + s_G + f cycles (s_G: start of
 // iteration G = K (f+2) - 1 relative to the first, pka.model.hscm.chain_cycles).
+// wipe_i (OP_ZEROIZE) holds every register at 0: the descriptors too, since in the CRT's fixed
+// window the table entry a multiplication reads is chosen by the secret exponent.
 `default_nettype none
 
 module pka_hscm_seq
@@ -32,6 +34,7 @@ module pka_hscm_seq
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
+  input  logic            wipe_i,       // OP_ZEROIZE: every register to 0
   input  logic            start_i,      // chain start: desc_i is the first product
   input  logic [TagW-1:0] f_i,          // f of this ring
   input  logic [TagW-1:0] em1_i,        // e - 1
@@ -198,6 +201,27 @@ module pka_hscm_seq
     done_d = cx_v_d && res_v_d && res_d.last && (cx_d == fm1_i);
   end
 
+  // ---- wipe (OP_ZEROIZE): descriptors (they name the table entries the exponent chose),
+  // addresses, the adder's carry, the inject and write registers ------------------------------
+  desc_t           cur_w, res_w, inj_w;
+  logic            cur_v_w, res_v_w, inj_v_w, dir_w, rx_act_w, cx_v_w, iv_w, if_w, we_w, done_w;
+  logic [6:0]      tgt_w;
+  logic [TagW-1:0] rx_w, cx_w;
+  logic [1:0]      cy_w;
+  logic [Aw-1:0]   wa_w, ra_w, rb_w;
+  logic [W-1:0]    wd_w, ia_w, ib_w, in_w;
+
+  always_comb begin
+    {cur_w, res_w, inj_w, cur_v_w, res_v_w, inj_v_w, dir_w, rx_act_w, cx_v_w, iv_w, if_w, we_w,
+     done_w, tgt_w, rx_w, cx_w, cy_w, wa_w, ra_w, rb_w, wd_w, ia_w, ib_w, in_w} =
+    {cur_d, res_d, inj_d, cur_v_d, res_v_d, inj_v_d, dir_d, rx_act_d, cx_v_d, iv_d, if_d, we_d,
+     done_d, tgt_d, rx_d, cx_d, cy_d, wa_d, ra_d, rb_d, wd_d, ia_d, ib_d, in_d};
+    if (wipe_i) begin
+      {cur_w, res_w, inj_w, cur_v_w, res_v_w, inj_v_w, dir_w, rx_act_w, cx_v_w, iv_w, if_w, we_w,
+       done_w, tgt_w, rx_w, cx_w, cy_w, wa_w, ra_w, rb_w, wd_w, ia_w, ib_w, in_w} = '0;
+    end
+  end
+
   // ---- registers ----------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -210,34 +234,34 @@ module pka_hscm_seq
       we_q     <= 1'b0;
       done_q   <= 1'b0;
     end else begin
-      cur_v_q  <= cur_v_d;
-      res_v_q  <= res_v_d;
-      inj_v_q  <= inj_v_d;
-      rx_act_q <= rx_act_d;
-      cx_v_q   <= cx_v_d;
-      iv_q     <= iv_d;
-      we_q     <= we_d;
-      done_q   <= done_d;
+      cur_v_q  <= cur_v_w;
+      res_v_q  <= res_v_w;
+      inj_v_q  <= inj_v_w;
+      rx_act_q <= rx_act_w;
+      cx_v_q   <= cx_v_w;
+      iv_q     <= iv_w;
+      we_q     <= we_w;
+      done_q   <= done_w;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    cur_q <= cur_d;
-    res_q <= res_d;
-    inj_q <= inj_d;
-    tgt_q <= tgt_d;
-    dir_q <= dir_d;
-    rx_q  <= rx_d;
-    cx_q  <= cx_d;
-    cy_q  <= cy_d;
-    if_q  <= if_d;
-    ia_q  <= ia_d;
-    ib_q  <= ib_d;
-    in_q  <= in_d;
-    ra_q  <= ra_d;
-    rb_q  <= rb_d;
-    wa_q  <= wa_d;
-    wd_q  <= wd_d;
+    cur_q <= cur_w;
+    res_q <= res_w;
+    inj_q <= inj_w;
+    tgt_q <= tgt_w;
+    dir_q <= dir_w;
+    rx_q  <= rx_w;
+    cx_q  <= cx_w;
+    cy_q  <= cy_w;
+    if_q  <= if_w;
+    ia_q  <= ia_w;
+    ib_q  <= ib_w;
+    in_q  <= in_w;
+    ra_q  <= ra_w;
+    rb_q  <= rb_w;
+    wa_q  <= wa_w;
+    wd_q  <= wd_w;
   end
 
   assign cpa_o       = cpa;

@@ -55,7 +55,10 @@ Sizes: f = ceil((n+2k+2)/k) digits (= floor(n/k) + 3 when k does not divide n + 
   S := C_(odd), then t squarings.  window 0 (and 1) is left-to-right binary = A1 with k = 1.
   Montgomery ladder (Figure 4, Joye-Yen): two HSCMs in parallel, shared multiplier digits
   alpha = R_bit, multiplicands R0 and R1: every step is one product on each HSCM, n+2 products.
-* CRT-RSA (section 3.2, Figure 5): MRDC, MEXP, MULT.  Eq. (4) as printed,
+* CRT-RSA (section 3.2, Figure 5): MRDC, MEXP, MULT.  MEXP is not the paper's sliding window here
+  but a constant-time fixed window (crt_program): every bit of d_p (d_q) as a bits(p)-bit
+  number, digits of k = window - 1 bits over the table C^0 .. C^(2^k - 1) (the same RAM as
+  A1's window w), one multiplication per digit whatever its value (C^0 = the Montgomery one).  Eq. (4) as printed,
   S = S_p v q + S_q u p - t N with u = q^-1 mod p, v = p^-1 mod q, has u and v swapped (S_p v q is
   not = S_p mod p).  Used: y_p = S_p u mod p (the last Montgomery product of the p-exponentiation
   multiplies by u instead of 1, then the final reduction), y_q = S_q v mod q, and
@@ -547,6 +550,8 @@ def run_chain(prog: Sequence[Prod], mod: Modulus, ram: dict[str, int]) -> list[i
 # ---- cycle model of the RTL (rtl/engines/hscm) -----------------------------------------------
 # Every constant below is a latency of the RTL, documented where the RTL implements it.
 
+#: fixed entries of an operand RAM before the table (pka_hscm_pkg::NumFixedEnt)
+NUM_FIXED_ENTRIES = 15
 #: chain start: descriptor fetch, first RAM read, inject register (pka_hscm_seq)
 CHAIN_HEAD = 3
 #: pka_hscm_redc PREP: start (read M_0), read M_1, capture, and the cycle after the mu loop
@@ -590,6 +595,14 @@ def reduce_cycles(geo: Geometry) -> int:
     x1/y1 extraction, Algorithm B1 (t - h + 1 = 2k + 2 steps), R1 = X - q1 M (f words + 1),
     conditional - M (f words + 1)."""
     return 9 + (2 * geo.k + 2) + (geo.f + 1) + (geo.f + 1)
+
+
+def wipe_cycles(max_len: int, w: int, max_window: int) -> int:
+    """OP_ZEROIZE: one cycle per word of the operand RAM (both HSCMs' RAMs, N RAMs and FIFOs are
+    cleared in parallel, every register is held at zero): (15 + 2^(MaxWindow-1)) entries of
+    e_max = f_max + 1 words, f_max = floor((MaxLen + 3w + 1) / w).  A build constant."""
+    f_max = (max_len + 3 * w + 1) // w
+    return (NUM_FIXED_ENTRIES + (1 << (max_window - 1))) * (f_max + 1)
 
 
 def alu_cycles(words: int) -> int:
@@ -697,8 +710,13 @@ def modmul(a: int, b: int, mod: int, params: Mapping[str, Any]) -> OpResult:
                     detail={"total_cycles": tl.total, "products": len(prog), "phases": tl.phases})
 
 
-def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any]) -> OpResult:
-    """base^exp mod M: A1 window/binary on one ring of `pes` PEs, or the ladder on two of pes/2."""
+def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any], elen: int | None = None) -> OpResult:
+    """base^exp mod M: A1 window/binary on one ring of `pes` PEs (OP_MODEXP, public exponent), or
+    the ladder on two of pes/2 (ladder = 1, OP_MODEXP_CT).
+
+    elen: the exponent's public length (cmd elen; default exp.bit_length()).  The ladder runs
+    exactly elen steps, so its cycles depend on elen only; A1 skips leading zeros (bits of E
+    from elen up are dropped, as the RTL's alignment does)."""
     pes, w, window, ladder = _params(params)
     if ladder:
         _check_split(pes)
@@ -706,12 +724,15 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any]) -> OpResult
     if exp < 0:
         raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be >= 0")
     _check_operands(mod, base)
-    if exp.bit_length() > MAX_BITS:
+    if elen is None:
+        elen = exp.bit_length()
+    if elen > MAX_BITS or exp.bit_length() > MAX_BITS:
         raise PkaError(Status.ERR_LENGTH, f"exponent longer than {MAX_BITS} bits")
+    exp &= (1 << elen) - 1
     tl = Timeline()
     tl.add("prep", prep_cycles(m.g))
     if ladder:
-        res, products = ladder_exp(base, exp, exp.bit_length(), m)
+        res, products = ladder_exp(base, exp, elen, m)
         tl.add("chain", chain_cycles(products, m.g, pes // 2))
     else:
         ram = {"A": base, "W": r2(mod, w)}
@@ -739,11 +760,70 @@ def ladder_exp(base: int, exp: int, elen: int, mod: Modulus) -> tuple[int, int]:
     return out, elen + 2
 
 
-def crt_program(dexp: int, window: int) -> list[Prod]:
-    """One half of CRT-RSA on its HSCM: MRDC (2 products), A1 exponentiation, last product by
-    u (or v) instead of 1."""
-    first = [Prod("one", "MSG", None, addend="MSG"), Prod("cpa", "W", "T0")]
-    return exp_program(dexp, window, first, "U", crt=True)
+def crt_window_k(window: int) -> int:
+    """Digit size of RSA_CRT's fixed window: window w keeps the table of MODEXP's window w
+    (2^(w-1) entries of the operand RAM), which holds C^0 .. C^(2^(w-1) - 1): digits of w - 1
+    bits (1 for w <= 2)."""
+    return max(1, window - 1)
+
+
+def fixed_digits(e: int, bits: int, k: int) -> list[int]:
+    """e as a `bits`-bit number in digits from the top: k bits each, the last one bits mod k
+    (when k does not divide bits).  Leading zero digits are kept: the count depends on bits and k
+    only, never on e."""
+    assert 0 <= e < 1 << bits and bits > k
+    out: list[int] = []
+    rem = bits
+    while rem:
+        nb = min(k, rem)
+        rem -= nb
+        out.append((e >> rem) & ((1 << nb) - 1))
+    return out
+
+
+def fixed_table_name(d: int) -> str:
+    """Entry of C^d in RSA_CRT's fixed window: C^0 (the Montgomery one) in SQ, C^d in T(d-1)."""
+    return "SQ" if d == 0 else f"T{d - 1}"
+
+
+def crt_program(dexp: int, bits: int, window: int) -> list[Prod]:
+    """One half of CRT-RSA on its HSCM, constant time (pka_hscm_prog, PG_CRT): MRDC (2 products)
+    -> C R in T0, the Montgomery one HSCM(HSCM(1, R^3), 1) = R -> SQ (C^0), C^2 = C C -> T1 and
+    C^j = C^(j-1) C -> T(j-1) up to j = 2^k - 1, then the fixed window over all `bits` bits of
+    the exponent (fixed_digits): S = C^(top digit); per further digit d of b bits, b squarings
+    and one multiplication by C^d (C^0 too); the last product by u (or v) instead of 1.
+    The products depend on bits and the window only; the exponent chooses table entries."""
+    k = crt_window_k(window)
+    prog = [Prod("one", "MSG", None, addend="MSG"), Prod("cpa", "W", "T0"),
+            Prod("one", "W"), Prod("cpa", "one", "SQ")]
+    last_dst = "SQ"
+    if k >= 2:
+        prog.append(Prod("T0", "T0", "T1"))
+        for j in range(3, 1 << k):
+            prog.append(Prod("cpa", "T0", fixed_table_name(j)))
+        last_dst = fixed_table_name((1 << k) - 1)
+    digits = fixed_digits(dexp, bits, k)
+    src = fixed_table_name(digits[0])
+    if src == last_dst:          # still being written by the previous product: from the chain
+        src = "cpa"
+    rem = bits - k
+    for d in digits[1:]:
+        nb = min(k, rem)
+        rem -= nb
+        for _ in range(nb):
+            prog.append(Prod(src, src))
+            src = "cpa"
+        prog.append(Prod("cpa", fixed_table_name(d)))
+    prog.append(Prod(src, "U", "RES"))
+    return prog
+
+
+def crt_products(bits: int, window: int) -> int:
+    """Products of one CRT half (closed form of crt_program): MRDC 2, the Montgomery one 2, the
+    table 2^k - 2, bits - k squarings, one multiplication per digit after the first, the last
+    product by u."""
+    k = crt_window_k(window)
+    return 2 + 2 + (1 << k) - 2 + (bits - k) + (-(-bits // k) - 1) + 1
 
 
 def crt_checks(m: int, key: CrtKey, params: Mapping[str, Any]) -> None:
@@ -776,6 +856,8 @@ def crt_checks(m: int, key: CrtKey, params: Mapping[str, Any]) -> None:
 def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any]) -> OpResult:
     """m^d mod n by CRT on two HSCMs of pes/2 PEs: MRDC, MEXP, MULT (eq. 4), canonical.
 
+    Constant time: each half runs crt_program, a fixed window over all bits(p) (bits(q)) bits of
+    d_p (d_q), so the cycles depend on the lengths and the window only.
     Host constants: R^3 mod p, R^3 mod q, v = p^-1 mod q (and u = qinv from the key), N.
     The engine first checks u q + v p = N + 1 (two MULTs), which holds iff p and q are coprime,
     u and v are the inverses and N = p q.
@@ -797,7 +879,8 @@ def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any]) -> OpResult:
     halves = []
     for mod, dexp, u in ((mp, key.dp, key.qinv), (mq, key.dq, key.pinv)):
         ram = {"MSG": m, "W": r3(mod.m, w), "U": u}
-        prog = crt_program(dexp, window)
+        prog = crt_program(dexp, mod.g.n, window)
+        assert len(prog) == crt_products(mod.g.n, window)
         s = run_chain(prog, mod, ram)[-1]
         red = final_reduce(s, mod.m, mod.g.n, w)
         halves.append((red.r, chain_cycles(len(prog), mod.g, ring) + reduce_cycles(mod.g), len(prog)))
@@ -813,7 +896,9 @@ def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any]) -> OpResult:
     gn = Geometry(n.bit_length(), w)
     red = final_reduce(x, n, gn.n, w)
     s = red.r
-    assert s == powmod(m, key.d, n)
+    # the CRT of m^dp mod p and m^dq mod q (= m^d mod n for a consistent key; the engine takes
+    # any dp < 2^bits(p), dq < 2^bits(q))
+    assert s % p == powmod(m, key.dp, p) and s % q == powmod(m, key.dq, q)
     tl.add("mult", max(chain_cycles(1, mp.g, ring), chain_cycles(1, mq.g, ring)))
     tl.add("add", alu_cycles(words))
     tl.add("reduce", reduce_cycles(gn))

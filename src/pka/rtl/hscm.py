@@ -145,19 +145,26 @@ def modmul(a: int, b: int, mod: int, params: Mapping[str, Any], progress: Progre
     return OpResult(res, single, io, {"total_cycles": total, "products": 2})
 
 
-def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any], progress: Progress = None) -> OpResult:
-    """base^exp mod N: OP_MODEXP (Algorithm A1, window = k) or OP_MODEXP_CT (ladder = 1)."""
+def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any], progress: Progress = None,
+           elen: int | None = None) -> OpResult:
+    """base^exp mod N: OP_MODEXP (Algorithm A1, window = k) or OP_MODEXP_CT (ladder = 1).
+
+    elen: the exponent's public length (cmd elen), default exp.bit_length(); a secret exponent
+    should be given the length of its range (e.g. the modulus length), since the ladder's cycles
+    depend on elen only."""
     pes, w, window, ladder = _params(params)
     if ladder and (pes < 2 or pes % 2):
         raise PkaError(Status.ERR_UNSUPPORTED, f"two HSCMs need an even number of PEs (pes = {pes})")
     if exp < 0:
         raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be >= 0")
     n = _modulus_len(mod, w)
-    elen = exp.bit_length()
+    if elen is None:
+        elen = exp.bit_length()
+    exp &= (1 << elen) - 1     # the engine drops the bits from elen up
     if elen > model.MAX_BITS:
         raise PkaError(Status.ERR_LENGTH, f"exponent longer than {model.MAX_BITS} bits")
     h = _h_for(max(n, elen), w, pes, window)
-    _fits(n, (base,), lambda: model.modexp(base, exp, mod, params))
+    _fits(n, (base,), lambda: model.modexp(base, exp, mod, params, elen))
     h.write_slot(Slot.N, mod)
     h.write_slot(Slot.A, base)
     h.write_slot(Slot.W, model.r2(mod, w) if mod % 2 and n >= 1 else 0)
@@ -166,6 +173,15 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any], progress: P
     cyc, io = _run(h, op, n, elen, 0 if ladder else window, progress=progress)
     res = h.read_slot(Slot.R, _words(n))
     return OpResult(res, cyc, io, {})
+
+
+def wipe(max_len: int, params: Mapping[str, Any]) -> OpResult:
+    """OP_ZEROIZE on the build of `max_len` bits (and params' w, pes, window): every RAM word and
+    register inside the core cleared; cycles = pka.model.hscm.wipe_cycles, io_cycles = 0."""
+    pes, w, window, _ = _params(params)
+    h = harness(max_len, w, pes, window)
+    cyc, io = _run(h, Op.ZEROIZE, 0)
+    return OpResult(0, cyc, io, {})
 
 
 def modred(omega: int, mod: int, params: Mapping[str, Any], progress: Progress = None) -> OpResult:
