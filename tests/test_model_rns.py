@@ -413,8 +413,11 @@ def test_static_bounds_of_the_programs() -> None:
                 assert 1 <= len(it.pairs) <= 3
     c = rns.CURVES["small"]
     ctx = rns.mm_context(c.p, 16)
-    mach = rns.run_machine(ctx, rns.PROGRAMS["ecc"], rns.ecc_inputs(c, c.gx, ctx.m), 5, 8, c.p - 2,
-                           c.p.bit_length())
-    assert mach.worst_mr_bound == 36
+    for prog, y in (("ecc", c.gy), ("ecc_x", None)):
+        inputs = {r: 0 for r in rns.LOADED_REGS}
+        inputs.update({rns.ONE: 1, rns.RW: ctx.m * ctx.m % c.p})
+        inputs.update(rns.ecc_inputs(c, c.gx, ctx.m, y))
+        mach = rns.run_machine(ctx, rns.PROGRAMS[prog], inputs, 5, 8, c.p - 2, c.p.bit_length())
+        assert mach.status == 0 and mach.worst_mr_bound == 36
     for p, w in ((rns.P256.p, 32), (c.p, 16)):
         assert rns.mm_context(p, w).max_k_bound() > mach.worst_mr_bound

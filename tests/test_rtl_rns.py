@@ -17,8 +17,10 @@ from pka.errors import PkaError, Status
 from pka.model import rns as model
 from pka.rtl import rns as rtl
 from pka.sim import Op, Slot
+from test_model_rns_checked import P256_CHECKED_CYCLES, P256_XONLY_CYCLES
 
 pytestmark = pytest.mark.rtl
+SMALL = model.CURVES["small"]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -84,8 +86,9 @@ def test_ecc_small_curve_constant_time_with_stalls() -> None:
 def test_p256_in_rtl_against_cryptography() -> None:
     k = random.Random(SEED).randrange(1, model.P256.order)
     got = rtl.ecc_mul("p256", k, {"w": 32})
-    assert got.result == ec.derive_private_key(k, ec.SECP256R1()).public_key().public_numbers().x
-    assert got.cycles == model.ecc_mul("p256", k, {"w": 32}).cycles <= 150_000
+    pub = ec.derive_private_key(k, ec.SECP256R1()).public_key().public_numbers()
+    assert (got.result, got.detail["y"]) == (pub.x, pub.y)
+    assert got.cycles == model.ecc_mul("p256", k, {"w": 32}).cycles == P256_CHECKED_CYCLES <= 150_000
 
 
 def test_error_codes_and_return_to_idle() -> None:
@@ -232,3 +235,123 @@ def test_driver_errors_match_the_model() -> None:
     with pytest.raises(PkaError) as exc:
         rtl.modmul(1, 2, (1 << 513) + 1, {"w": 32})
     assert exc.value.status == Status.ERR_LENGTH
+
+
+# ---- checked ECC_MUL, the x-only entry, MODEXP_CT, the wipe (issues 13 and 14) ------------------------
+
+def _ecc_vs_model(c: model.Curve, k: int, x: int, y: int | None, w: int, elen: int | None = None,
+                  h: object = None) -> tuple[int, tuple[int, int]]:
+    """ECC_MUL on the RTL and the model's microprogram: same status, cycles and raw R, R_HI words
+    (bit-exact residues of values < 2P; zeros after a failure). R and R_HI are filled with junk
+    first, so a failure is seen to overwrite them."""
+    hh = rtl.harness(w, rtl.build_for(c.p.bit_length(), w))
+    ctx = model.mm_context(c.p, w)
+    for slot in (Slot.R, Slot.R_HI):
+        hh.write(hh.design.slot_addr(slot), [0x1234 + i for i in range(2 * ctx.n)])
+    _, res, raw = rtl.ecc_raw(c, k, x, y, w, elen, hh)
+    ctx, mach = model.ecc_machine(c, k, x, y, w, elen)
+    assert res.status == mach.status and res.cycles == mach.cycles
+    assert raw == tuple(ctx.from_rns(v) for v in mach.out())
+    return res.status, raw
+
+
+def test_checked_ecc_small_curve_with_stalls() -> None:
+    """The checked ECC_MUL on the RTL = the model: (x, y), cycles (one count for every k), and the
+    failure paths (wrong y, infinity) with their status, cycles and zeros in R and R_HI."""
+    c = SMALL
+    rng = random.Random(SEED + 13)
+    h = rtl.harness(16, 64)
+    h.stall(250, seed=7)
+    cycles = set()
+    for k in [1, 2, c.order - 1] + [rng.randrange(1, c.order) for _ in range(max(1, vectors() // 10))]:
+        got, want = rtl.ecc_mul("small", k, {"w": 16}), model.ecc_mul("small", k, {"w": 16})
+        assert (got.result, got.detail["y"]) == (want.result, want.detail["y"]) == model.affine_mul(c, k, (c.gx, c.gy))
+        assert got.cycles == want.cycles
+        cycles.add(got.cycles)
+    assert len(cycles) == 1
+    st, raw = _ecc_vs_model(c, 5, c.gx, (c.gy + 1) % c.p, 16)                  # a wrong y
+    assert st == Status.ERR_NOT_ON_CURVE and raw == (0, 0)
+    p7 = model.affine_mul(c, c.order // 7, (c.gx, c.gy))
+    assert p7 is not None
+    st, raw = _ecc_vs_model(c, 7, p7[0], p7[1], 16)                            # 7 P = O
+    assert st == Status.ERR_INFINITY and raw == (0, 0)
+    st, raw = _ecc_vs_model(c, 6, p7[0], p7[1], 16)                            # 6 P = -P: (k+1) P = O
+    assert st == Status.OK and (raw[0] % c.p, raw[1] % c.p) == (p7[0], c.p - p7[1])
+    h.stall(0)
+    with pytest.raises(PkaError) as exc:
+        rtl.ecc_mul("small", 5, {"w": 16}, (c.gx, (c.gy + 1) % c.p))
+    assert exc.value.status == Status.ERR_NOT_ON_CURVE
+
+
+def test_x_only_entry_and_y_zero_point_on_the_256_bit_build() -> None:
+    """ECC_MUL with ARG[0] = 1 (x only: R_HI = 0, infinity -> ERR_INFINITY); Wei25519's point of
+    order 2 (A/3, 0) through the checked entry; P-256 x-only cycles."""
+    c = SMALL
+    k = random.Random(SEED + 6).randrange(1, c.order)
+    st, raw = _ecc_vs_model(c, k, c.gx, None, 16)
+    ref = model.affine_mul(c, k, (c.gx, c.gy))
+    assert ref is not None and st == Status.OK and raw[0] % c.p == ref[0] and raw[1] == 0
+    p7 = model.affine_mul(c, c.order // 7, (c.gx, c.gy))
+    assert p7 is not None
+    st, raw = _ecc_vs_model(c, 14, p7[0], None, 16, elen=8)
+    assert st == Status.ERR_INFINITY and raw == (0, 0)
+    got = rtl.ecc_mul_x("small", 14, p7[0], {"w": 16}, 8)
+    assert got.result == 0 and got.detail["infinity"]
+    t = (model.X25519_A3, 0)
+    st, raw = _ecc_vs_model(model.WEI25519, 3, t[0], t[1], 32)
+    assert st == Status.OK and (raw[0] % model.X25519_P, raw[1] % model.X25519_P) == t
+    st, raw = _ecc_vs_model(model.WEI25519, 2, t[0], t[1], 32)
+    assert st == Status.ERR_INFINITY and raw == (0, 0)
+    k = random.Random(SEED + 7).randrange(1, model.P256.order)
+    got = rtl.ecc_mul_x("p256", k, model.P256.gx, {"w": 32}, 256)
+    ref = model.affine_mul(model.P256, k, (model.P256.gx, model.P256.gy))
+    assert ref is not None and got.result == ref[0] and got.cycles == P256_XONLY_CYCLES
+
+
+def test_modexp_ct_one_cycle_count_over_100_exponents() -> None:
+    """MODEXP_CT on the RTL: 100 random 64-bit exponents (and 0, 1, all ones), one cycle count, equal
+    to the model's closed form; plain MODEXP over the same exponents takes several counts."""
+    rng = random.Random(SEED + 64)
+    n = _mod(rng, 64)
+    base = rng.randrange(n)
+    ct, plain = set(), set()
+    exps = [0, 1, (1 << 64) - 1] + [rng.getrandbits(64) for _ in range(100)]
+    for i, e in enumerate(exps):
+        got = rtl.modexp_ct(base, e, n, {"w": 16}, 64)
+        assert got.result == pow(base, e, n)
+        ct.add(got.cycles)
+        if i < 12:
+            plain.add(rtl.modexp(base, e, n, {"w": 16}).cycles)
+    assert ct == {model.modexp_ct_cycles(model.mm_context(n, 16).n, 64)}
+    assert ct == {model.modexp_ct(base, exps[-1], n, {"w": 16}, 64).cycles}
+    assert len(plain) > 1
+
+
+def test_modexp_ct_on_the_sbmm_build() -> None:
+    ctx = model.gen_sbmm_prime(64, 16)
+    rng = random.Random(SEED + 65)
+    base = rng.randrange(ctx.p)
+    cycles = set()
+    for e in [0, (1 << 64) - 1] + [rng.getrandbits(64) for _ in range(10)]:
+        got = rtl.modexp_ct(base, e, ctx.p, {"w": 16, "alg": "sbmm"}, 64)
+        want = model.modexp_ct(base, e, ctx.p, {"w": 16, "alg": "sbmm"}, 64)
+        assert got.result == want.result == pow(base, e, ctx.p) and got.cycles == want.cycles
+        cycles.add(got.cycles)
+    assert len(cycles) == 1
+
+
+@pytest.mark.parametrize("w,max_len,sbmm", [(16, 64, 0), (32, 256, 0), (16, 64, 1)])
+def test_zeroize_command(w: int, max_len: int, sbmm: int) -> None:
+    """OP_ZEROIZE: ST_OK, cycles = the model's wipe_cycles, no port access (io_cycles 0; the RAM is
+    untouched), and the engine serves the next command."""
+    h = rtl.harness(w, max_len, sbmm)
+    before = h.read(0, 1 << rtl.MEM_AW)
+    res = rtl.zeroize(h)
+    assert (res.status, res.cycles, res.io_cycles) == (0, model.wipe_cycles(max_len, w, bool(sbmm)), 0)
+    assert h.read(0, 1 << rtl.MEM_AW) == before
+    if sbmm:
+        p = model.gen_sbmm_prime(64, 16).p
+        assert rtl.modmul(3, 5, p, {"w": 16, "alg": "sbmm"}).result == 15
+    else:
+        n = (1 << (max_len - 10)) + 1          # a modulus this build serves (no other build is made)
+        assert rtl.modmul(3, 5, n, {"w": w}).result == 15

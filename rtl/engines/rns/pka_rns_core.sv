@@ -12,6 +12,9 @@
 //       BE1: n broadcast steps of xi_i * |Mi P M^-1 mu_j| + Cox (alpha = 0) -> omega~' (B', scaled),
 //       BE2: n broadcast steps of xi'_i * |M'_i|_mj + Cox (alpha = 1/2) -> omega (B).
 //   ADD / SUB (d = a + b, d = a - b + kP), LOOP / ENDLOOP / IFBIT / MAP / UNMAP: 1 cycle each.
+//   TEST a (a < 2P): flag := a == 0 mod P, i.e. every rower's 2 a_j (its ADD unit) is 0 or |2P|_mj;
+//   FAIL code, sense: flag == sense ? end with status code, R and R_HI stored as zeros : go on;
+//   CMOV d, a: flag ? d := a (the ADD unit, write enabled by the flag). 1 cycle each.
 // Schedule of one MR (t = cycle from its start; prod/acc/r1/r2 are the rower pipeline registers):
 //   t < K: B products, t < 2K: B' products; acc clears at t = 2, K+2 (B'), 2K+6 (y'*cy), K+14+n;
 //   r1 <- acc at K+2 (x), prod at K+6 (xi), acc at 2K+2 (y'), K+10+n (omega~'), K+14+2n (omega);
@@ -23,6 +26,16 @@
 //   SLOT_A, SLOT_B, SLOT_W: registers IN_A, IN_B, W (2n words: B residues, then scaled B')
 //   SLOT_X1: registers ONE, CA, CB2, CM4B (2n words each);  SLOT_E: scalar/exponent (elen bits);
 //   SLOT_X2: Fermat exponent P-2 (len bits).  Results: SLOT_R = RES, SLOT_R_HI = RES_HI (2n words).
+// ECC_MUL, ARG[0] = 0 (checked): SLOT_A = x, SLOT_B = y of the point; checks y^2 = x^3 + ax + b
+//   (else ST_ERR_NOT_ON_CURVE before the ladder), runs the (X,Z) ladder of elen steps, recovers y
+//   (Okeya-Sakurai) and writes the affine x to SLOT_R, y to SLOT_R_HI after checking them on the
+//   curve (else ST_ERR_FAULT); k P = O -> ST_ERR_INFINITY. Failures store zeros in R and R_HI.
+// ECC_MUL, ARG[0] = 1 (x-only, e.g. X25519 on the twist): SLOT_A = x; SLOT_R = x(k P), SLOT_R_HI = 0;
+//   k P = O -> ST_ERR_INFINITY. MODEXP_CT: Montgomery's powering ladder of exactly elen steps.
+// OP_ZEROIZE (the wipe, pka_pkg): WipeCyc = max(32, 12 + 2 NumRowers) cycles, no port access; each
+//   cycle every rower clears register-file word t of both halves and constant word t through its
+//   write ports, and all pipeline registers; the core clears the scalar, the exponent, the ladder map,
+//   the flag and the Cox. Ends with ST_OK, cycles = WipeCyc, io_cycles = 0.
 // cycles counts the microprogram's cycles (as pka.model.rns.run_machine); io_cycles the loads
 // and stores. Errors: unknown op -> ST_ERR_OPCODE; len < 16, len > MaxLen or n > NumRowers,
 // elen > MaxLen, ECC with elen = 0 -> ST_ERR_LENGTH; even modulus -> ST_ERR_EVEN_MODULUS; a residue
@@ -76,6 +89,7 @@ module pka_rns_core
       localparam int unsigned PcW      = 8;
       localparam int unsigned MinLen   = 16;
       localparam int unsigned BitW     = $clog2(EWords * 32);
+      localparam int unsigned WipeCyc  = (CstN > 32) ? CstN : 32;   // pka.model.rns.wipe_cycles
 
       initial begin
         if (W != 16 && W != 32) $fatal(1, "W must be 16 or 32");
@@ -90,10 +104,10 @@ module pka_rns_core
 
       typedef enum logic [3:0] {
         UHalt = 4'd0, UMr = 4'd1, UAdd = 4'd2, USub = 4'd3, ULoop = 4'd4, UEndLoop = 4'd5,
-        UIfBit = 4'd6, UMap = 4'd7, UUnmap = 4'd8
+        UIfBit = 4'd6, UMap = 4'd7, UUnmap = 4'd8, UTest = 4'd10, UFail = 4'd11, UCmov = 4'd12
       } uop_e;
 
-      typedef enum logic [2:0] {Idle, Load, Exec, Store, Done} state_e;
+      typedef enum logic [2:0] {Idle, Load, Exec, Store, Done, Wipe} state_e;
       state_e state_q, state_d;
 
       // ---- command ----------------------------------------------------------------------------------
@@ -111,6 +125,7 @@ module pka_rns_core
         .addr_i (pc_q),
         .data_o (uword),
         .op_i   (eng_i.cmd.op),
+        .xonly_i(eng_i.cmd.arg[0]),
         .sb_i   (1'b0),
         .entry_o(entry),
         .valid_o(entry_valid)
@@ -175,7 +190,7 @@ module pka_rns_core
       logic [ColW-1:0] col;
       logic [W-1:0]    bus;
       logic [1:0]      acc_op, red_op;
-      logic            corr_en, corr_sel, red_half, we_b, we_p, xi_we, lin_en, lin_sub;
+      logic            corr_en, corr_sel, red_half, we_b, we_p, xi_we, lin_en, lin_sub, wipe;
       logic [1:0]      lin_kp;
       logic            ld_rf, ld_half, ld_cst;
       logic [IdxW-1:0] ld_idx;
@@ -186,6 +201,7 @@ module pka_rns_core
       logic [W-1:0]    rd_p [N];
       logic [W-1:0]    c_b [N];
       logic [W-1:0]    c_p [N];
+      logic [N-1:0]    z0, z2;        // TEST: per rower, 2 a_j == 0, 2 a_j == |2P|_mj
 
       for (genvar j = 0; j < N; j++) begin : g_rower
         pka_rns_rower #(
@@ -212,6 +228,7 @@ module pka_rns_core
           .lin_en_i  (lin_en),
           .lin_sub_i (lin_sub),
           .lin_kp_i  (lin_kp),
+          .wipe_i    (wipe),
           .ld_rf_i   (ld_rf & ld_sel[j]),
           .ld_half_i (ld_half),
           .ld_cst_i  (ld_cst & ld_sel[j]),
@@ -221,7 +238,9 @@ module pka_rns_core
           .rd_b_o    (rd_b[j]),
           .rd_p_o    (rd_p[j]),
           .c_b_o     (c_b[j]),
-          .c_p_o     (c_p[j])
+          .c_p_o     (c_p[j]),
+          .z0_o      (z0[j]),
+          .z2_o      (z2[j])
         );
       end
 
@@ -241,8 +260,9 @@ module pka_rns_core
       uop_e          uop;
       logic [4:0]    ud, ua0, ub0, ua1, ub1, ua2, ub2;
       logic [1:0]    uk, ukp;
-      logic          usrc;
+      logic          usrc, usense;
       logic [PcW-1:0] utgt;
+      logic [7:0]    ucode_st;
       assign uop  = uop_e'(uword[3:0]);
       assign ud   = uword[8:4];
       assign uk   = uword[10:9];
@@ -255,10 +275,13 @@ module pka_rns_core
       assign ukp  = uword[42:41];
       assign usrc = uword[43];
       assign utgt = uword[44 +: PcW];
+      assign ucode_st = uword[60:53];
+      assign usense = uword[61];
 
       logic [CntW-1:0] t_q, t_d;                 // cycle within an MR
       logic [LenW-1:0] idx_q, idx_d;             // loop bit index
       logic            src_q, src_d, map_q, map_d;
+      logic            flag_q, flag_d;                // TEST's result (FAIL, CMOV)
 
       function automatic logic [4:0] map_reg(logic [4:0] r, logic m);
         return (r >= 5'd1 && r <= 5'd4) ? (((r - 5'd1) ^ {3'b000, m, 1'b0}) + 5'd1) : r;
@@ -325,6 +348,12 @@ module pka_rns_core
       logic scal_zero;
       assign scal_zero = (scal_q == '0);
 
+      // TEST: a == 0 mod P on the active rowers (j < n)
+      logic [N-1:0] act;
+      logic         is_zero;
+      always_comb for (int unsigned j = 0; j < N; j++) act[j] = (NW'(j) < n_q);
+      assign is_zero = &(z0 | ~act) | &(z2 | ~act);
+
       always_comb begin
         state_d = state_q;
         op_d = op_q; len_d = len_q; elen_d = elen_q; n_d = n_q;
@@ -332,7 +361,8 @@ module pka_rns_core
         ph_d = ph_q; req_d = req_q; rsp_d = rsp_q;
         rj_d = rj_q; rt_d = rt_q; rh_d = rh_q; rr_d = rr_q;
         scal_d = scal_q; expo_d = expo_q; err_range_d = err_range_q;
-        pc_d = pc_q; t_d = t_q; idx_d = idx_q; src_d = src_q; map_d = map_q;
+        pc_d = pc_q; t_d = t_q; idx_d = idx_q; src_d = src_q; map_d = map_q; flag_d = flag_q;
+        wipe = 1'b0;
         mem_req = 1'b0; mem_we = 1'b0; mem_addr = '0; mem_wdata = '0;
         done = 1'b0;
         // rower controls (defaults: idle)
@@ -350,10 +380,12 @@ module pka_rns_core
             n_d = NW'(n_cmd);
             cyc_d = '0; io_d = '0; ph_d = '0; req_d = '0; rsp_d = '0;
             rj_d = '0; rt_d = '0; rh_d = 1'b0; rr_d = '0; err_range_d = 1'b0;
-            scal_d = '0; expo_d = '0; map_d = 1'b0; t_d = '0;
+            scal_d = '0; expo_d = '0; map_d = 1'b0; t_d = '0; flag_d = 1'b0;
             pc_d = entry;
             status_d = ST_OK;
-            if (!entry_valid) begin
+            if (eng_i.cmd.op == OP_ZEROIZE) begin
+              pc_d = '0; state_d = Wipe;
+            end else if (!entry_valid) begin
               status_d = ST_ERR_OPCODE; state_d = Done;
             end else if (32'(eng_i.cmd.len) < MinLen || 32'(eng_i.cmd.len) > MaxLen || 32'(n_cmd) > N ||
                          32'(eng_i.cmd.elen) > MaxLen || (eng_i.cmd.op == OP_ECC_MUL && eng_i.cmd.elen == 0)) begin
@@ -468,8 +500,39 @@ module pka_rns_core
               UIfBit: pc_d = cur_bit ? pc_q + 1 : pc_q + 2;
               UMap: begin map_d = cur_bit; pc_d = pc_q + 1; end
               UUnmap: begin map_d = 1'b0; pc_d = pc_q + 1; end
+              UTest: begin
+                ra = map_reg(ua0, map_q);
+                rb = map_reg(ub0, map_q);
+                flag_d = is_zero;
+                pc_d = pc_q + 1;
+              end
+              UFail: begin
+                if (flag_q == usense) begin
+                  status_d = ucode_st;
+                  state_d = Store; rj_d = '0; rh_d = 1'b0; rr_d = '0; req_d = '0;
+                end else pc_d = pc_q + 1;
+              end
+              UCmov: begin
+                lin_en = flag_q;
+                ra = map_reg(ua0, map_q);
+                rb = map_reg(ub0, map_q);
+                wd = map_reg(ud, map_q);
+                pc_d = pc_q + 1;
+              end
               default: begin state_d = Store; end
             endcase
+          end
+
+          Wipe: begin
+            // t = 0 .. WipeCyc-1: register-file word t[4:0] and constant word t of every rower
+            wipe = 1'b1;
+            wd = t_q[4:0];
+            ld_idx = IdxW'(t_q);
+            cox_clr = 1'b1;
+            scal_d = '0; expo_d = '0; map_d = 1'b0; flag_d = 1'b0; idx_d = '0; src_d = 1'b0;
+            cyc_d = cyc_q + 1;
+            t_d = t_q + 1;
+            if (t_q == CntW'(WipeCyc - 1)) begin t_d = '0; state_d = Done; end
           end
 
           Store: begin
@@ -479,7 +542,7 @@ module pka_rns_core
             mem_we = 1'b1;
             ra = rr_q[0] ? RegResHi : RegRes;
             mem_addr = slot_addr(rr_q[0] ? SLOT_R_HI : SLOT_R, MemAw'(req_q));
-            mem_wdata = 32'(rh_q ? st_p : st_b);
+            mem_wdata = (status_q == ST_OK) ? 32'(rh_q ? st_p : st_b) : '0;   // after a FAIL: zeros
             if (eng_i.mem.gnt) begin
               req_d = req_q + 1;
               if (rj_q + 1 == n_q) begin
@@ -509,12 +572,13 @@ module pka_rns_core
           status_q <= ST_OK; cyc_q <= '0; io_q <= '0; ph_q <= '0; req_q <= '0; rsp_q <= '0;
           rj_q <= '0; rt_q <= '0; rh_q <= 1'b0; rr_q <= '0; err_range_q <= 1'b0;
           pc_q <= '0; t_q <= '0; idx_q <= '0; src_q <= 1'b0; map_q <= 1'b0; k1_q <= 1'b0; k2_q <= 1'b0;
+          flag_q <= 1'b0;
         end else begin
           state_q <= state_d; op_q <= op_d; len_q <= len_d; elen_q <= elen_d; n_q <= n_d;
           status_q <= status_d; cyc_q <= cyc_d; io_q <= io_d; ph_q <= ph_d; req_q <= req_d; rsp_q <= rsp_d;
           rj_q <= rj_d; rt_q <= rt_d; rh_q <= rh_d; rr_q <= rr_d; err_range_q <= err_range_d;
           pc_q <= pc_d; t_q <= t_d; idx_q <= idx_d; src_q <= src_d; map_q <= map_d;
-          k1_q <= k1_d; k2_q <= k1_q;
+          k1_q <= k1_d; k2_q <= k1_q; flag_q <= flag_d;
         end
       end
       always_ff @(posedge clk_i) begin
@@ -528,6 +592,6 @@ module pka_rns_core
       assign io_cycles = io_q;
 
       logic unused;
-      assign unused = ^{eng_i.cmd.arg, uword[63:52]};
+      assign unused = ^{eng_i.cmd.arg[31:1], uword[63:62], uword[52]};
   end
 endmodule

@@ -12,6 +12,8 @@
 //   R_Y = sum_i xi_i*|Ma_i| + k*|-Ma| (mod 64), k = floor(sum_i trunc_8(xi_i) / 2^8)
 // (the Cox's alpha = 0 sum, so the same k as its step-by-step carries), Q_Y = (Y - R_Y) Ma^-1
 // (63 -> 0); then write d.K = Kz - Q_K Ma + Q_R, d.R = Rz - Q_R Ma + 2 Q_K.
+// Wipe (OP_ZEROIZE, wipe_i): register-file word ld_addr_i := 0 through the write port, every other
+// register (constants, products, accumulators, tail) := 0 at once.
 `default_nettype none
 
 module pka_rns_gamma #(
@@ -50,6 +52,7 @@ module pka_rns_gamma #(
   input  logic                        ld_cst_i,
   input  logic [$clog2(MaxN+5)-1:0]   ld_idx_i,
   input  logic [5:0]                  ld_data_i,
+  input  logic                        wipe_i,     // OP_ZEROIZE
   input  logic [5:0]                  st_addr_i,
   output logic [5:0]                  st_data_o,
   output logic                        ku_m1_o,    // K_u == 63 (-1)
@@ -76,9 +79,10 @@ module pka_rns_gamma #(
   logic       we;
   logic [5:0] waddr, wdata;
   always_comb begin
-    we = ld_rf_i | wk_i | wr_i;
-    waddr = ld_rf_i ? ld_addr_i : {wd_i, wr_i};
-    wdata = ld_rf_i ? ld_data_i : wk_i ? tkz_q - 6'(qk_q * ma_q) + qr_q : trz_q - 6'(qr_q * ma_q) + 6'(qk_q << 1);
+    we = ld_rf_i | wk_i | wr_i | wipe_i;
+    waddr = (ld_rf_i || wipe_i) ? ld_addr_i : {wd_i, wr_i};
+    wdata = wipe_i ? 6'd0 : ld_rf_i ? ld_data_i
+          : wk_i ? tkz_q - 6'(qk_q * ma_q) + qr_q : trz_q - 6'(qr_q * ma_q) + 6'(qk_q << 1);
   end
 
   // Compress's BE a -> gamma of the tail's xi(Kz_a) (mkqk) or xi(Rz_a) (mkqr), one cycle
@@ -132,6 +136,13 @@ module pka_rns_gamma #(
       else if (ld_idx_i == 3) z0k_q <= ld_data_i;
       else if (ld_idx_i == 4) z0r_q <= ld_data_i;
       else col_q[$clog2(MaxN)'(32'(ld_idx_i) - 5)] <= ld_data_i;
+    end
+    if (wipe_i) begin   // last: overrides every update above
+      for (int i = 0; i < MaxN; i++) col_q[i] <= '0;
+      corr_q <= '0; mainv_q <= '0; ma_q <= '0; z0k_q <= '0; z0r_q <= '0;
+      u_q <= '0; v_q <= '0; ku_q <= '0; kv_q <= '0; kz_q <= '0; rz_q <= '0;
+      tkz_q <= '0; trz_q <= '0; qk_q <= '0; qr_q <= '0;
+      acc_q[0] <= '0; acc_q[1] <= '0;
     end
   end
 

@@ -35,6 +35,12 @@
 //   (5 + n_a words); SLOT_A, SLOT_B, SLOT_X1 (ONE, a, 2b, -4b): register images of
 //   2(n_a + n_b + 1) words [K_a, K_b, K_gamma, R_a, R_b, R_gamma]; SLOT_E scalar/exponent;
 //   SLOT_X2 Fermat exponent P - 2; result images RES in SLOT_R, RES_HI in SLOT_R_HI.
+// MODEXP_CT: Montgomery's powering ladder of exactly elen steps (program sb_modexp_ct).
+// OP_ZEROIZE (the wipe, pka_pkg): WipeCyc = max(64, 12 + 2 n_b) cycles, no port access: each cycle
+// register-file word t (of 64: K and R of 32 registers) of every rower and of the gamma channel and
+// constant word t of every rower are written with 0; the scratch, accumulators, tails, pipelines,
+// the gamma constants, the scalar, the exponent, the ladder map and the Cox are cleared. ST_OK,
+// cycles = WipeCyc, io_cycles = 0 (pka.model.rns.sb_wipe_cycles).
 // Errors: len not a multiple of 2W or above MaxLen, elen > MaxLen, ECC with elen = 0 ->
 // ST_ERR_LENGTH; even modulus -> ST_ERR_EVEN_MODULUS; a residue >= its modulus or an ECC scalar 0
 // -> ST_ERR_OPERAND_RANGE.
@@ -77,6 +83,7 @@ module pka_rns_sb
   localparam int unsigned BitW     = $clog2(EWords * 32);
   localparam int unsigned CntW     = 16;
   localparam int unsigned PcW      = 8;
+  localparam int unsigned WipeCyc  = (12 + 2 * NB > 64) ? 12 + 2 * NB : 64;
 
   initial begin
     if (W != 16 && W != 32) $fatal(1, "W must be 16 or 32");
@@ -90,7 +97,7 @@ module pka_rns_sb
     UHalt = 4'd0, UAdd = 4'd2, USub = 4'd3, ULoop = 4'd4, UEndLoop = 4'd5, UIfBit = 4'd6, UMap = 4'd7,
     UUnmap = 4'd8, USb = 4'd9
   } uop_e;
-  typedef enum logic [2:0] {Idle, Load, Exec, Store, Done} state_e;
+  typedef enum logic [2:0] {Idle, Load, Exec, Store, Done, Wipe} state_e;
   state_e state_q, state_d;
 
   logic [7:0]      op_q, op_d;
@@ -106,6 +113,7 @@ module pka_rns_sb
     .addr_i (pc_q),
     .data_o (uword),
     .op_i   (eng_i.cmd.op),
+    .xonly_i(1'b0),
     .sb_i   (1'b1),
     .entry_o(entry),
     .valid_o(entry_valid)
@@ -173,7 +181,7 @@ module pka_rns_sb
   logic [1:0]      au_idx, av_idx, red_src, red_idx;
   logic            red_half, sc_we, fix_u, fix_v, mkz, wk, wr, lin_en, lin_sub;
   logic [3:0]      sc_wi;
-  logic            ld_rf, ld_half, ld_cst;
+  logic            ld_rf, ld_half, ld_cst, wipe;
   logic [5:0]      ld_addr6;
   logic [IdxW-1:0] ld_idx;
   logic [W-1:0]    ld_data;
@@ -251,6 +259,7 @@ module pka_rns_sb
       .ld_cst_i  (ld_cst & ld_sel[j]),
       .ld_idx_i  (ld_idx),
       .ld_data_i (ld_data),
+      .wipe_i    (wipe),
       .st_half_i (st_half),
       .st_addr_i (st_addr),
       .st_data_o (st_data[j]),
@@ -317,6 +326,7 @@ module pka_rns_sb
     .ld_cst_i (g_ld_cst),
     .ld_idx_i (g_ld_idx),
     .ld_data_i(eng_i.mem.rdata[5:0]),
+    .wipe_i   (wipe),
     .st_addr_i(st_addr),
     .st_data_o(g_st),
     .ku_m1_o  (g_ku_m1),
@@ -490,6 +500,7 @@ module pka_rns_sb
     tb_d = tb_q; tc_d = tc_q; td_d = td_q; tlin_d = tlin_q;
     tcopy = 1'b0; txk_we = 1'b0; txr_we = 1'b0; qm_en = 1'b0; qm_sel = 1'b0; g_mkqk = 1'b0; g_mkqr = 1'b0;
     ld_rf = 1'b0; ld_half = 1'b0; ld_cst = 1'b0; ld_idx = '0; ld_data = '0; ld_sel = '0; ld_addr6 = '0;
+    wipe = 1'b0;
     g_start = 1'b0; g_first = 1'b0; g_be_en = 1'b0; g_be_clr = 1'b0; g_tgt = '0; g_col = '0;
     g_ku = 1'b0; g_kv = 1'b0; g_ld_rf = 1'b0; g_ld_cst = 1'b0; g_ld_idx = '0;
     sx = ua[0]; sy = ub[0];
@@ -521,7 +532,9 @@ module pka_rns_sb
         map_d = 1'b0;
         pc_d = entry;
         status_d = ST_OK;
-        if (!entry_valid) begin
+        if (eng_i.cmd.op == OP_ZEROIZE) begin
+          pc_d = '0; state_d = Wipe;
+        end else if (!entry_valid) begin
           status_d = ST_ERR_OPCODE; state_d = Done;
         end else if (eng_i.cmd.len == 0 || eng_i.cmd.len % 16'(2 * W) != 0 || 32'(eng_i.cmd.len) > MaxLen ||
                      32'(eng_i.cmd.elen) > MaxLen || (eng_i.cmd.op == OP_ECC_MUL && eng_i.cmd.elen == 0)) begin
@@ -749,6 +762,19 @@ module pka_rns_sb
             end
           end else rj_d = rj_q + 1;
         end
+      end
+
+      Wipe: begin
+        // t = 0 .. WipeCyc-1: register-file word t[5:0] and constant word t of every rower
+        wipe = 1'b1;
+        ld_addr6 = t_q[5:0];
+        ld_idx = IdxW'(t_q);
+        cox_clr = 1'b1;
+        scal_d = '0; expo_d = '0; map_d = 1'b0; idx_d = '0; src_d = 1'b0;
+        tb_d = 1'b0; tc_d = '0; td_d = '0; tlin_d = 1'b0;
+        cyc_d = cyc_q + 1;
+        t_d = t_q + 1;
+        if (t_q == CntW'(WipeCyc - 1)) begin t_d = '0; state_d = Done; end
       end
 
       Done: begin

@@ -15,6 +15,9 @@
 // and one conditional subtraction (Q < 64: Q*Ma < 2^(W+6), H*c + L < 2 m_b); then the K and R
 // results are written to the register file.
 // The core (pka_rns_sb) drives every field each cycle (schedule in its header).
+// Wipe (OP_ZEROIZE, wipe_i): register-file word ld_addr_i of both halves and constant ld_idx_i are
+// written with 0 through the write ports (the files stay RAMs); the scratch, the accumulators, the
+// tail and every pipeline register are cleared at once.
 `default_nettype none
 
 module pka_rns_sb_rower #(
@@ -70,6 +73,7 @@ module pka_rns_sb_rower #(
   input  logic                       ld_cst_i,
   input  logic [$clog2(12+2*MaxN)-1:0] ld_idx_i,
   input  logic [W-1:0]               ld_data_i,
+  input  logic                       wipe_i,      // OP_ZEROIZE: RF[ld_addr], constant[ld_idx], all the rest := 0
   input  logic                       st_half_i,
   input  logic [5:0]                 st_addr_i,
   output logic [W-1:0]               st_data_o,
@@ -218,7 +222,10 @@ module pka_rns_sb_rower #(
   always_comb begin
     wa_en = 1'b0; wa_addr = ld_addr_i; wa_data = ld_data_i;
     wb_en = 1'b0; wb_addr = ld_addr_i; wb_data = ld_data_i;
-    if (ld_rf_i) begin
+    if (wipe_i) begin
+      wa_en = 1'b1; wa_data = '0;
+      wb_en = 1'b1; wb_data = '0;
+    end else if (ld_rf_i) begin
       wa_en = !ld_half_i;
       wb_en = ld_half_i;
     end else if (wk_i) begin
@@ -275,9 +282,23 @@ module pka_rns_sb_rower #(
       sc_q[SKzb] <= lin_sub_i ? madd(rd[0], msub(cst_q[10], rd[2], mb), mb) : madd(rd[0], rd[2], mb);
       sc_q[SRzb] <= lin_sub_i ? madd(rd[1], msub(cst_q[11], rd[3], mb), mb) : madd(rd[1], rd[3], mb);
     end
-    if (ld_cst_i) begin
-      if (32'(ld_idx_i) < 12) cst_q[4'(ld_idx_i)] <= ld_data_i;
-      else col_q[32'(ld_idx_i) - 12] <= ld_data_i;
+    if (ld_cst_i || wipe_i) begin
+      if (32'(ld_idx_i) < 12) cst_q[4'(ld_idx_i)] <= wipe_i ? '0 : ld_data_i;
+      else if (32'(ld_idx_i) < 12 + ColN) col_q[32'(ld_idx_i) - 12] <= wipe_i ? '0 : ld_data_i;
+    end
+    if (wipe_i) begin   // last: overrides every update above
+      opa_q  <= '0;
+      opb_q  <= '0;
+      prod_q <= '0;
+      mh_q   <= '0;
+      mh_q2  <= '0;
+      r1_q   <= '0;
+      c1_q   <= '0;
+      r2_q   <= '0;
+      for (int i = 0; i < 4; i++) acc_q[i] <= '0;
+      for (int i = 0; i < NSc; i++) sc_q[i] <= '0;
+      tka_q <= '0; tra_q <= '0; tkb_q <= '0; trb_q <= '0;
+      txk_q <= '0; txr_q <= '0; qm_q <= '0;
     end
   end
 

@@ -335,6 +335,9 @@ class UOp(IntEnum):
     MAP = 7       # ladder map := bit idx of the loop source (L0/L1 register swap)
     UNMAP = 8     # ladder map := 0
     SB = 9        # SBMM build: d = Compress(SBMM(a0 * b0)) on (K, R) registers
+    TEST = 10     # flag := (a0 == 0 mod P), a0 < 2P (every rower: 2 a0_i in {0, |2P|_mi}, all alike)
+    FAIL = 11     # flag == sense ? end with status `code` (R and R_HI written as zero) : go on
+    CMOV = 12     # flag ? d := a0 : keep d (constant time: one cycle either way)
 
 
 @dataclass(frozen=True)
@@ -346,12 +349,16 @@ class Instr:
     src: int = 0
     target: int = 0
     bound: int = 0         # static bound of the result, in units of P (asserted by the machine)
+    code: int = 0          # FAIL: the status it ends with
+    sense: int = 0         # FAIL: the flag value that fails
 
     def encode(self) -> int:
         word = int(self.op) | (self.d << 4) | (len(self.pairs) << 9)
         for i, (a, b) in enumerate(self.pairs):
             word |= a << (11 + 10 * i) | b << (16 + 10 * i)
-        return word | (self.kp << 41) | (self.src << 43) | (self.target << 44)
+        assert self.target < 1 << ROM_AW and self.code < 256 and self.sense < 2
+        return (word | (self.kp << 41) | (self.src << 43) | (self.target << 44) | (self.code << 53)
+                | (self.sense << 61))
 
 
 # registers (5-bit addresses); 1..4 are the ladder's L0X L0Z L1X L1Z, swapped by the map bit
@@ -359,6 +366,8 @@ ZERO, L0X, L0Z, L1X, L1Z = 0, 1, 2, 3, 4
 IN_A, IN_B, RW, ONE, CA, CB2, CM4B = 5, 6, 7, 8, 9, 10, 11     # loaded from memory
 R1, RES, RES_HI, XG, NXG = 12, 13, 14, 15, 16
 TA, TB, TC, TD, T1, TA2, TD2, RE, RF, RG, RH, RI, TT, F2 = range(17, 31)
+YG = 31                                                         # checked ECC_MUL: y of the input point
+ROM_AW = 8         # microprogram ROM address bits (pka_rns_ucode; loop targets are ROM_AW bits)
 NUM_REGS = 32
 LOADED_REGS = (IN_A, IN_B, RW, ONE, CA, CB2, CM4B)
 KP = {2: 0, 4: 1, 8: 2}
@@ -437,6 +446,97 @@ def _ladder_body() -> list[Instr]:
     ]
 
 
+def _test(a: int) -> Instr:
+    return Instr(UOp.TEST, pairs=((a, a),))
+
+
+def _fail(sense: int, code: Status) -> Instr:
+    return Instr(UOp.FAIL, code=int(code), sense=sense)
+
+
+def _cmov(d: int, a: int) -> Instr:
+    return Instr(UOp.CMOV, d, ((a, ZERO),), bound=2)
+
+
+def _on_curve_check(x: int, y: int, code: Status) -> list[Instr]:
+    """Fail with `code` unless y^2 == x^3 + a x + b (x, y in the Montgomery domain, each < 2P).
+
+    2(y^2 - x^3 - a x) - 2b is brought below 2P by an MR with Mont(1) (R1), where TEST can see
+    whether it is 0 mod P. 4 MRs and 6 one-cycle instructions; uses TA TB TC TD."""
+    return [
+        _mr(TA, (x, x)),                        # x^2
+        _sub(TB, ZERO, TA, 2, 2),               # -x^2
+        _sub(TC, ZERO, x, 2, 2),                # -x
+        _mr(TD, (y, y), (TB, x), (CA, TC)),     # y^2 - x^3 - a x
+        _add(TD, TD, TD, 4),
+        _sub(TD, TD, CB2, 2, 6),                # 2(y^2 - x^3 - a x) - 2b + 2P
+        _mr(TD, (TD, R1)),                      # the same mod P, < 2P
+        _test(TD), _fail(0, code),
+    ]
+
+
+def _ecc_prologue(checked: bool) -> list[Instr | str]:
+    """To the Montgomery domain, the input check (checked ECC_MUL), the ladder from (O, P)."""
+    out: list[Instr | str] = [_mr(XG, (IN_A, RW))]
+    if checked:
+        out.append(_mr(YG, (IN_B, RW)))
+    out += [_mr(R1, (ONE, RW)), _sub(NXG, ZERO, XG, 2, 2)]
+    if checked:
+        out += _on_curve_check(XG, YG, Status.ERR_NOT_ON_CURVE)
+    return out + [
+        _add(L0X, R1, ZERO, 2), _add(L0Z, ZERO, ZERO, 0), _add(L1X, XG, ZERO, 2), _add(L1Z, R1, ZERO, 2),
+        "LOOP0", *_ladder_body(), "END", Instr(UOp.UNMAP),
+        _test(L0Z), _fail(1, Status.ERR_INFINITY),          # k P = O: no affine point
+    ]
+
+
+def _fermat(d: int, x: int) -> list[Instr | str]:
+    """d := x^(P-2) (Montgomery domain), left to right over the public exponent in SLOT_X2."""
+    return [_add(d, R1, ZERO, 2), "LOOP1", _mr(d, (d, d)), Instr(UOp.IFBIT), _mr(d, (d, x)), "END"]
+
+
+def _ecc_checked() -> list[Instr | str]:
+    """Checked ECC_MUL: (x, y) of k P from the ladder's (X0:Z0) = k P, (X1:Z1) = (k+1) P and P.
+
+    y recovery (Okeya-Sakurai; Brier-Joye's form for y^2 = x^3 + a x + b), with x0 = X0/Z0:
+        y0 = (2b + (a + x x0)(x + x0) - x1 (x - x0)^2) / 2y
+           = N / D,  N = 2b Z0^2 Z1 + Z1 (a Z0 + x X0)(X0 + x Z0) - X1 (X0 - x Z0)^2,  D = 2y Z0^2 Z1,
+        x0 = X0 (2y Z0 Z1) / D: one inversion (Fermat) for both coordinates.
+    D = 0 only when Z0 = 0 (k P = O, already refused) or Z1 = 0 ((k+1) P = O, so k P = -P): then the
+    inversion gives 0 and two CMOVs select (x, -y), in the same cycles. The result leaves the
+    Montgomery domain (R = x, R_HI = y, each < 2P), is converted back and checked on the curve:
+    a failed check ends with ERR_FAULT and zeros in R and R_HI.
+    """
+    X0, Z0, X1, Z1 = L0X, L0Z, L1X, L1Z
+    return [
+        *_ecc_prologue(True),
+        _mr(TA, (CA, Z0), (XG, X0)),            # a Z0 + x X0
+        _mr(TB, (XG, Z0)),                      # x Z0
+        _add(TC, X0, TB, 4),                    # X0 + x Z0
+        _sub(TD, X0, TB, 2, 4),                 # X0 - x Z0 (+ 2P)
+        _mr(RE, (Z0, Z0)),                      # Z0^2
+        _mr(RF, (Z0, Z1)),                      # Z0 Z1
+        _mr(RG, (X1, TD)),                      # X1 (X0 - x Z0)
+        _mr(RH, (Z1, TA)),                      # Z1 (a Z0 + x X0)
+        _mr(RI, (RE, Z1)),                      # Z0^2 Z1
+        _sub(TT, ZERO, RG, 2, 2),
+        _mr(T1, (CB2, RI), (RH, TC), (TT, TD)),  # N
+        _add(F2, YG, YG, 4),                    # 2y
+        _mr(TA2, (F2, RI)),                     # D = 2y Z0^2 Z1
+        _mr(TD2, (F2, RF)),                     # 2y Z0 Z1
+        _mr(RE, (TD2, X0)),                     # X0 2y Z0 Z1
+        *_fermat(TB, TA2),                      # D^-1 (0 when D = 0)
+        _mr(RF, (RE, TB)),                      # x0
+        _mr(RG, (T1, TB)),                      # y0
+        _test(Z1), _sub(TT, ZERO, YG, 2, 2),    # (k+1) P = O: k P = -P = (x, -y)
+        _cmov(RF, XG), _cmov(RG, TT),
+        _mr(RES, (RF, ONE)), _mr(RES_HI, (RG, ONE)),    # out of the Montgomery domain
+        _mr(RF, (RES, RW)), _mr(RG, (RES_HI, RW)),      # and back: the check sees what is released
+        *_on_curve_check(RF, RG, Status.ERR_FAULT),
+        Instr(UOp.HALT),
+    ]
+
+
 def _assemble(body: list[Instr | str]) -> list[Instr]:
     """Resolve loop targets: 'LOOP<src>' / 'END' markers around bodies."""
     out: list[Instr] = []
@@ -465,12 +565,16 @@ def _programs() -> dict[str, list[Instr]]:
         "modsub": [_sub(RES, IN_A, IN_B, 2, 3), Instr(UOp.HALT)],
         "modexp": [_mr(XG, (IN_A, RW)), _mr(TB, (ONE, RW)), "LOOP0", _mr(TB, (TB, TB)), ifbit,
                    _mr(TB, (TB, XG)), "END", _mr(RES, (TB, ONE)), Instr(UOp.HALT)],
-        "ecc": [
-            _mr(XG, (IN_A, RW)), _mr(R1, (ONE, RW)), _sub(NXG, ZERO, XG, 2, 2),
-            _add(L0X, R1, ZERO, 2), _add(L0Z, ZERO, ZERO, 0), _add(L1X, XG, ZERO, 2), _add(L1Z, R1, ZERO, 2),
-            "LOOP0", *_ladder_body(), "END", Instr(UOp.UNMAP),
-            _add(TB, R1, ZERO, 2), "LOOP1", _mr(TB, (TB, TB)), ifbit, _mr(TB, (TB, L0Z)), "END",
-            _mr(TC, (L0X, TB)), _mr(RES, (TC, ONE)), _mr(RES_HI, (L0Z, ONE)), Instr(UOp.HALT),
+        # MODEXP_CT: Montgomery's powering ladder, exactly elen steps (L0 = A^prefix, L1 = L0 A)
+        "modexp_ct": [_mr(L1X, (IN_A, RW)), _mr(L0X, (ONE, RW)),
+                      "LOOP0", Instr(UOp.MAP), _mr(L1X, (L0X, L1X)), _mr(L0X, (L0X, L0X)), "END",
+                      Instr(UOp.UNMAP), _mr(RES, (L0X, ONE)), Instr(UOp.HALT)],
+        # ECC_MUL (ARG[0] = 0): the input point checked, the affine (x, y) of k P checked
+        "ecc": _ecc_checked(),
+        # ECC_MUL with ARG[0] = 1: x(k P) from x(P) alone (also on the twist: X25519); R_HI = 0
+        "ecc_x": [
+            *_ecc_prologue(False), *_fermat(TB, L0Z),
+            _mr(TC, (L0X, TB)), _mr(RES, (TC, ONE)), _add(RES_HI, ZERO, ZERO, 0), Instr(UOp.HALT),
         ],
         # the SBMM build (no Montgomery domain: SBMM computes x*y mod P directly)
         "sb_modmul": [_sb(RES, IN_A, IN_B), Instr(UOp.HALT)],
@@ -484,12 +588,21 @@ def _programs() -> dict[str, list[Instr]]:
             _sbl(UOp.ADD, TB, ONE, ZERO), "LOOP1", _sb(TB, TB, TB), ifbit, _sb(TB, TB, L0Z), "END",
             _sb(RES, L0X, TB), _sbl(UOp.ADD, RES_HI, L0Z, ZERO), Instr(UOp.HALT),
         ],
+        "sb_modexp_ct": [
+            _sbl(UOp.ADD, L0X, ONE, ZERO), _sbl(UOp.ADD, L1X, IN_A, ZERO),
+            "LOOP0", Instr(UOp.MAP), _sb(L1X, L0X, L1X), _sb(L0X, L0X, L0X), "END",
+            # a dummy ADD reading both ladder registers: it waits for the last SB's Compress tail
+            # whichever register that wrote (the last bit), so the count does not depend on it
+            _sbl(UOp.ADD, TA, L0X, L1X),
+            Instr(UOp.UNMAP), _sbl(UOp.ADD, RES, L0X, ZERO), Instr(UOp.HALT),
+        ],
     }
     return {k: _assemble(v) for k, v in progs.items()}
 
 
 PROGRAMS = _programs()
-PROGRAM_ORDER = ("montmul", "modmul", "modadd", "modsub", "modexp", "ecc", "sb_modmul", "sb_modexp", "sb_ecc")
+PROGRAM_ORDER = ("montmul", "modmul", "modadd", "modsub", "modexp", "modexp_ct", "ecc", "ecc_x",
+                 "sb_modmul", "sb_modexp", "sb_ecc", "sb_modexp_ct")
 
 
 def rom() -> tuple[list[Instr], dict[str, int]]:
@@ -506,14 +619,17 @@ def rom() -> tuple[list[Instr], dict[str, int]]:
     return words, entry
 
 
-OP_OF_PROGRAM = {"montmul": 1, "modmul": 2, "modexp": 3, "modadd": 8, "modsub": 9, "ecc": 11}  # pka_pkg::op_e
-SB_OP_OF_PROGRAM = {"sb_modmul": 2, "sb_modexp": 3, "sb_ecc": 11}                              # SBMM build
+# pka_pkg::op_e of each program (MM build); ECC_MUL's entry depends on ARG[0] (ECC_X_ARG)
+OP_OF_PROGRAM = {"montmul": 1, "modmul": 2, "modexp": 3, "modexp_ct": 4, "modadd": 8, "modsub": 9, "ecc": 11,
+                 "ecc_x": 11}
+SB_OP_OF_PROGRAM = {"sb_modmul": 2, "sb_modexp": 3, "sb_modexp_ct": 4, "sb_ecc": 11}     # SBMM build
+ECC_X_ARG = 1      # ECC_MUL with ARG[0] = 1 on the MM build: the x-only ladder (program ecc_x)
 
 
 def ucode_sv() -> str:
     """rtl/engines/rns/pka_rns_ucode.sv, generated (tests check the committed file equals this)."""
     words, entry = rom()
-    aw = 8
+    aw = ROM_AW
     assert len(words) <= 1 << aw
     lines = [
         "// SPDX-License-Identifier: Apache-2.0",
@@ -521,15 +637,17 @@ def ucode_sv() -> str:
         "// GENERATED by pka.model.rns.ucode_sv() from the golden model's PROGRAMS; do not edit by hand",
         "// (tests/test_model_rns.py checks this file against the generator).",
         "//",
-        "// Word: [3:0] op (HALT MR ADD SUB LOOP ENDLOOP IFBIT MAP UNMAP SB), [8:4] d, [10:9] K,",
-        "// pair k: a at [15+10k:11+10k], b at [20+10k:16+10k]; [42:41] kP select (2P 4P 8P),",
-        "// [43] loop source (0 scalar/elen, 1 Fermat exponent/len), [51:44] loop target.",
+        "// Word: [3:0] op (HALT MR ADD SUB LOOP ENDLOOP IFBIT MAP UNMAP SB TEST FAIL CMOV), [8:4] d,",
+        "// [10:9] K, pair k: a at [15+10k:11+10k], b at [20+10k:16+10k]; [42:41] kP select (2P 4P 8P),",
+        f"// [43] loop source (0 scalar/elen, 1 Fermat exponent/len), [{43 + aw}:44] loop target,",
+        "// [60:53] FAIL's status code, [61] FAIL's sense (the flag value that fails).",
         "`default_nettype none",
         "",
         "module pka_rns_ucode (",
         f"  input  logic [{aw - 1}:0] addr_i,",
         "  output logic [63:0] data_o,",
         "  input  logic [7:0]  op_i,",
+        "  input  logic        xonly_i,   // ECC_MUL's ARG[0] (MM build): the x-only ladder",
         "  input  logic        sb_i,      // 1: entry points of the SBMM build",
         f"  output logic [{aw - 1}:0] entry_o,",
         "  output logic        valid_o",
@@ -546,7 +664,11 @@ def ucode_sv() -> str:
         lines.append(f"        8'd{op}: entry_o = {aw}'d{entry[name]};  // {name}")
     lines += ["        default: valid_o = 1'b0;", "      endcase", "    end else begin", "      unique case (op_i)"]
     for name, op in OP_OF_PROGRAM.items():
-        lines.append(f"        8'd{op}: entry_o = {aw}'d{entry[name]};  // {name}")
+        if name == "ecc":
+            lines.append(f"        8'd{op}: entry_o = xonly_i ? {aw}'d{entry['ecc_x']} : {aw}'d{entry[name]};"
+                         "  // ecc_x : ecc")
+        elif name != "ecc_x":
+            lines.append(f"        8'd{op}: entry_o = {aw}'d{entry[name]};  // {name}")
     lines += ["        default: valid_o = 1'b0;", "      endcase", "    end", "  end", "endmodule", ""]
     return "\n".join(lines)
 
@@ -659,6 +781,30 @@ class Machine:
     emm: int = 0
     counts: dict[str, int] = field(default_factory=dict)
     worst_mr_bound: int = 0   # largest static MR input bound seen, in units of P^2
+    status: int = 0           # Status.OK, or the code of the FAIL that ended the program
+    flag: bool = False        # TEST's result (FAIL, CMOV)
+    steps: int = 0            # instructions executed (the fault hook's clock)
+
+    def out(self) -> tuple[Rns, Rns]:
+        """What the store writes to SLOT_R and SLOT_R_HI: RES and RES_HI, or zeros after a FAIL."""
+        if self.status != Status.OK:
+            zero: Rns = ((0,) * self.ctx.n, (0,) * self.ctx.n)
+            return zero, zero
+        return self.regs[RES], self.regs[RES_HI]
+
+
+FaultHook = Callable[[int, "Machine"], None]
+
+
+def value_fault(step: int, reg: int, delta: int) -> FaultHook:
+    """A fault model for run_machine: after the `step`-th instruction executed (0-based), register
+    `reg` (physical) holds its value + delta mod P (both halves alike, so the RNS invariants hold and
+    the model's asserts see a consistent but wrong intermediate)."""
+    def hook(i: int, mach: Machine) -> None:
+        if i == step:
+            ctx = mach.ctx
+            mach.regs[reg] = ctx.to_rns((ctx.from_rns(mach.regs[reg]) + delta) % ctx.p)
+    return hook
 
 
 def map_reg(r: int, m: int) -> int:
@@ -666,8 +812,12 @@ def map_reg(r: int, m: int) -> int:
 
 
 def run_machine(ctx: MmCtx, prog: Sequence[Instr], inputs: Mapping[int, int], scalar: int = 0, elen: int = 0,
-                expo: int = 0, elen2: int = 0, progress: Callable[[int], None] | None = None) -> Machine:
-    """Execute a microprogram on the RNS registers with the RTL's cycle costs."""
+                expo: int = 0, elen2: int = 0, progress: Callable[[int], None] | None = None,
+                fault: FaultHook | None = None) -> Machine:
+    """Execute a microprogram on the RNS registers with the RTL's cycle costs.
+
+    Ends at HALT (status OK) or at a FAIL whose test fails (status = its code, `out()` zeros).
+    `fault` (tests only) is called after every instruction with its index and may corrupt state."""
     zero: Rns = ((0,) * ctx.n, (0,) * ctx.n)
     mach = Machine(ctx, [zero] * NUM_REGS)
     for r, v in inputs.items():
@@ -734,6 +884,28 @@ def run_machine(ctx: MmCtx, prog: Sequence[Instr], inputs: Mapping[int, int], sc
             mp = (srcs[src][0] >> idx) & 1
         elif it.op == UOp.UNMAP:
             mp = 0
+        elif it.op == UOp.TEST:
+            a = map_reg(it.pairs[0][0], mp)
+            assert bound[a] <= 2, "TEST needs a value below 2P"
+            # the rowers: 2 x_i mod m_i against 0 and |2P|_mi (cst 6), ANDed over the channels
+            dbl = [(2 * r) % m for r, m in zip(mach.regs[a][0], ctx.b)]
+            z0 = all(v == 0 for v in dbl)
+            z2 = all(v == ctx.table[j][6] for j, v in enumerate(dbl))
+            mach.flag = z0 or z2
+            assert mach.flag == (ctx.from_rns(mach.regs[a]) % p == 0)
+        elif it.op == UOp.FAIL:
+            if int(mach.flag) == it.sense:
+                mach.status = it.code
+                break
+        elif it.op == UOp.CMOV:
+            a = map_reg(it.pairs[0][0], mp)
+            assert max(bound[a], bound[d]) <= it.bound, "CMOV: bound above the annotation"
+            if mach.flag:
+                mach.regs[d] = mach.regs[a]
+            bound[d] = it.bound
+        if fault is not None:
+            fault(mach.steps, mach)
+        mach.steps += 1
     return mach
 
 
@@ -1424,10 +1596,14 @@ def _mont(ctx_m: int, x: int, p: int) -> int:
     return x * ctx_m % p
 
 
-def ecc_inputs(c: Curve, x: int, m: int) -> dict[int, int]:
-    """Host-side curve constants (Montgomery form, like W) and the point's x (plain)."""
+def ecc_inputs(c: Curve, x: int, m: int, y: int | None = None) -> dict[int, int]:
+    """Host-side curve constants (Montgomery form, like W) and the point (plain): x in IN_A
+    (SLOT_A) and, for the checked ECC_MUL, y in IN_B (SLOT_B)."""
     p = c.p
-    return {IN_A: x, CA: _mont(m, c.a, p), CB2: _mont(m, 2 * c.b, p), CM4B: _mont(m, -4 * c.b, p)}
+    out = {IN_A: x, CA: _mont(m, c.a, p), CB2: _mont(m, 2 * c.b, p), CM4B: _mont(m, -4 * c.b, p)}
+    if y is not None:
+        out[IN_B] = y
+    return out
 
 
 def check_scalar(c: Curve, k: int) -> None:
@@ -1435,45 +1611,67 @@ def check_scalar(c: Curve, k: int) -> None:
         raise PkaError(Status.ERR_OPERAND_RANGE, "scalar must be in [1, order)")
 
 
-def ecc_mul_mm(c: Curve, k: int, x: int, w: int, progress: Callable[[int], None] | None = None) -> OpResult:
+def ecc_machine(c: Curve, k: int, x: int, y: int | None, w: int, elen: int | None = None,
+                progress: Callable[[int], None] | None = None,
+                fault: FaultHook | None = None) -> tuple[MmCtx, Machine]:
+    """Run ECC_MUL's microprogram on the MM build as the engine does: checked (program `ecc`, the
+    point (x, y)) or, with y None, x-only (program `ecc_x`, ARG[0] = 1). elen: ladder steps
+    (default: bits of the curve's order). The machine's status is the engine's."""
     ctx = mm_context(c.p, w)
     full = {r: 0 for r in LOADED_REGS}
     full[ONE] = 1
     full[RW] = (ctx.m * ctx.m) % c.p
-    full.update(ecc_inputs(c, x, ctx.m))
-    elen = c.order.bit_length()
-    mach = run_machine(ctx, PROGRAMS["ecc"], full, scalar=k, elen=elen, expo=c.p - 2,
-                       elen2=c.p.bit_length(), progress=progress)
-    z = ctx.from_rns(mach.regs[RES_HI]) % c.p
-    if z == 0:
-        raise PkaError(Status.ERR_NO_INVERSE, "result is the point at infinity")
-    xr = ctx.from_rns(mach.regs[RES]) % c.p
-    return OpResult(xr, mach.cycles, None, _detail(ctx, mach, curve=c.name, elen=elen))
+    full.update(ecc_inputs(c, x, ctx.m, y))
+    mach = run_machine(ctx, PROGRAMS["ecc" if y is not None else "ecc_x"], full, scalar=k,
+                       elen=c.order.bit_length() if elen is None else elen, expo=c.p - 2,
+                       elen2=c.p.bit_length(), progress=progress, fault=fault)
+    return ctx, mach
+
+
+STATUS_TEXT = {Status.ERR_NOT_ON_CURVE: "the input point is not on the curve",
+               Status.ERR_INFINITY: "the result is the point at infinity",
+               Status.ERR_FAULT: "the result failed its on-curve check (fault)"}
+
+
+def ecc_mul_mm(c: Curve, k: int, x: int, y: int, w: int, progress: Callable[[int], None] | None = None,
+               fault: FaultHook | None = None) -> OpResult:
+    ctx, mach = ecc_machine(c, k, x, y, w, progress=progress, fault=fault)
+    if mach.status != Status.OK:
+        raise PkaError(Status(mach.status), f"rns ECC_MUL: {STATUS_TEXT[Status(mach.status)]}")
+    r, r_hi = mach.out()
+    xr, yr = ctx.from_rns(r) % c.p, ctx.from_rns(r_hi) % c.p
+    return OpResult(xr, mach.cycles, None, _detail(ctx, mach, curve=c.name, elen=c.order.bit_length(), y=yr))
 
 
 def ecc_mul(curve: str, k: int, params: Mapping[str, Any], point: tuple[int, int] | None = None,
             progress: Callable[[int], None] | None = None) -> OpResult:
-    """x(k * point) on the named curve (point defaults to the generator)."""
+    """k * point on the named curve (point defaults to the generator): result = x, detail["y"] = y.
+
+    MM build: the checked ECC_MUL (the engine checks the point is on the curve, recovers y and
+    checks the result; ERR_NOT_ON_CURVE, ERR_INFINITY, ERR_FAULT). SBMM build: x only, the point
+    checked here on the host (its ECC_MUL is the unchecked x-only ladder)."""
     c = _curve(curve)
     w, alg = _w(params), _alg(params)
     check_scalar(c, k)
     px, py = point if point is not None else (c.gx, c.gy)
-    check_point(curve, px, py)
     if c.p.bit_length() > MAX_BITS[w]:
         raise PkaError(Status.ERR_LENGTH, f"rns: {curve} needs a wider channel than w={w}")
     if alg == "sbmm":
+        check_point(curve, px, py)
         return ecc_mul_sbmm(c, k, px, w, progress)
-    return ecc_mul_mm(c, k, px, w, progress)
+    if not (0 <= px < c.p and 0 <= py < c.p):
+        raise PkaError(Status.ERR_NOT_ON_CURVE, "coordinate out of range")
+    return ecc_mul_mm(c, k, px, py, w, progress)
 
 
 def ecc_mul_x(curve: str, k: int, x: int, params: Mapping[str, Any], elen: int,
               progress: Callable[[int], None] | None = None) -> OpResult:
-    """x(k P) from x(P) alone: the ECC_MUL microprogram run for exactly `elen` ladder steps
-    (0 <= k < 2^elen, any k, e.g. an X25519 scalar of 255 bits), P any point with this x on the
-    curve or on its quadratic twist (the (X,Z) formulas use only x, a and b). Nothing is checked
-    but ranges: result = X Z^(p-2) mod p, which is 0 when k P is the point at infinity (Z = 0;
-    then detail["infinity"] is True); the caller decides whether that is an error (X25519 returns
-    it, RFC 7748 section 6.1 rejects it for ECDH)."""
+    """x(k P) from x(P) alone: ECC_MUL with ARG[0] = 1 (program ecc_x), exactly `elen` ladder
+    steps (0 <= k < 2^elen, any k, e.g. an X25519 scalar of 255 bits), P any point with this x on
+    the curve or on its quadratic twist (the (X,Z) formulas use only x, a and b). Nothing is checked
+    but ranges. When k P is the point at infinity the engine ends with ERR_INFINITY (R = 0); here
+    that is result 0 with detail["infinity"] True, since the caller decides whether it is an error
+    (X25519 returns it, RFC 7748 section 6.1 rejects it for ECDH)."""
     c = _curve(curve)
     w, alg = _w(params), _alg(params)
     if alg != "mm":
@@ -1486,16 +1684,64 @@ def ecc_mul_x(curve: str, k: int, x: int, params: Mapping[str, Any], elen: int,
         raise PkaError(Status.ERR_OPERAND_RANGE, f"scalar out of range [0, 2^{elen})")
     if not 0 <= x < c.p:
         raise PkaError(Status.ERR_OPERAND_RANGE, "x out of range [0, p)")
-    ctx = mm_context(c.p, w)
-    full = {r: 0 for r in LOADED_REGS}
-    full[ONE] = 1
-    full[RW] = (ctx.m * ctx.m) % c.p
-    full.update(ecc_inputs(c, x, ctx.m))
-    mach = run_machine(ctx, PROGRAMS["ecc"], full, scalar=k, elen=elen, expo=c.p - 2,
-                       elen2=c.p.bit_length(), progress=progress)
-    z = ctx.from_rns(mach.regs[RES_HI]) % c.p
-    xr = ctx.from_rns(mach.regs[RES]) % c.p
-    return OpResult(xr, mach.cycles, None, _detail(ctx, mach, curve=c.name, elen=elen, infinity=z == 0))
+    ctx, mach = ecc_machine(c, k, x, None, w, elen, progress)
+    assert mach.status in (Status.OK, Status.ERR_INFINITY)
+    xr = ctx.from_rns(mach.out()[0]) % c.p
+    return OpResult(xr, mach.cycles, None, _detail(ctx, mach, curve=c.name, elen=elen,
+                                                   infinity=mach.status == Status.ERR_INFINITY,
+                                                   status=mach.status))
+
+
+# ---- constant-time exponentiation and the wipe ----------------------------------------------------
+
+def modexp_ct(base: int, exp: int, mod: int, params: Mapping[str, Any], elen: int | None = None) -> OpResult:
+    """OP_MODEXP_CT: base^exp mod N by Montgomery's powering ladder of exactly `elen` steps
+    (default: the modulus' bit length), so the cycles depend on elen and the modulus only.
+    MM build: per step MAP, two MRs (L1 := L0 L1, L0 := L0^2 on the bit-mapped pair), ENDLOOP;
+    SBMM build: the same with two SBs (the second does not read the first: its Compress overlaps)."""
+    w, alg = _w(params), _alg(params)
+    check_modulus(mod, w)
+    _check_operand(base, mod, "base")
+    elen = mod.bit_length() if elen is None else elen
+    if not 0 <= exp < 1 << elen:
+        raise PkaError(Status.ERR_OPERAND_RANGE, f"exponent out of range [0, 2^{elen})")
+    if elen > MAX_BITS[w]:
+        raise PkaError(Status.ERR_LENGTH, f"rns: exponent length {elen} exceeds {MAX_BITS[w]}")
+    if alg == "sbmm":
+        sctx = sbmm_context(mod, w)
+        sm = run_sb_machine(sctx, PROGRAMS["sb_modexp_ct"], {IN_A: base, ONE: 1}, exp, elen)
+        d = _sb_detail(sctx, sm)
+        d["elen"] = elen
+        return OpResult(sbmm_from(sctx, sm.regs[RES]), sm.cycles, None, d)
+    ctx, mach = _mm_run("modexp_ct", mod, w, {IN_A: base}, scalar=exp, elen=elen)
+    return OpResult(ctx.from_rns(mach.regs[RES]) % mod, mach.cycles, None, _detail(ctx, mach, elen=elen))
+
+
+def modexp_ct_cycles(n: int, elen: int) -> int:
+    """The MM build's MODEXP_CT in closed form: 3 MRs, LOOP, UNMAP, and per step MAP + 2 MRs + ENDLOOP."""
+    mr1 = 2 * n + 1 + MR_FIXED
+    return 3 * mr1 + 2 + elen * (2 * mr1 + 2)
+
+
+NUM_RF_WORDS = NUM_REGS   # register-file words per half per rower
+
+
+def wipe_cycles(max_len: int, w: int, sbmm: bool = False) -> int:
+    """OP_ZEROIZE's cycles on a build (MaxLen, W): every rower clears one register-file word of each
+    half and one constant word per cycle (through their write ports, so the files stay RAMs), all
+    other registers at once. MM build: max(32, 12 + 2 NumRowers); SBMM build: see sb_wipe_cycles."""
+    if sbmm:
+        return sb_wipe_cycles(max_len, w)
+    rowers = -(-(max_len + GUARD_BITS) // w)
+    return max(NUM_RF_WORDS, CONST_WORDS + 2 * rowers)
+
+
+def sb_wipe_cycles(max_len: int, w: int) -> int:
+    """OP_ZEROIZE on the SBMM build (MaxLen = 2 n_a W): its register files hold K and R of 32
+    registers (64 words a half, one write port each), the constants 12 + 2 n_b words per rower,
+    the gamma channel 64 words and 5 + n_a constants: max(64, 12 + 2 n_b) cycles."""
+    nb = max_len // (2 * w) + 1
+    return max(2 * NUM_RF_WORDS, CONST_WORDS + 2 * nb)
 
 
 # ---- ECC on SBMM (model only: the SBMM datapath is not in the RTL yet) ----------------------------

@@ -88,13 +88,15 @@ def read_reg(h: Harness, ctx: model.MmCtx, slot: int) -> int:
 
 
 def run(op: int, ctx: model.MmCtx, regs: Mapping[int, int], scalar: int = 0, elen: int = 0, expo: int = 0,
-        progress: Callable[[int], None] | None = None, h: Harness | None = None) -> tuple[Harness, Any]:
-    """Write, run one command, check its status (PkaError with the hardware's status)."""
+        progress: Callable[[int], None] | None = None, h: Harness | None = None, arg: int = 0,
+        check: bool = True) -> tuple[Harness, Any]:
+    """Write, run one command, check its status (PkaError with the hardware's status) unless
+    check is False (then the caller reads res.status)."""
     if h is None:
         h = harness(ctx.w, build_for(ctx.p.bit_length(), ctx.w))
     write_context(h, ctx, regs, scalar, expo)
-    res = h.command(op, ctx.p.bit_length(), elen, 0, progress=progress)
-    if res.status != 0:
+    res = h.command(op, ctx.p.bit_length(), elen, arg, progress=progress)
+    if check and res.status != 0:
         raise PkaError(Status(res.status), f"rns RTL: status {Status(res.status).name}")
     return h, res
 
@@ -229,13 +231,17 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any],
 
 def ecc_mul(curve: str, k: int, params: Mapping[str, Any], point: tuple[int, int] | None = None,
             progress: Callable[[int], None] | None = None) -> OpResult:
-    """x(k * point) by the (X,Z) ladder on the engine; elen = bits of the curve's order bound."""
+    """k * point by the (X,Z) ladder on the engine; elen = bits of the curve's order bound.
+
+    MM build: the checked ECC_MUL (ARG = 0): x in SLOT_A, y in SLOT_B; the engine checks the point,
+    recovers y and checks the result; result = x (SLOT_R), detail["y"] = y (SLOT_R_HI). Errors are
+    the engine's status (ERR_NOT_ON_CURVE, ERR_INFINITY, ERR_FAULT). SBMM build: x only."""
     c = model._curve(curve)
     w, alg = _params(params)
     model.check_scalar(c, k)
     px, py = point if point is not None else (c.gx, c.gy)
-    model.check_point(curve, px, py)
     if alg == "sbmm":
+        model.check_point(curve, px, py)
         sctx = model.sbmm_context(c.p, w)
         elen = c.order.bit_length()
         h, res = sb_run(Op.ECC_MUL, sctx, model.sb_ecc_inputs(c, px), k, elen, progress, expo=c.p - 2)
@@ -246,13 +252,62 @@ def ecc_mul(curve: str, k: int, params: Mapping[str, Any], point: tuple[int, int
                          "total_cycles": res.cycles})
     if c.p.bit_length() > model.MAX_BITS[w]:
         raise PkaError(Status.ERR_LENGTH, f"rns: {curve} needs a wider channel than w={w}")
+    if not (0 <= px < c.p and 0 <= py < c.p):
+        raise PkaError(Status.ERR_NOT_ON_CURVE, "coordinate out of range")
     ctx = model.mm_context(c.p, w)
     elen = c.order.bit_length()
-    h, res = run(Op.ECC_MUL, ctx, model.ecc_inputs(c, px, ctx.m), scalar=k, elen=elen, expo=c.p - 2,
+    h, res = run(Op.ECC_MUL, ctx, model.ecc_inputs(c, px, ctx.m, py), scalar=k, elen=elen, expo=c.p - 2,
                  progress=progress)
-    z = read_reg(h, ctx, Slot.R_HI) % c.p
-    if z == 0:
-        raise PkaError(Status.ERR_NO_INVERSE, "result is the point at infinity")
     x = read_reg(h, ctx, Slot.R) % c.p
+    y = read_reg(h, ctx, Slot.R_HI) % c.p
     return OpResult(x, res.cycles, res.io_cycles, {"curve": curve, "n": ctx.n, "w": w, "alg": "mm", "elen": elen,
-                                                   "total_cycles": res.cycles})
+                                                   "total_cycles": res.cycles, "y": y})
+
+
+def ecc_raw(c: model.Curve, k: int, x: int, y: int | None, w: int, elen: int | None = None,
+            h: Harness | None = None) -> tuple[Harness, Any, tuple[int, int]]:
+    """ECC_MUL on the MM build as the engine sees it, any status: checked (y given, ARG = 0) or
+    x-only (y None, ARG = 1). Returns the harness, the command's result and the raw (R, R_HI)
+    values (< 2P, not reduced: zeros after a failure)."""
+    ctx = model.mm_context(c.p, w)
+    elen = c.order.bit_length() if elen is None else elen
+    h, res = run(Op.ECC_MUL, ctx, model.ecc_inputs(c, x, ctx.m, y), scalar=k, elen=elen, expo=c.p - 2,
+                 h=h, arg=0 if y is not None else model.ECC_X_ARG, check=False)
+    return h, res, (read_reg(h, ctx, Slot.R), read_reg(h, ctx, Slot.R_HI))
+
+
+def ecc_mul_x(curve: str, k: int, x: int, params: Mapping[str, Any], elen: int) -> OpResult:
+    """x(k P) from x alone (ECC_MUL, ARG[0] = 1), like pka.model.rns.ecc_mul_x: at infinity the
+    engine ends with ERR_INFINITY (R = 0), returned as result 0, detail["infinity"] True."""
+    c = model._curve(curve)
+    w, _ = _params(params)
+    h, res, (r, r_hi) = ecc_raw(c, k, x, None, w, elen)
+    if res.status not in (Status.OK, Status.ERR_INFINITY):
+        raise PkaError(Status(res.status), f"rns RTL: status {Status(res.status).name}")
+    return OpResult(r % c.p, res.cycles, res.io_cycles,
+                    {"curve": curve, "elen": elen, "infinity": res.status == Status.ERR_INFINITY,
+                     "status": res.status, "r_hi": r_hi})
+
+
+def modexp_ct(base: int, exp: int, mod: int, params: Mapping[str, Any], elen: int | None = None) -> OpResult:
+    """OP_MODEXP_CT: the powering ladder of exactly elen steps (default: the modulus' bits)."""
+    w, alg = _params(params)
+    model.check_modulus(mod, w)
+    model._check_operand(base, mod, "base")
+    elen = mod.bit_length() if elen is None else elen
+    if not 0 <= exp < 1 << elen:
+        raise PkaError(Status.ERR_OPERAND_RANGE, f"exponent out of range [0, 2^{elen})")
+    if alg == "sbmm":
+        sctx = model.sbmm_context(mod, w)
+        h, res = sb_run(Op.MODEXP_CT, sctx, {model.IN_A: base}, exp, elen)
+        return OpResult(model.sbmm_from(sctx, sb_read(h, sctx)), res.cycles, res.io_cycles,
+                        {"alg": "sbmm", "elen": elen, "total_cycles": res.cycles})
+    ctx = model.mm_context(mod, w)
+    h, res = run(Op.MODEXP_CT, ctx, {model.IN_A: base}, scalar=exp, elen=elen)
+    return OpResult(read_reg(h, ctx, Slot.R) % mod, res.cycles, res.io_cycles,
+                    {"n": ctx.n, "w": w, "alg": "mm", "elen": elen, "total_cycles": res.cycles})
+
+
+def zeroize(h: Harness) -> Any:
+    """OP_ZEROIZE to the engine (the wipe): no port access, ST_OK, cycles = model.wipe_cycles."""
+    return h.command(Op.ZEROIZE, 0, 0, 0, max_cycles=10_000)
