@@ -1,6 +1,7 @@
 """Golden model of hscm (paper 004): Algorithm 3 word-level vs integer form vs pow, the PE identity,
 bounds (eq. 1-3, 8-10, B7), MRDC (eq. 5), MULT (Algorithm 4, Figure 6), final reduction
-(Appendix B), A1 / binary / ladder exponentiation, CRT-RSA (eq. 4), errors, the cycle model."""
+(Appendix B), A1 / binary / ladder exponentiation, CRT-RSA (eq. 4) with its constant-time fixed
+window, MODEXP_CT's cycles depending on elen only, errors, the cycle model, the wipe's cycles."""
 
 from __future__ import annotations
 
@@ -302,6 +303,103 @@ def test_rsa_crt_real_key_cryptography() -> None:
     em = b"\x00\x01" + b"\xff" * (64 - len(t) - 3) + b"\x00" + t
     sig = H.rsa_crt(int.from_bytes(em, "big"), key, {"pes": 4, "w": K, "window": 3, "ladder": 0}).result
     priv.public_key().verify(sig.to_bytes(64, "big"), msg, padding.PKCS1v15(), hashes.SHA256())
+
+
+# ---- constant time: RSA_CRT's fixed window, MODEXP_CT's ladder ---------------------------------
+
+def replay_exponent(prog: list[H.Prod]) -> int:
+    """The exponent a CRT program computes: C^a C^b = C^(a+b) for every product after the first
+    four (MRDC -> T0 = C^1, the Montgomery one -> SQ = C^0), up to the last one (by U)."""
+    ex = {"T0": 1, "SQ": 0}
+    prev = 0
+    for p in prog[4:-1]:
+        a = prev if p.a == "cpa" else ex[p.a]
+        b = prev if p.b == "cpa" else ex[p.b]
+        prev = a + b
+        if p.dst is not None:
+            ex[p.dst] = prev
+    last = prog[-1]
+    assert last.b == "U" and last.dst == "RES"
+    return prev if last.a == "cpa" else ex[last.a]
+
+
+def test_crt_fixed_window_program() -> None:
+    """Every bit of the exponent, in digits of k = window - 1 bits from the top (the last digit
+    bits mod k); the program computes C^e and its length depends on (bits, window) only."""
+    rng = random.Random(SEED)
+    for window in range(0, 9):
+        k = H.crt_window_k(window)
+        for bits in (36, 37, 64, 100, 255, 1024):
+            lengths = set()
+            for e in [0, 1, (1 << bits) - 1, 1 << (bits - 1), 1 << (bits - 2)] + \
+                     [rng.getrandbits(bits) for _ in range(5)]:
+                digits = H.fixed_digits(e, bits, k)
+                assert len(digits) == -(-bits // k) and digits[0] < 1 << k
+                assert sum(d << (bits - k * (i + 1)) if k * (i + 1) <= bits else d
+                           for i, d in enumerate(digits)) == e
+                prog = H.crt_program(e, bits, window)
+                assert replay_exponent(prog) == e
+                lengths.add(len(prog))
+            assert lengths == {H.crt_products(bits, window)}
+
+
+def test_crt_window_choice() -> None:
+    """The CRT's fixed window w uses the table of A1's window w (2^(w-1) entries): digits of
+    w - 1 bits.  For 1024-bit primes w = 6 (5-bit digits) costs 1258 products per half, within
+    3 products of the best (w = 7, 6-bit digits, twice the table); the paper's sliding window 6
+    needs about 1223 for a random exponent (not constant time)."""
+    assert [H.crt_window_k(w) for w in range(9)] == [1, 1, 1, 2, 3, 4, 5, 6, 7]
+    cost = {w: H.crt_products(1024, w) for w in range(2, 9)}
+    assert cost[6] == 1258 and min(cost.values()) == cost[7] == 1255
+    rng = random.Random(SEED)
+    e = rng.getrandbits(1024) | (1 << 1023)
+    sliding = len(H.exp_program(e, 6, [H.Prod("one", "MSG"), H.Prod("cpa", "W", "T0")], "U", True))
+    assert 1215 <= sliding <= 1230 and cost[6] / sliding < 1.04
+
+
+@pytest.mark.parametrize("bits,window,count", [(128, 4, 100), (200, 6, 20)])
+def test_rsa_crt_constant_time(bits: int, window: int, count: int) -> None:
+    """100 random keys of one size (and edge exponents) give one cycle count; the results are
+    m^dp mod p and m^dq mod q recombined."""
+    rng = random.Random(SEED + bits)
+    prm = {"pes": 4, "w": K, "window": window, "ladder": 0}
+    keys = [crt_key(rng, bits) for _ in range(max(count, vectors(count)))]
+    k0 = keys[0]
+    bp, bq = k0.p.bit_length(), k0.q.bit_length()
+    for dp, dq in ((0, 0), (1, 1), ((1 << bp) - 1, (1 << bq) - 1), (1 << (bp - 1), 0)):
+        keys.append(CrtKey(k0.n, k0.e, k0.d, k0.p, k0.q, dp, dq, k0.qinv, k0.pinv))
+    cycles = set()
+    for key in keys:
+        msg = rng.randrange(key.n)
+        r = H.rsa_crt(msg, key, prm)
+        assert r.result % key.p == pow(msg, key.dp, key.p) and r.result % key.q == pow(msg, key.dq, key.q)
+        cycles.add(r.cycles)
+    assert len(cycles) == 1
+
+
+def test_modexp_ct_elen_only() -> None:
+    """The ladder's cycles depend on elen only (exponents with leading zeros included; 100 secrets
+    on the RTL in test_rtl_hscm); the A1 sliding window of MODEXP varies (the control)."""
+    rng = random.Random(SEED)
+    n = 96
+    m = rand_mod(rng, n)
+    ct, a1 = set(), set()
+    for e in [0, 1, (1 << n) - 1] + [rng.getrandbits(n) for _ in range(vectors(30))]:
+        base = rng.randrange(m)
+        r = H.modexp(base, e, m, {"pes": 4, "w": K, "window": 0, "ladder": 1}, elen=n)
+        assert r.result == pow(base, e, m) and r.detail["products"] == n + 2
+        ct.add(r.cycles)
+        a1.add(H.modexp(base, e, m, {"pes": 4, "w": K, "window": 4, "ladder": 0}, elen=n).cycles)
+    assert len(ct) == 1 and len(a1) > 5
+    # bits of E from elen up are dropped, as the engine's alignment does
+    assert H.modexp(3, (1 << 40) | 5, m, {"pes": 4, "w": K, "window": 0, "ladder": 1}, elen=8).result == 243
+
+
+def test_wipe_cycles() -> None:
+    """OP_ZEROIZE: one cycle per operand-RAM word, (15 + 2^(MaxWindow-1)) (f_max + 1)."""
+    assert H.wipe_cycles(512, 16, 6) == 47 * 36 == 1692
+    assert H.wipe_cycles(2048, 16, 6) == 47 * 132 == 6204
+    assert H.wipe_cycles(256, 16, 3) == 19 * 20
 
 
 # ---- errors ------------------------------------------------------------------------------------

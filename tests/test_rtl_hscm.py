@@ -1,7 +1,9 @@
 """RTL of hscm (rtl/engines/hscm) against the golden model pka.model.hscm: results AND cycles for
 every operation (HSCM product, modmul, A1/binary/ladder modexp, MRDC, MULT, CRT-RSA), random
-memory stalls, every error code and the return to idle.  Small sizes in CI (n in {64, 100, 128,
-255, 256}, L in {2, 4, 8}, w = 16, one build per L); w = 32/64 and the big sizes are slow tests."""
+memory stalls, every error code and the return to idle; constant time of RSA_CRT and MODEXP_CT
+over 100 random secrets each (and the sliding window's varying count as the control); the wipe
+(OP_ZEROIZE).  Small sizes in CI (n in {64, 100, 128, 255, 256}, L in {2, 4, 8}, w = 16, one
+build per L); w = 32/64 and the big sizes are slow tests."""
 
 from __future__ import annotations
 
@@ -127,6 +129,90 @@ def test_ladder_constant_time(pes: int) -> None:
         assert r.result == pow(base, e, m)
         cycles.add(r.cycles)
     assert len(cycles) == 1
+
+
+SECRETS = 100   # random secrets per constant-time test (at least 100, whatever PKA_VECTORS says)
+
+
+def test_rsa_crt_constant_time() -> None:
+    """RSA_CRT: 100 random keys of one size (p, q of 64 bits) and edge exponents (d_p, d_q = 0, 1,
+    all ones, a lone top bit) give exactly one (cycles, io_cycles): the fixed window processes
+    all bits(p) / bits(q) bits, multiplies on every digit and has no data-dependent step."""
+    rng = random.Random(SEED + 14)
+    prm = params(2, 4)
+    seen: set[tuple[int, int]] = set()
+    keys = [crt_key(rng, 128) for _ in range(max(SECRETS, vectors(SECRETS)))]
+    k0 = keys[0]
+    bp, bq = k0.p.bit_length(), k0.q.bit_length()
+    for dp, dq in ((0, 0), (1, 1), ((1 << bp) - 1, (1 << bq) - 1), (1 << (bp - 1), 1 << (bq - 1)),
+                   (0, (1 << bq) - 1)):
+        keys.append(CrtKey(k0.n, k0.e, k0.d, k0.p, k0.q, dp, dq, k0.qinv, k0.pinv))
+    for key in keys:
+        msg = rng.randrange(key.n)
+        r = R.rsa_crt(msg, key, prm)
+        same(r, M.rsa_crt(msg, key, prm))
+        assert r.result % key.p == pow(msg, key.dp, key.p) and r.result % key.q == pow(msg, key.dq, key.q)
+        seen.add((r.cycles, r.io_cycles))  # type: ignore[arg-type]
+    assert len(seen) == 1, f"RSA_CRT cycles depend on the key: {sorted(seen)}"
+
+
+def test_modexp_ct_constant_time() -> None:
+    """MODEXP_CT (ladder) with elen = the modulus length: 100 random secret exponents (leading
+    zeros included) and 0, 1, all ones, a lone top bit give exactly one (cycles, io_cycles)."""
+    rng = random.Random(SEED + 15)
+    n = 100
+    m = rand_mod(rng, n)
+    prm = params(2, ladder=1)
+    exps = [0, 1, (1 << n) - 1, 1 << (n - 1)] + [rng.getrandbits(n) for _ in range(max(SECRETS, vectors(SECRETS)))]
+    seen: set[tuple[int, int]] = set()
+    for e in exps:
+        base = rng.randrange(m)
+        r = R.modexp(base, e, m, prm, elen=n)
+        same(r, M.modexp(base, e, m, prm, elen=n))
+        assert r.result == pow(base, e, m)
+        seen.add((r.cycles, r.io_cycles))  # type: ignore[arg-type]
+    assert len(seen) == 1, f"MODEXP_CT cycles depend on the exponent: {sorted(seen)}"
+
+
+def test_sliding_window_modexp_varies() -> None:
+    """The control: MODEXP (public exponent, the paper's sliding window, fast) over the same kind
+    of exponents takes many cycle counts, so the constant-time tests above can fail."""
+    rng = random.Random(SEED + 16)
+    n = 100
+    m = rand_mod(rng, n)
+    prm = params(2, 4)
+    seen = set()
+    for e in [rng.getrandbits(n) for _ in range(20)]:
+        base = rng.randrange(m)
+        r = R.modexp(base, e, m, prm, elen=n)
+        same(r, M.modexp(base, e, m, prm, elen=n))
+        seen.add(r.cycles)
+    assert len(seen) > 5
+
+
+@pytest.mark.parametrize("pes", [2, 4])
+def test_wipe(pes: int) -> None:
+    """OP_ZEROIZE after a secret operation: ST_OK, cycles = the model's (a build constant),
+    io_cycles = 0; every operation still right afterwards (the register and memory check itself
+    is tb/pka_hscm_core)."""
+    rng = random.Random(SEED + 17 + pes)
+    prm = params(pes, 3)
+    key = crt_key(rng, 128)
+    msg = rng.randrange(key.n)
+    ref = R.rsa_crt(msg, key, prm)
+    w = R.wipe(512, prm)
+    assert (w.cycles, w.io_cycles) == (M.wipe_cycles(512, K, 6), 0)
+    assert R.wipe(512, prm).cycles == w.cycles           # a wipe of a wiped engine
+    r = R.rsa_crt(msg, key, prm)
+    assert (r.result, r.cycles, r.io_cycles) == (ref.result, ref.cycles, ref.io_cycles)
+    m = rand_mod(rng, 100)
+    a, b, e = rng.randrange(m), rng.randrange(m), rng.getrandbits(100)
+    for rtl, mdl in ((lambda: R.modexp(a, e, m, prm), lambda: M.modexp(a, e, m, prm)),
+                     (lambda: R.modexp(a, e, m, {**prm, "ladder": 1}), lambda: M.modexp(a, e, m, {**prm, "ladder": 1})),
+                     (lambda: R.modmul(a, b, m, prm), lambda: M.modmul(a, b, m, prm)),
+                     (lambda: R.mul(a, b, 100, prm), lambda: M.mul(a, b, 100, prm))):
+        R.wipe(512, prm)
+        same(rtl(), mdl())
 
 
 @pytest.mark.parametrize("pes,window", [(2, 0), (4, 3), (8, 4)])
