@@ -18,6 +18,10 @@ struct VerilatedTop {
   VerilatedContext ctx;
   Vtop* top;
   uint64_t time = 0;  // trace time stamps (two per clock cycle)
+  // An observer called after every evaluation with the clock level (tb/common/state_access.h:
+  // per-cycle Hamming distance, RAM port tracking); none by default.
+  void (*on_eval)(void* ctx, bool clk) = nullptr;
+  void* on_eval_ctx = nullptr;
 #if VM_TRACE
   VerilatedVcdC* vcd = nullptr;
 #endif
@@ -46,6 +50,7 @@ struct VerilatedTop {
   // evaluate the model and record a trace sample
   void eval_dump() {
     top->eval();
+    if (on_eval) on_eval(on_eval_ctx, top->clk_i);
 #if VM_TRACE
     if (vcd) vcd->dump(time);
 #endif

@@ -20,6 +20,9 @@
 //   sw <r_bits>                   -> the output lines of the C example (sw/example.c through the C
 //                                    driver sw/pka.c, its bus callbacks as AXI transactions here),
 //                                    then "sw <rc> <bus_cycles>"
+//   state, peek, poke, flip, snap, hd, track, touched, nonzero
+//                                 -> the state access of tb/common/state_access.h (every register and
+//                                    memory of the design by name: a build with state_public_*.vlt)
 //   quit
 // All numbers are hex except cycle counts, counts and permille/seed/watchdog (decimal).
 #include <cinttypes>
@@ -28,6 +31,7 @@
 #include <sstream>
 #include <string>
 
+#include "state_access.h"
 #include "top_axil.h"
 
 #include "pka.h"  // the C driver (sw/), C linkage
@@ -70,6 +74,9 @@ uint32_t fuzz_addr(std::mt19937& rng) {
 int main(int argc, char** argv) {
   AxilMaster m;
   m.ctx.commandArgs(argc, argv);
+  StateTable state(m.ctx, m.top);  // empty unless the build marks the state public (tb/common/state_public_*.vlt)
+  m.on_eval = StateTable::on_eval_cb;
+  m.on_eval_ctx = &state;
   m.reset();
   uint64_t progress_every = 0;
   std::string line;
@@ -222,6 +229,8 @@ int main(int argc, char** argv) {
       } else {
         std::printf("ok %lu %lu %lu %lu %" PRIu64 "\n", reads, writes, errs, cmds, max_lat);
       }
+    } else if (state.command(verb, in)) {
+      // handled by the state table
     } else {
       std::printf("error unknown verb %s\n", verb.c_str());
     }

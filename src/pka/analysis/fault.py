@@ -1,0 +1,378 @@
+"""Fault-injection campaign on the simulated pka_top (issue 13, item 4): one bit flip per run.
+
+For each injection: the simulation is put back into the same clean state (reset, driver set-up,
+snapshot of every state element), the operation is started through the bus by the unchanged driver
+(pka.driver.Pka.rsa_crt / ecc_mul_rns: key, operands, LEN/ARG/CMD), and when the CMD write has been
+accepted the campaign takes over for a moment: it clocks a random number of cycles k in
+[0, D) (D = the fault-free operation's cycles from the CMD write to its interrupt), flips one random
+bit of one random state element, and hands back to the driver, which waits for the interrupt at
+most 2D - k more cycles (twice the operation's bound in all), reads STATUS and the result.
+
+Outcomes: detected (STATUS = ERR_FAULT), masked (right result, OK), released_wrong (wrong result,
+OK: what a result check must prevent), hang (no done within 2D), other (another error status, e.g.
+ERR_NO_INVERSE from hscm's own key consistency check u q + v p = N + 1, ERR_OPERAND_RANGE from a
+range check: the fault was caught, but not as a fault; or BUS_ERROR, an AXI error response to the
+driver's reads after the operation; or SIM_STOP, an RTL $fatal reached: counted by code in
+`other_codes`).
+
+Targets: a group is drawn uniformly among the target groups (pe, eram, eng, seq, ram, ctrl: see
+pka.analysis.state), then one entry (a register, one entry of a register array, one memory word)
+uniformly within the group, then one of its bits. RAM words are targets only once the operation
+has read or written them (tracked at the RAM port from the CMD write on): a flip of an input before
+it is first read, or of the result after release, is outside a result check's reach (doc/fault.md).
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from pka.analysis.state import RAM, StateElem, StateSim, has_top_param, top_config
+from pka.errors import PkaError, Status
+from pka.regs import Reg
+from pka.sim import SimTimeout
+
+OUTCOMES = ("detected", "masked", "released_wrong", "hangs", "other")
+TARGET_GROUPS = ("pe", "eram", "eng", "seq", "ram", "ctrl")
+CHECK_PARAM = "EnResultCheck"     # pka_top's build parameter of the result check (issue 13, item 3)
+
+
+class InjectBus:
+    """A pka.driver Bus over a StateSim that hands over to `on_cmd` right after a CMD write."""
+
+    def __init__(self, sim: StateSim) -> None:
+        self.sim = sim
+        self.on_cmd: Callable[[], None] | None = None
+
+    @property
+    def bus_cycles(self) -> int:
+        return self.sim.bus_cycles
+
+    def write32(self, addr: int, value: int, strb: int = 0xF) -> int:
+        resp = self.sim.write32(addr, value, strb)
+        if addr == Reg.CMD and self.on_cmd is not None:
+            hook, self.on_cmd = self.on_cmd, None
+            hook()
+        return resp
+
+    def read32(self, addr: int) -> int:
+        return self.sim.read32(addr)
+
+    def write_words(self, addr: int, words: Sequence[int]) -> int:
+        return self.sim.write_words(addr, words)
+
+    def read_words(self, addr: int, n: int) -> list[int]:
+        return self.sim.read_words(addr, n)
+
+    def wait_irq(self, max_cycles: int, progress: Callable[[int], None] | None = None,
+                 progress_every: int = 1 << 18) -> int:
+        return self.sim.wait_irq(max_cycles, progress, progress_every)
+
+
+@dataclass
+class Injection:
+    index: int
+    cycle: int          # cycles after the CMD write
+    target: str
+    group: str
+    entry: int
+    bit: int
+    outcome: str
+    status: str | None  # STATUS code name, None for a hang
+    done: int | None = None   # cycles from the CMD write to the interrupt (None: no interrupt)
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class Campaign:
+    """The figures of one campaign (`as_json` is what `pka fault --json` prints)."""
+
+    op: str
+    engine: str
+    size: str
+    params: dict[str, Any]
+    result_check: bool
+    check_param: bool
+    op_cycles: int
+    state_elements: int
+    state_bits: int
+    seed: int
+    counts: dict[str, int] = field(default_factory=lambda: {k: 0 for k in OUTCOMES})
+    by_target: dict[str, dict[str, int]] = field(default_factory=dict)
+    other_codes: dict[str, int] = field(default_factory=dict)
+    injections: list[Injection] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def add(self, inj: Injection) -> None:
+        self.injections.append(inj)
+        self.counts[inj.outcome] += 1
+        g = self.by_target.setdefault(inj.group, {"injections": 0, **{k: 0 for k in OUTCOMES}})
+        g["injections"] += 1
+        g[inj.outcome] += 1
+        if inj.outcome == "other" and inj.status:
+            self.other_codes[inj.status] = self.other_codes.get(inj.status, 0) + 1
+
+    def as_json(self) -> dict[str, Any]:
+        n = len(self.injections)
+        return {"injections": n, **self.counts, "by_target": self.by_target, "other_codes": self.other_codes,
+                "op": self.op, "engine": self.engine, "size": self.size, "params": self.params,
+                "result_check": self.result_check, "check_param_in_rtl": self.check_param,
+                "op_cycles": self.op_cycles, "state_elements": self.state_elements, "state_bits": self.state_bits,
+                "seed": self.seed, "seconds": round(self.seconds, 1),
+                "injections_per_minute": round(60 * n / self.seconds, 1) if self.seconds else None}
+
+
+# ---- the operations -----------------------------------------------------------------------------------
+
+@dataclass
+class Operation:
+    name: str
+    engine: str
+    size: str
+    bits: int                        # the build's operand size
+    params: dict[str, Any]
+    run: Callable[[Any], int]        # pka.driver.Pka -> result (raises PkaError on a status)
+    expected: int
+
+
+def rsa_crt_operation(engine: str, bits: int, params: dict[str, Any], seed: int) -> Operation:
+    """m^d mod n by RSA_CRT for a key and message made from `seed` (pka.proto.keys.rsa_key)."""
+    from pka.proto.keys import rsa_key
+    from pka.proto.rsa import crt_key
+
+    key = crt_key(rsa_key(bits, seed))
+    m = random.Random(seed ^ 0x5A5A).randrange(2, key.n)
+    return Operation("rsa-crt", engine, f"{bits} bits", bits, params,
+                     lambda pka: pka.rsa_crt(m, key, engine, params=params).result, pow(m, key.d, key.n))
+
+
+def ecc_mul_operation(engine: str, curve: str, params: dict[str, Any], seed: int) -> Operation:
+    """x(k G) by ECC_MUL for a scalar made from `seed`."""
+    from pka.model import rns
+    from pka.proto.keys import curve_name
+
+    name = curve_name(curve)
+    c = rns._curve(name)
+    k = random.Random(seed).randrange(1, c.order)
+    pt = rns.affine_mul(c, k, (c.gx, c.gy))
+    assert pt is not None
+    return Operation("ecc-mul", engine, name, c.p.bit_length(), params,
+                     lambda pka: pka.ecc_mul_rns(name, k, params).result, pt[0])
+
+
+# ---- the campaign -----------------------------------------------------------------------------------
+
+class Injector:
+    """One simulation set up for an operation: the clean state, the fault-free run, the injections."""
+
+    writable = False   # the read-only state build + a settle after each write (see doc/fault.md)
+
+    def __init__(self, op: Operation, check: bool = True, groups: Sequence[str] = TARGET_GROUPS,
+                 progress: Callable[[str], None] | None = None) -> None:
+        self.op = op
+        self.check_param = has_top_param(CHECK_PARAM)
+        extra = [(CHECK_PARAM, 0)] if (self.check_param and not check) else []
+        self.result_check = self.check_param and check
+        self.cfg = top_config(op.engine, op.params, op.bits, extra)
+        self.groups = list(groups)
+        self.restarts = 0
+        if progress:
+            progress(f"pka_top with its state public: {op.engine} {dict(self.cfg.params)} "
+                     "(the first run builds it)")
+        self._start()
+
+    def _start(self) -> None:
+        """A new simulation: the fault-free run (which also makes the driver's per-key constants),
+        the snapshot of the clean state, and a second run from the snapshot that must be identical."""
+        from pka.driver import Pka
+
+        self.sim = StateSim(self.cfg, writable=self.writable)
+        self.bus = InjectBus(self.sim)
+        self.pka = Pka(self.bus)
+        got, self.cycles = self._run_clean()
+        if got != self.op.expected:
+            raise RuntimeError(f"{self.op.name}: the fault-free run gives a wrong result")
+        self.sim.reset()
+        self.pka = self._fresh_pka()
+        self.sim.snap_save()
+        got2, cycles2 = self._run_clean(restore=True)
+        if (got2, cycles2) != (self.op.expected, self.cycles):
+            raise RuntimeError(f"{self.op.name}: a restored run differs from the fault-free run "
+                               f"({cycles2} vs {self.cycles} cycles)")
+        self.table = self.sim.table
+        self._units = self._target_units()
+        # the injection window: every cycle from the CMD write to the interrupt; the sequencer is busy
+        # throughout (STATUS.BUSY, the RAM closed to the bus) up to the last of them
+        self.window = self.cycles
+
+    def _fresh_pka(self) -> Any:
+        from pka.driver import Pka
+
+        self.sim.idle(self.sim.elem(RAM).depth + 16)   # the RAM's zeroization after reset (one word a cycle)
+        consts = self.pka._crt_consts
+        pka = Pka(self.bus)
+        pka._crt_consts = consts        # the per-key constants (host side), made once
+        return pka
+
+    def restore(self) -> None:
+        """The clean state: reset (the RAM zeroized, control registers cleared), the driver's set-up
+        (interrupt enable), then every state element from the snapshot."""
+        self.sim.reset()
+        self.pka = self._fresh_pka()
+        self.sim.snap_load()
+        self.sim.asserts(True)
+
+    def _run_clean(self, restore: bool = False) -> tuple[int, int]:
+        if restore:
+            self.restore()
+        res = self.op.run(self.pka)
+        assert self.pka.last is not None
+        return res, self.pka.last.waited
+
+    def _target_units(self) -> dict[str, tuple[list[StateElem], list[int]]]:
+        """Per group: its elements and the cumulative entry counts (uniform choice of an entry)."""
+        out: dict[str, tuple[list[StateElem], list[int]]] = {}
+        for g in self.groups:
+            elems = [e for e in self.sim.table if e.group == g and not (g == "ram" and e.name.endswith("mem_q"))]
+            cum, total = [], 0
+            for e in elems:
+                total += e.depth
+                cum.append(total)
+            out[g] = (elems, cum)
+        return out
+
+    def _choose(self, rng: random.Random, touched: list[int]) -> tuple[StateElem, int, int]:
+        groups = [g for g in self.groups if self._units[g][0] or (g == "ram" and touched)]
+        g = rng.choice(groups)
+        elems, cum = self._units[g]
+        if g == "ram":
+            # the RAM's words the operation has used, and the RAM's read register
+            ram = self.sim.elem(RAM)
+            n = len(touched) + (cum[-1] if cum else 0)
+            u = rng.randrange(n)
+            if u < len(touched):
+                return ram, touched[u], rng.randrange(ram.width)
+            u -= len(touched)
+        else:
+            u = rng.randrange(cum[-1])
+        i = bisect.bisect_right(cum, u)
+        e = elems[i]
+        entry = u - (cum[i - 1] if i else 0)
+        return e, entry, rng.randrange(e.width)
+
+    def inject(self, index: int, rng: random.Random) -> Injection:
+        self.restore()
+        d = self.cycles
+        k = rng.randrange(self.window)
+        chosen: dict[str, Any] = {}
+
+        def at_cmd() -> None:
+            self.sim.track(True)
+            if k:
+                self.sim.idle(k)
+            touched = self.sim.touched()
+            e, entry, bit = self._choose(rng, touched)
+            self.sim.flip(e, bit, entry)
+            chosen.update(elem=e, entry=entry, bit=bit)
+            self.pka.max_cycles = 2 * d - k
+
+        self.bus.on_cmd = at_cmd
+        self.pka.last = None
+        status: str | None
+        try:
+            result = self.op.run(self.pka)
+            status = "OK"
+            outcome = "masked" if result == self.op.expected else "released_wrong"
+        except SimTimeout:
+            outcome, status = "hangs", None
+        except PkaError as exc:
+            last = self.pka.last
+            code = last.status if last is not None else int(exc.status)
+            status = Status(code).name if code in Status._value2member_map_ else str(code)
+            if code == Status.OK:
+                outcome = "released_wrong"     # the hardware said OK; the host found the value unusable
+            elif code == Status.ERR_FAULT:
+                outcome = "detected"
+            else:
+                outcome = "other"
+        except RuntimeError as exc:
+            if "SLVERR" in str(exc):
+                # the bus answered an access of the driver with an error (a flip in the bus side)
+                outcome, status = "other", "BUS_ERROR"
+            elif "exited" in str(exc):
+                # the simulation stopped (an RTL $fatal/$stop reached from the flipped state): a new one
+                outcome, status = "other", "SIM_STOP"
+                self.restarts += 1
+                self.sim.close()
+                self._start()
+            else:
+                raise
+        e = chosen["elem"]
+        last = self.pka.last
+        done = last.waited + k if (last is not None and outcome != "hangs" and status != "SIM_STOP") else None
+        return Injection(index, k, e.name, e.group, chosen["entry"], chosen["bit"], outcome, status, done)
+
+    def close(self) -> None:
+        self.sim.close()
+
+
+def run_campaign(op: Operation, injections: int, seed: int, check: bool = True,
+                 groups: Sequence[str] = TARGET_GROUPS, progress: Callable[[str], None] | None = None,
+                 log: Path | None = None) -> Campaign:
+    """`injections` single-bit flips into `op`, reproducible from `seed`."""
+    t0 = time.monotonic()
+    inj = Injector(op, check, groups, progress)
+    try:
+        table = inj.table
+        camp = Campaign(op.name, op.engine, op.size, dict(op.params), inj.result_check, inj.check_param, inj.cycles,
+                        len(table), sum(e.bits for e in table), seed)
+        rng = random.Random(seed)
+        fh = open(log, "w") if log else None
+        shown = time.monotonic()
+        try:
+            for i in range(injections):
+                one = inj.inject(i, rng)
+                camp.add(one)
+                if fh:
+                    fh.write(json.dumps(one.as_dict()) + "\n")
+                if progress and (time.monotonic() - shown > 10 or i + 1 == injections):
+                    shown = time.monotonic()
+                    progress(f"{i + 1}/{injections} injections: " + ", ".join(f"{k} {v}" for k, v in camp.counts.items()))
+        finally:
+            if fh:
+                fh.close()
+    finally:
+        inj.close()
+    camp.seconds = time.monotonic() - t0
+    return camp
+
+
+def campaign(op: str, engine: str, injections: int, seed: int, bits: int | None = None, curve: str | None = None,
+             params: dict[str, Any] | None = None, check: bool = True, groups: Sequence[str] = TARGET_GROUPS,
+             progress: Callable[[str], None] | None = None, log: Path | None = None) -> Campaign:
+    """The campaign of `pka fault`: op rsa-crt (engine hscm, `bits`) or ecc-mul (engine rns, `curve`)."""
+    from pka.engines import get_engine, parse_params
+
+    full = parse_params(get_engine(engine), ())
+    full.update(params or {})
+    if op == "rsa-crt":
+        if bits is None:
+            raise PkaError(Status.ERR_PARAM, "rsa-crt needs --bits")
+        operation = rsa_crt_operation(engine, bits, full, seed)
+    elif op == "ecc-mul":
+        if curve is None:
+            raise PkaError(Status.ERR_PARAM, "ecc-mul needs --curve")
+        operation = ecc_mul_operation(engine, curve, full, seed)
+    else:
+        raise PkaError(Status.ERR_PARAM, f"unknown operation {op!r} (rsa-crt, ecc-mul)")
+    bad = [g for g in groups if g not in TARGET_GROUPS]
+    if bad:
+        raise PkaError(Status.ERR_PARAM, f"unknown target group(s) {', '.join(bad)} ({', '.join(TARGET_GROUPS)})")
+    return run_campaign(operation, injections, seed, check, groups, progress, log)
