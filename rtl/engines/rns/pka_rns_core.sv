@@ -384,7 +384,7 @@ module pka_rns_core
             pc_d = entry;
             status_d = ST_OK;
             if (eng_i.cmd.op == OP_ZEROIZE) begin
-              pc_d = '0; state_d = Wipe;
+              pc_d = '0; len_d = '0; elen_d = '0; n_d = '0; state_d = Wipe;
             end else if (!entry_valid) begin
               status_d = ST_ERR_OPCODE; state_d = Done;
             end else if (32'(eng_i.cmd.len) < MinLen || 32'(eng_i.cmd.len) > MaxLen || 32'(n_cmd) > N ||

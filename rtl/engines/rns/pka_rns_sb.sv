@@ -533,7 +533,7 @@ module pka_rns_sb
         pc_d = entry;
         status_d = ST_OK;
         if (eng_i.cmd.op == OP_ZEROIZE) begin
-          pc_d = '0; state_d = Wipe;
+          pc_d = '0; len_d = '0; elen_d = '0; na_d = '0; nb_d = '0; state_d = Wipe;
         end else if (!entry_valid) begin
           status_d = ST_ERR_OPCODE; state_d = Done;
         end else if (eng_i.cmd.len == 0 || eng_i.cmd.len % 16'(2 * W) != 0 || 32'(eng_i.cmd.len) > MaxLen ||

@@ -1,0 +1,305 @@
+"""cocotb tests of pka_rns_core (MM build, MaxLen = 64, W = 16, the small curve): what the wipe
+(OP_ZEROIZE) leaves in the core, and a fault injected into a rower register during a checked
+ECC_MUL (issue 13, items 3 and 6).
+
+wipe_leaves_nothing_behind: a secret ECC_MUL, then a walk over every signal under the core
+(registers, register files, constant memories of every rower, the Cox, the sequencer): data is left
+behind (the scalar, ladder state in the register files, the constants); then OP_ZEROIZE and the same
+walk finds every register and memory word zero except ALLOW (each with its reason).
+
+fault_is_detected: during a checked ECC_MUL, at the start of a ladder step, one bit of a ladder
+register's residue in rower 0 is flipped through VPI: the engine ends with ST_ERR_FAULT and writes
+zeros to R and R_HI; without the flip the same command returns the right point.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import sys
+from pathlib import Path
+
+import cocotb
+import pytest
+from cocotb.triggers import ReadOnly, RisingEdge
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common.cocotb_env import EngineEnv  # noqa: E402
+
+from pka.regs import Op, Slot, Status  # noqa: E402
+
+MAX_LEN, W, MEM_AW = 64, 16, 14
+SEED = int(os.environ.get("PKA_SEED", "20261122"))
+
+RTL = Path(__file__).resolve().parents[2] / "rtl" / "engines" / "rns"
+SBMM = int(os.environ.get("PKA_RNS_SBMM", "0"))     # which build this run is (the pytest below sets it)
+
+#: registers allowed to be non-zero after the wipe, each with its reason (all others must be 0)
+ALLOW = {
+    "op_q": "the command register holds the wipe's own opcode (OP_ZEROIZE = 15, public)",
+    "cyc_q": "the wipe's cycle count, reported on the port as its cycles (public)",
+}
+
+
+# ---- which signals are registers: read from the RTL itself -----------------------------------------
+
+def _always_ff_blocks(text: str) -> list[str]:
+    """Bodies of the always_ff blocks (begin/end nesting), comments removed."""
+    text = re.sub(r"//[^\n]*", "", text)
+    out = []
+    for m in re.finditer(r"\balways_ff\b", text):
+        i = text.index("begin", m.end())
+        depth, j = 0, i
+        for t in re.finditer(r"\b(begin|end)\b", text[i:]):
+            depth += 1 if t.group(1) == "begin" else -1
+            if depth == 0:
+                j = i + t.end()
+                break
+        out.append(text[i:j])
+    return out
+
+
+def rtl_registers() -> dict[str, set[str]]:
+    """module -> every name assigned with <= in its always_ff blocks (rtl/engines/rns/*.sv)."""
+    regs: dict[str, set[str]] = {}
+    for f in sorted(RTL.glob("pka_rns_*.sv")):
+        text = f.read_text()
+        mod = re.search(r"^module\s+(\w+)", text, re.M)
+        assert mod is not None
+        names: set[str] = set()
+        for body in _always_ff_blocks(text):
+            names |= set(re.findall(r"(\w+)\s*(?:\[[^\]]*\]\s*)*<=", body))
+        regs[mod.group(1)] = names
+    return regs
+
+
+def rtl_instances() -> dict[tuple[str, str], str]:
+    """(parent module, instance name) -> module, from the instantiations in the rns sources."""
+    inst: dict[tuple[str, str], str] = {}
+    for f in RTL.glob("pka_rns_*.sv"):
+        text = f.read_text()
+        parent = re.search(r"^module\s+(\w+)", text, re.M)
+        assert parent is not None
+        for mod, name in re.findall(r"^\s*(pka_rns_\w+)\s+(?:#\(.*?\)\s+)?(u_\w+)\s*\(", text, re.M | re.S):
+            inst[(parent.group(1), name)] = mod
+    return inst
+
+
+def _ctx_words(env: EngineEnv, k: int, x: int, y: int) -> None:
+    """What pka.rtl.rns.write_context writes, into the cocotb memory."""
+    from pka.model import rns as model
+
+    c = model.CURVES["small"]
+    ctx = model.mm_context(c.p, W)
+
+    def vec(v: int) -> list[int]:
+        b, bp = ctx.to_rns(v)
+        return list(b) + list(bp)
+
+    def put(slot: int, words: list[int]) -> None:
+        for i, w in enumerate(words):
+            env.mem[env.slot_addr(slot) + i] = w
+
+    regs = model.ecc_inputs(c, x, ctx.m, y)
+    put(Slot.N, [c.p & 0xFFFFFFFF])
+    put(Slot.X0, [v for row in ctx.table for v in row])
+    put(Slot.A, vec(regs[model.IN_A]))
+    put(Slot.B, vec(regs[model.IN_B]))
+    put(Slot.W, vec(ctx.m * ctx.m % c.p))
+    put(Slot.X1, vec(1) + vec(regs[model.CA]) + vec(regs[model.CB2]) + vec(regs[model.CM4B]))
+    env.write_int(env.slot_addr(Slot.E), k, 4)
+    env.write_int(env.slot_addr(Slot.X2), c.p - 2, 4)
+
+
+def _ctx_words_sb(env: EngineEnv, k: int, x: int) -> None:
+    """What pka.rtl.rns.sb_run writes for ECC_MUL on the SBMM build (the small curve's P = Ma^2 - 2)."""
+    from pka.model import rns as model
+    from pka.rtl import rns as rtl
+
+    c = model.CURVES["small"]
+    ctx = model.sbmm_context(c.p, W)
+
+    def put(slot: int, words: list[int]) -> None:
+        for i, w in enumerate(words):
+            env.mem[env.slot_addr(slot) + i] = w
+
+    regs = model.sb_ecc_inputs(c, x)
+    put(Slot.N, [c.p & 0xFFFFFFFF])
+    put(Slot.X0, rtl.sb_table(ctx))
+    put(Slot.A, rtl.sb_image(ctx, model.sbmm_to(ctx, regs[model.IN_A])))
+    put(Slot.B, rtl.sb_image(ctx, model.sbmm_to(ctx, 0)))
+    x1: list[int] = []
+    for r in (model.ONE, model.CA, model.CB2, model.CM4B):
+        x1 += rtl.sb_image(ctx, model.sbmm_to(ctx, regs[r]))
+    put(Slot.X1, x1)
+    env.write_int(env.slot_addr(Slot.E), k, 4)
+    env.write_int(env.slot_addr(Slot.X2), c.p - 2, 4)
+
+
+def _read_x_sb(env: EngineEnv) -> int:
+    from pka.model import rns as model
+
+    c = model.CURVES["small"]
+    ctx = model.sbmm_context(c.p, W)
+    m = ctx.na + ctx.nb + 1
+    words = env.mem[env.slot_addr(Slot.R):env.slot_addr(Slot.R) + 2 * m]
+    return model.sbmm_from(ctx, (tuple(words[:m]), tuple(words[m:])))
+
+
+def _read_point(env: EngineEnv) -> tuple[int, int]:
+    from pka.model import rns as model
+
+    c = model.CURVES["small"]
+    ctx = model.mm_context(c.p, W)
+    out = []
+    for slot in (Slot.R, Slot.R_HI):
+        words = env.mem[env.slot_addr(slot):env.slot_addr(slot) + 2 * ctx.n]
+        out.append(ctx.from_rns((tuple(words[:ctx.n]), tuple(words[ctx.n:]))) % c.p)
+    return out[0], out[1]
+
+
+def _walk(handle, out: dict[str, int]) -> None:
+    """Every value under `handle` (depth first): signals, arrays element by element (unpacked
+    register files), generate scopes and submodules; parameters are skipped (constants)."""
+    from cocotb.handle import ArrayObject, HierarchyArrayObject, HierarchyObject
+
+    for child in handle:
+        if isinstance(child, (HierarchyObject, HierarchyArrayObject)):
+            _walk(child, out)
+        elif isinstance(child, ArrayObject):
+            _walk(child, out)
+        else:
+            if child._handle.get_const():
+                continue
+            try:
+                out[child._path] = int(child.value)
+            except (ValueError, TypeError):
+                out[child._path] = -1      # X or Z: not expected in a 2-state simulator
+
+
+def read_registers(core) -> dict[str, int]:
+    """Every register (always_ff target) of every instance under the core: path -> value (register
+    files and constant memories word by word). Fails if a register of an instantiated module is not
+    found in the walk, so a new register cannot escape the check."""
+    regs, insts = rtl_registers(), rtl_instances()
+    vals: dict[str, int] = {}
+    _walk(core, vals)
+    out: dict[str, int] = {}
+    seen: set[tuple[str, str]] = set()
+    present: set[str] = set()
+    for path, v in vals.items():
+        parts = path[len(core._path) + 1:].split(".")
+        mod = "pka_rns_core"
+        for q in parts[:-1]:
+            if q.startswith("u_"):
+                mod = insts[(mod, re.sub(r"\[\d+\]$", "", q))]
+        if mod != "pka_rns_core" or parts[0] == "g_mm":     # the core's own registers live in g_mm
+            present.add(mod)
+        name = re.sub(r"\[.*$", "", parts[-1])
+        if name in regs[mod]:
+            out[path] = v
+            seen.add((mod, name))
+    missing = {(m, r) for m in present for r in regs[m]} - seen
+    assert not missing, f"registers of the RTL not found in the walk: {sorted(missing)}"
+    assert len(out) > 300, f"the walk found only {len(out)} register words"
+    return out
+
+
+def _leaf(path: str) -> str:
+    return re.sub(r"\[.*$", "", path.split(".")[-1])
+
+
+@cocotb.test()
+async def wipe_leaves_nothing_behind(dut):
+    from pka.model import rns as model
+
+    c = model.CURVES["small"]
+    env = EngineEnv(dut, mem_aw=MEM_AW, stall_permille=200, seed=3)
+    await env.start()
+    k = random.Random(SEED).randrange(1, c.order)
+    ref = model.affine_mul(c, k, (c.gx, c.gy))
+    assert ref is not None
+    if SBMM:
+        _ctx_words_sb(env, k, c.gx)
+    else:
+        _ctx_words(env, k, c.gx, c.gy)
+    st, cyc, io, _ = await env.command(Op.ECC_MUL, c.p.bit_length(), c.order.bit_length())
+    assert st == Status.OK
+    assert cyc == model.ecc_mul("small", k, {"w": W, "alg": "sbmm" if SBMM else "mm"}).cycles
+    if SBMM:
+        assert _read_x_sb(env) == ref[0]
+    else:
+        assert _read_point(env) == ref
+    await ReadOnly()
+    left = {p: v for p, v in read_registers(dut.u_core).items() if v}
+    # without the wipe, secret-derived data stays inside: the scalar, the ladder state in the register
+    # files, the pipeline; this is what the check below would find without OP_ZEROIZE
+    assert any(_leaf(p) == "scal_q" and v == k for p, v in left.items()), "the scalar is not in scal_q"
+    assert sum(_leaf(p) in ("rf_b_q", "rf_p_q", "rf_a_q", "rf_q") for p in left) > 100
+    assert {_leaf(p) for p in left} - set(ALLOW), "nothing left behind: the check below could not fail"
+    dut._log.info("after ECC_MUL, without a wipe: %d non-zero register words", len(left))
+    await RisingEdge(dut.clk_i)
+
+    mem = list(env.mem)
+    st, cyc, io, wall = await env.command(Op.ZEROIZE, 0)
+    assert (st, cyc, io) == (Status.OK, model.wipe_cycles(MAX_LEN, W, bool(SBMM)), 0)
+    assert env.mem == mem                                     # no port access
+    await ReadOnly()
+    state = read_registers(dut.u_core)
+    left = {p: v for p, v in state.items() if v and _leaf(p) not in ALLOW}
+    assert not left, f"the wipe left {len(left)} words: " + ", ".join(
+        f"{p} = {v:#x}" for p, v in sorted(left.items())[:12])
+    dut._log.info("after the wipe: %d register words, all 0 but %s", len(state),
+                  sorted({_leaf(p) for p, v in state.items() if v}))
+
+
+@cocotb.test(skip=bool(SBMM))     # the SBMM build's ECC_MUL is the unchecked x-only ladder
+async def fault_is_detected(dut):
+    from pka.model import rns as model
+
+    c = model.CURVES["small"]
+    env = EngineEnv(dut, mem_aw=MEM_AW)
+    await env.start()
+    words, entry = model.rom()
+    ladder_map = entry["ecc"] + next(i for i, it in enumerate(model.PROGRAMS["ecc"]) if it.op == model.UOp.MAP)
+    core = dut.u_core.g_mm
+    rng = random.Random(SEED + 1)
+    k = rng.randrange(1, c.order)
+    ref = model.affine_mul(c, k, (c.gx, c.gy))
+    for inject in (False, True):
+        _ctx_words(env, k, c.gx, c.gy)
+        state = {"done": False}
+
+        async def injector() -> None:
+            steps = 0
+            while True:
+                await RisingEdge(dut.clk_i)
+                await ReadOnly()
+                if int(core.pc_q.value) == ladder_map:
+                    steps += 1
+                    if steps == 20:       # the 20th ladder step: flip bit 3 of L1X's residue in rower 0
+                        await RisingEdge(dut.clk_i)
+                        reg = core.g_rower[0].u_rower.rf_b_q[model.L1X]
+                        reg.value = int(reg.value) ^ 8
+                        state["done"] = True
+                        return
+
+        if inject:
+            cocotb.start_soon(injector())
+        st, cyc, io, _ = await env.command(Op.ECC_MUL, c.p.bit_length(), c.order.bit_length())
+        assert cyc == model.ecc_mul("small", k, {"w": W}).cycles
+        if inject:
+            assert state["done"] and st == Status.ERR_FAULT
+            assert _read_point(env) == (0, 0)
+        else:
+            assert st == Status.OK and _read_point(env) == ref
+
+
+@pytest.mark.rtl
+@pytest.mark.parametrize("sbmm", [0, 1])
+def test_pka_rns_core(sbmm: int) -> None:
+    from pka.sim import fileset, run_cocotb
+    run_cocotb("pka_rns_core", fileset("rns"), "test_pka_rns_core", Path(__file__).parent,
+               params={"MaxLen": MAX_LEN, "W": W, "MemAw": MEM_AW, "Sbmm": sbmm}, engine=True,
+               extra_env={"PKA_RNS_SBMM": str(sbmm)})
