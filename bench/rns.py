@@ -1,6 +1,7 @@
 """Benchmark of rns (paper 002): cycles of one modular multiplication (MM on n rowers) at the
 slides' sizes, chained SBMM products (a run of squarings, a ladder step), elliptic-curve scalar
-multiplications, EMM counts, and Yosys cell counts.
+multiplications (the checked ECC_MUL and the x-only entry), MODEXP_CT and the wipe, EMM counts,
+and Yosys cell counts.
 
     python bench/rns.py [--backend rtl|model] [--area]
 
@@ -157,22 +158,58 @@ def bench_ecc(backend: str, rng: random.Random) -> list[dict[str, Any]]:
         wall = time.perf_counter() - t0
         ref = model.ecc_mul(name, k, {"w": w, "alg": alg})
         assert res.result == ref.result and res.cycles == ref.cycles
-        if alg == "sbmm":
-            aff = model.affine_mul(c, k, (c.gx, c.gy))
-            assert aff is not None and aff[0] == res.result
+        aff = model.affine_mul(c, k, (c.gx, c.gy))
+        assert aff is not None and aff[0] == res.result
+        if alg == "mm":                      # the checked ECC_MUL returns y too
+            assert res.detail["y"] == ref.detail["y"] == aff[1]
         n = model.channels_mm(c.p.bit_length(), w) if alg == "mm" else ref.detail["n_a"] + ref.detail["n_b"]
         row: dict[str, Any] = {"curve": name, "w": w, "n": n, "alg": alg,
                                "rowers": n if alg == "mm" else ref.detail["n_b"],
                                "backend": backend, "cycles": res.cycles,
                                "mults": ref.detail.get("mr_count", ref.detail.get("sb_count")),
                                "ladder_bits": ref.detail["elen"], "sim_seconds": round(wall, 2)}
+        if alg == "mm":
+            row["checked"] = True
+            xo = impl.ecc_mul_x(name, k, c.gx, {"w": w}, c.order.bit_length())
+            assert xo.result == aff[0] and xo.cycles == model.ecc_mul_x(name, k, c.gx, {"w": w},
+                                                                         c.order.bit_length()).cycles
+            row["cycles_x_only"] = xo.cycles
         if name == "p256":
-            row["verified_cryptography"] = (
-                res.result == ec.derive_private_key(k, ec.SECP256R1()).public_key().public_numbers().x)
+            pub = ec.derive_private_key(k, ec.SECP256R1()).public_key().public_numbers()
+            row["verified_cryptography"] = (res.result, res.detail["y"]) == (pub.x, pub.y)
             assert row["verified_cryptography"]
             row["goal_cycles"] = P256_GOAL
+            row["before_cycles"] = 135_480     # x and Z, unchecked (before the checked ECC_MUL)
         rows.append(row)
         print(f"  ECC  {name:8s} w={w} {alg}: {res.cycles:,} cycles ({wall:.1f} s)", file=sys.stderr)
+    return rows
+
+
+def bench_secure(backend: str, rng: random.Random) -> list[dict[str, Any]]:
+    """MODEXP_CT (one count per exponent length, beside plain MODEXP's spread) and the wipe."""
+    impl = _impl(backend)
+    rows: list[dict[str, Any]] = []
+    for l, w in ((256, 32), (512, 32)):
+        p = int(gmpy2.next_prime(rng.getrandbits(l) | (1 << (l - 1))))
+        base = rng.randrange(p)
+        ct, plain = set(), set()
+        for e in [rng.getrandbits(l) | (1 << (l - 1)) for _ in range(4)] + [(1 << l) - 1, 1 << (l - 1)]:
+            r = impl.modexp_ct(base, e, p, {"w": w, "alg": "mm"}, l)
+            assert r.result == pow(base, e, p)
+            ct.add(r.cycles)
+            plain.add(impl.modexp(base, e, p, {"w": w, "alg": "mm"}).cycles)
+        assert ct == {model.modexp_ct_cycles(model.channels_mm(l, w), l)}
+        rows.append({"op": "modexp_ct", "l": l, "w": w, "elen": l, "backend": backend, "cycles": ct.pop(),
+                     "modexp_cycles_min": min(plain), "modexp_cycles_max": max(plain)})
+        print(f"  MODEXP_CT l={l}: {rows[-1]['cycles']:,} (MODEXP {min(plain):,}..{max(plain):,})", file=sys.stderr)
+    for l, w, sb in ((64, 16, 0), (256, 32, 0), (512, 32, 0), (64, 16, 1), (384, 32, 1)):
+        cyc = model.wipe_cycles(l, w, bool(sb))
+        if backend == "rtl":
+            from pka.rtl import rns as rtl
+            res = rtl.zeroize(rtl.harness(w, l, sb))
+            assert (res.status, res.cycles, res.io_cycles) == (0, cyc, 0)
+        rows.append({"op": "zeroize", "l": l, "w": w, "alg": "sbmm" if sb else "mm", "backend": backend,
+                     "cycles": cyc})
     return rows
 
 
@@ -244,11 +281,16 @@ def table(data: dict[str, Any]) -> str:
         out.append(f"| {r['l']} | {r['n_a']} + {r['n_b']} | {r['squaring_chain_per_product']} "
                    f"| {r['independent_per_product']} | {r['ladder_step']} | {r['ladder_per_sb']} "
                    f"| {r['ladder_per_product']} | {r['paper_cycles']} |")
-    out += ["", "| curve | alg | w | n | rowers | ladder bits | products (MR / SB) | cycles (k*P, affine x) | goal |",
-            "|---|---|---|---|---|---|---|---|---|"]
+    out += ["", "| curve | alg | w | n | rowers | ladder bits | products (MR / SB) | cycles (k*P) | x-only | goal |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for r in data["ecc"]:
+        xo = f"{r['cycles_x_only']:,}" if "cycles_x_only" in r else ""
         out.append(f"| {r['curve']} | {r['alg'].upper()} | {r['w']} | {r['n']} | {r['rowers']} | {r['ladder_bits']} "
-                   f"| {r['mults']} | {r['cycles']:,} | {r.get('goal_cycles', '')} |")
+                   f"| {r['mults']} | {r['cycles']:,} | {xo} | {r.get('goal_cycles', '')} |")
+    out += ["", "| op | build | l | w | cycles | plain MODEXP |", "|---|---|---|---|---|---|"]
+    for r in data.get("secure", []):
+        extra = f"{r['modexp_cycles_min']:,}..{r['modexp_cycles_max']:,}" if r["op"] == "modexp_ct" else ""
+        out.append(f"| {r['op'].upper()} | {r.get('alg', 'mm').upper()} | {r['l']} | {r['w']} | {r['cycles']:,} | {extra} |")
     if data.get("area"):
         out += ["", "| build | l | LUT | FF | LUTRAM | DSP48E1 | CARRY4 | slides K7 slices | slides K7 DSP |",
                 "|---|---|---|---|---|---|---|---|---|"]
@@ -268,7 +310,8 @@ def main() -> None:
     rng = random.Random(args.seed)
     data: dict[str, Any] = {"engine": "rns", "paper": "002", "backend": args.backend,
                             "mm": bench_mm(args.backend, rng), "sbmm": bench_sbmm(args.backend, rng),
-                            "chains": bench_chains(args.backend, rng), "ecc": bench_ecc(args.backend, rng)}
+                            "chains": bench_chains(args.backend, rng), "ecc": bench_ecc(args.backend, rng),
+                            "secure": bench_secure(args.backend, rng)}
     if args.area or args.force_area:
         data["area"] = bench_area(args.force_area)
     elif OUT.exists() and "area" in json.loads(OUT.read_text()):

@@ -9,7 +9,9 @@ walk finds every register and memory word zero except ALLOW (each with its reaso
 
 fault_is_detected: during a checked ECC_MUL, at the start of a ladder step, one bit of a ladder
 register's residue in rower 0 is flipped through VPI: the engine ends with ST_ERR_FAULT and writes
-zeros to R and R_HI; without the flip the same command returns the right point.
+zeros to R and R_HI; without the flip the same command returns the right point. On a build with
+FaultCheck = 0 (the output check removed, for fault campaigns) the same flip releases a wrong point
+with ST_OK: the evidence that the flip is a real fault and that the check is what catches it.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ SEED = int(os.environ.get("PKA_SEED", "20261122"))
 
 RTL = Path(__file__).resolve().parents[2] / "rtl" / "engines" / "rns"
 SBMM = int(os.environ.get("PKA_RNS_SBMM", "0"))     # which build this run is (the pytest below sets it)
+FAULT_CHECK = int(os.environ.get("PKA_RNS_FAULT_CHECK", "1"))   # the build's FaultCheck parameter
 
 #: registers allowed to be non-zero after the wipe, each with its reason (all others must be 0)
 ALLOW = {
@@ -210,7 +213,7 @@ def _leaf(path: str) -> str:
     return re.sub(r"\[.*$", "", path.split(".")[-1])
 
 
-@cocotb.test()
+@cocotb.test(skip=not FAULT_CHECK)
 async def wipe_leaves_nothing_behind(dut):
     from pka.model import rns as model
 
@@ -289,17 +292,21 @@ async def fault_is_detected(dut):
             cocotb.start_soon(injector())
         st, cyc, io, _ = await env.command(Op.ECC_MUL, c.p.bit_length(), c.order.bit_length())
         assert cyc == model.ecc_mul("small", k, {"w": W}).cycles
-        if inject:
+        if inject and FAULT_CHECK:
             assert state["done"] and st == Status.ERR_FAULT
             assert _read_point(env) == (0, 0)
+        elif inject:                                 # the check removed: a wrong point is released
+            x, y = _read_point(env)
+            assert state["done"] and st == Status.OK and (x, y) != ref
+            assert (y * y - x ** 3 - c.a * x - c.b) % c.p != 0
         else:
             assert st == Status.OK and _read_point(env) == ref
 
 
 @pytest.mark.rtl
-@pytest.mark.parametrize("sbmm", [0, 1])
-def test_pka_rns_core(sbmm: int) -> None:
+@pytest.mark.parametrize("sbmm,fault_check", [(0, 1), (1, 1), (0, 0)])
+def test_pka_rns_core(sbmm: int, fault_check: int) -> None:
     from pka.sim import fileset, run_cocotb
     run_cocotb("pka_rns_core", fileset("rns"), "test_pka_rns_core", Path(__file__).parent,
-               params={"MaxLen": MAX_LEN, "W": W, "MemAw": MEM_AW, "Sbmm": sbmm}, engine=True,
-               extra_env={"PKA_RNS_SBMM": str(sbmm)})
+               params={"MaxLen": MAX_LEN, "W": W, "MemAw": MEM_AW, "Sbmm": sbmm, "FaultCheck": fault_check},
+               engine=True, extra_env={"PKA_RNS_SBMM": str(sbmm), "PKA_RNS_FAULT_CHECK": str(fault_check)})

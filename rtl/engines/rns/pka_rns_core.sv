@@ -50,14 +50,15 @@ module pka_rns_core
   parameter int unsigned W         = 32,   // channel width, 16 or 32
   parameter int unsigned NumRowers = (MaxLen + 8 + W - 1) / W,  // rowers = largest n
   parameter int unsigned CoxQ      = 8,    // Cox fraction bits (pka.model.rns.COX_Q)
-  parameter int unsigned Sbmm      = 0     // 0: MM build, 1: SBMM build (pka_rns_sb)
+  parameter int unsigned Sbmm      = 0,    // 0: MM build, 1: SBMM build (pka_rns_sb)
+  parameter int unsigned FaultCheck = 1    // 1; 0 only for fault campaigns: ECC_MUL's output check never fails
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
   input  eng_h2d_t eng_i,   // command, memory response (pka_pkg)
   output eng_d2h_t eng_o    // command ready, memory request, result
 );
-  initial if (Sbmm > 1) $fatal(1, "Sbmm must be 0 or 1");
+  initial if (Sbmm > 1 || FaultCheck > 1) $fatal(1, "Sbmm and FaultCheck must be 0 or 1");
 
   if (Sbmm != 0) begin : g_sb
     pka_rns_sb #(.MaxLen(MaxLen), .MemAw(MemAw), .W(W), .CoxQ(CoxQ)) u_sb (
@@ -507,7 +508,8 @@ module pka_rns_core
                 pc_d = pc_q + 1;
               end
               UFail: begin
-                if (flag_q == usense) begin
+                // FaultCheck = 0 (campaigns only) disables the output check: its FAIL never fires
+                if (flag_q == usense && (FaultCheck != 0 || ucode_st != ST_ERR_FAULT)) begin
                   status_d = ucode_st;
                   state_d = Store; rj_d = '0; rh_d = 1'b0; rr_d = '0; req_d = '0;
                 end else pc_d = pc_q + 1;

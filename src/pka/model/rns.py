@@ -813,11 +813,12 @@ def map_reg(r: int, m: int) -> int:
 
 def run_machine(ctx: MmCtx, prog: Sequence[Instr], inputs: Mapping[int, int], scalar: int = 0, elen: int = 0,
                 expo: int = 0, elen2: int = 0, progress: Callable[[int], None] | None = None,
-                fault: FaultHook | None = None) -> Machine:
+                fault: FaultHook | None = None, fault_check: bool = True) -> Machine:
     """Execute a microprogram on the RNS registers with the RTL's cycle costs.
 
     Ends at HALT (status OK) or at a FAIL whose test fails (status = its code, `out()` zeros).
-    `fault` (tests only) is called after every instruction with its index and may corrupt state."""
+    `fault` (tests only) is called after every instruction with its index and may corrupt state;
+    fault_check False is the RTL's FaultCheck = 0 (campaigns): a FAIL with ERR_FAULT never fires."""
     zero: Rns = ((0,) * ctx.n, (0,) * ctx.n)
     mach = Machine(ctx, [zero] * NUM_REGS)
     for r, v in inputs.items():
@@ -894,7 +895,7 @@ def run_machine(ctx: MmCtx, prog: Sequence[Instr], inputs: Mapping[int, int], sc
             mach.flag = z0 or z2
             assert mach.flag == (ctx.from_rns(mach.regs[a]) % p == 0)
         elif it.op == UOp.FAIL:
-            if int(mach.flag) == it.sense:
+            if int(mach.flag) == it.sense and (fault_check or it.code != Status.ERR_FAULT):
                 mach.status = it.code
                 break
         elif it.op == UOp.CMOV:
@@ -1613,7 +1614,7 @@ def check_scalar(c: Curve, k: int) -> None:
 
 def ecc_machine(c: Curve, k: int, x: int, y: int | None, w: int, elen: int | None = None,
                 progress: Callable[[int], None] | None = None,
-                fault: FaultHook | None = None) -> tuple[MmCtx, Machine]:
+                fault: FaultHook | None = None, fault_check: bool = True) -> tuple[MmCtx, Machine]:
     """Run ECC_MUL's microprogram on the MM build as the engine does: checked (program `ecc`, the
     point (x, y)) or, with y None, x-only (program `ecc_x`, ARG[0] = 1). elen: ladder steps
     (default: bits of the curve's order). The machine's status is the engine's."""
@@ -1624,7 +1625,7 @@ def ecc_machine(c: Curve, k: int, x: int, y: int | None, w: int, elen: int | Non
     full.update(ecc_inputs(c, x, ctx.m, y))
     mach = run_machine(ctx, PROGRAMS["ecc" if y is not None else "ecc_x"], full, scalar=k,
                        elen=c.order.bit_length() if elen is None else elen, expo=c.p - 2,
-                       elen2=c.p.bit_length(), progress=progress, fault=fault)
+                       elen2=c.p.bit_length(), progress=progress, fault=fault, fault_check=fault_check)
     return ctx, mach
 
 
