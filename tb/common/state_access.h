@@ -7,14 +7,16 @@
 // chosen scope (power-like traces for a leakage assessment); which RAM words the accelerator's
 // port touched (fault campaigns); which elements are not zero (wipe checks).
 //
-// How the table is made: the build adds tb/common/state_public_rw.vlt (or _rd.vlt), a Verilator
-// configuration file that marks the convention's names public (`public_flat_rw` / `public_flat_rd`);
+// How the table is made: the build adds tb/common/state_public_rd.vlt (or _rw.vlt), a Verilator
+// configuration file that marks the convention's names public (`public_flat_rd` / `public_flat_rw`);
 // Verilator then registers each of them in the model's scope map (VerilatedContext::scopeNameMap(),
 // no VPI needed), with its data pointer, type and ranges. A build without the .vlt has an empty
-// table. Writes (poke, flip, snapshot load) need the _rw build: there Verilator re-evaluates the
-// logic that reads a public writable variable at every evaluation, so a flipped register reaches
-// its combinational fan-out before the next edge, as a real upset would (slower than the _rd
-// build, which is read-only: HD traces, wipe checks; figures in doc/fault.md).
+// table. A write (poke, flip, snapshot load) is followed by the model's settle region, which
+// re-evaluates every combinational process from the new state, so a flipped register reaches its
+// fan-out before the next clock edge as a real upset would. In the _rw build Verilator itself
+// re-evaluates the logic that reads a public writable variable at every evaluation (its reference
+// semantics for external writes, about twice as slow): campaigns on both builds give identical
+// outcomes (doc/fault.md), so the _rd build serves faults, traces and wipe checks alike.
 //
 // Not in the table: the register block (PeakRDL keeps its fields in an unpacked struct, which the
 // symbol table cannot describe; the sequencer copies what an operation uses into its own registers
@@ -60,6 +62,14 @@
 // process from the present state, as at time 0. Called after a write into the state so that the
 // combinational fan-out of the written register sees the new value before the next clock edge.
 void Vtop___024root___eval_settle(Vtop___024root* vlSelf);
+
+// The per-cycle Hamming distance counts bits with the CPU's popcount instruction where there is one
+// (without it GCC calls a library routine, several times slower).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__POPCNT__)
+#pragma GCC push_options
+#pragma GCC target("popcnt")
+#define PKA_STATE_POP_OPTIONS 1
+#endif
 
 struct StateElem {
   std::string name;   // hierarchical, without Verilator's "TOP." prefix
@@ -284,48 +294,37 @@ class StateTable {
   }
 
   // ---- Hamming distance between consecutive states -------------------------------------------
-  // hd_start flattens the scope into chunks (a byte run of full-width entries, or one entry word with
-  // its mask) and a copy of their previous values; hd_sample XORs, masks and counts.
+  // hd_start sorts the scope's entries by their storage type into flat lists (pointer, previous
+  // value, mask), plus byte runs for memories of full-width entries; hd_sample XORs, masks and counts
+  // each list in a tight loop.
   void hd_start(const std::vector<size_t>& sel) {
-    chunks_.clear();
-    hd_prev_.clear();
-    auto add = [&](uint8_t kind, const uint8_t* p, uint32_t n, uint64_t mask) {
-      Chunk c{p, hd_prev_.size(), n, mask, kind};
-      chunks_.push_back(c);
-      hd_prev_.resize(hd_prev_.size() + n);
-      std::memcpy(hd_prev_.data() + c.prev, p, n);
-    };
+    for (auto& l : lists_) l.clear();
+    runs_.clear();
     for (size_t i : sel) {
       const StateElem& e = elems[i];
-      if (e.esize <= 8 && e.width == 8 * e.esize) {
-        add(0, e.data, e.bytes(), 0);  // full-width entries: one run of bytes
-      } else if (e.esize <= 8) {
-        const uint64_t m = e.width >= 64 ? ~uint64_t(0) : ((uint64_t(1) << e.width) - 1);
-        const uint8_t kind = e.esize == 1 ? 1 : e.esize == 2 ? 2 : e.esize == 4 ? 3 : 4;
-        for (uint32_t j = 0; j < e.depth; j++) add(kind, e.entry(j), e.esize, m);
-      } else {
-        const uint32_t nw = e.esize / 4;
-        for (uint32_t j = 0; j < e.depth; j++) {
-          if (nw > 1) add(0, e.entry(j), 4 * (nw - 1), 0);
-          add(3, e.entry(j) + 4 * (nw - 1), 4, e.mask(nw - 1));
+      if (e.mem && e.esize <= 8 && e.width == 8 * e.esize) {
+        Run r{e.data, e.bytes(), std::vector<uint8_t>(e.data, e.data + e.bytes())};
+        runs_.push_back(std::move(r));
+        continue;
+      }
+      for (uint32_t j = 0; j < e.depth; j++) {
+        if (e.esize <= 8) {
+          const uint64_t m = e.width >= 64 ? ~uint64_t(0) : ((uint64_t(1) << e.width) - 1);
+          const int k = e.esize == 1 ? 0 : e.esize == 2 ? 1 : e.esize == 4 ? 2 : 3;
+          lists_[k].add(e.entry(j), m, load(k, e.entry(j)) & m);
+        } else {
+          const uint32_t nw = e.esize / 4;
+          for (uint32_t w = 0; w < nw; w++)
+            lists_[2].add(e.entry(j) + 4 * w, e.mask(w), load(2, e.entry(j) + 4 * w) & e.mask(w));
         }
       }
     }
     hd_on_ = true;
   }
   void hd_sample() {
-    uint32_t hd = 0;
-    uint8_t* prev = hd_prev_.data();
-    for (const Chunk& c : chunks_) {
-      uint8_t* p = prev + c.prev;
-      switch (c.kind) {
-        case 0: hd += xor_popcount(c.data, p, c.bytes); break;
-        case 1: hd += step<uint8_t>(c, p); break;
-        case 2: hd += step<uint16_t>(c, p); break;
-        case 3: hd += step<uint32_t>(c, p); break;
-        default: hd += step<uint64_t>(c, p); break;
-      }
-    }
+    uint32_t hd = lists_[0].sample<uint8_t>() + lists_[1].sample<uint16_t>() + lists_[2].sample<uint32_t>()
+                + lists_[3].sample<uint64_t>();
+    for (Run& r : runs_) hd += xor_popcount(r.data, r.prev.data(), r.bytes);
     hd_samples_.push_back(hd);
   }
 
@@ -459,17 +458,42 @@ class StateTable {
   VerilatedContext& ctx_;
   Vtop* top_;
   bool hd_on_ = false;
-  std::vector<size_t> hd_sel_;
-  std::vector<uint8_t> hd_prev_;
   std::vector<uint32_t> hd_samples_;
-  struct Chunk {
-    const uint8_t* data;
-    size_t prev;     // offset of its previous value in hd_prev_
-    uint32_t bytes;
-    uint64_t mask;   // kinds 1..4: the entry's bits
-    uint8_t kind;    // 0 bytes, 1 uint8, 2 uint16, 3 uint32, 4 uint64
+  // one storage type's entries in scope: where each lives, its mask and its previous value
+  struct List {
+    std::vector<const uint8_t*> ptr;
+    std::vector<uint64_t> mask, prev;
+    void clear() {
+      ptr.clear();
+      mask.clear();
+      prev.clear();
+    }
+    void add(const uint8_t* p, uint64_t m, uint64_t v) {
+      ptr.push_back(p);
+      mask.push_back(m);
+      prev.push_back(v);
+    }
+    template <typename T>
+    uint32_t sample() {
+      uint32_t hd = 0;
+      const size_t n = ptr.size();
+      for (size_t i = 0; i < n; i++) {
+        T raw;
+        std::memcpy(&raw, ptr[i], sizeof(T));
+        const uint64_t v = uint64_t(raw) & mask[i];
+        hd += uint32_t(__builtin_popcountll(v ^ prev[i]));
+        prev[i] = v;
+      }
+      return hd;
+    }
   };
-  std::vector<Chunk> chunks_;
+  struct Run {   // a memory of full-width entries: its bytes and their previous values
+    const uint8_t* data;
+    uint32_t bytes;
+    std::vector<uint8_t> prev;
+  };
+  List lists_[4];   // uint8, uint16, uint32 (and the words of wide entries), uint64
+  std::vector<Run> runs_;
   std::vector<std::vector<uint8_t>> snap_;
   bool last_clk_ = false;
   // the tracked RAM port
@@ -485,13 +509,13 @@ class StateTable {
     std::printf("error %s\n", msg);
     return true;
   }
-  template <typename T>
-  static uint32_t step(const Chunk& c, uint8_t* prev) {
-    T cur, old;
-    std::memcpy(&cur, c.data, sizeof(T));
-    std::memcpy(&old, prev, sizeof(T));
-    std::memcpy(prev, &cur, sizeof(T));
-    return uint32_t(__builtin_popcountll(uint64_t(T(cur ^ old)) & c.mask));
+  static uint64_t load(int kind, const uint8_t* p) {
+    switch (kind) {
+      case 0: return *p;
+      case 1: return *reinterpret_cast<const uint16_t*>(p);
+      case 2: return *reinterpret_cast<const uint32_t*>(p);
+      default: return *reinterpret_cast<const uint64_t*>(p);
+    }
   }
   static uint32_t xor_popcount(const uint8_t* cur, uint8_t* prev, size_t n) {
     uint32_t hd = 0;
@@ -527,3 +551,8 @@ class StateTable {
     }
   }
 };
+
+#ifdef PKA_STATE_POP_OPTIONS
+#pragma GCC pop_options
+#undef PKA_STATE_POP_OPTIONS
+#endif

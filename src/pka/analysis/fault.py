@@ -172,11 +172,10 @@ def ecc_mul_operation(engine: str, curve: str, params: dict[str, Any], seed: int
 class Injector:
     """One simulation set up for an operation: the clean state, the fault-free run, the injections."""
 
-    writable = False   # the read-only state build + a settle after each write (see doc/fault.md)
-
     def __init__(self, op: Operation, check: bool = True, groups: Sequence[str] = TARGET_GROUPS,
-                 progress: Callable[[str], None] | None = None) -> None:
+                 progress: Callable[[str], None] | None = None, writable: bool = False) -> None:
         self.op = op
+        self.writable = writable   # the _rw state build (Verilator's reference semantics; slower)
         self.check_param = has_top_param(CHECK_PARAM)
         extra = [(CHECK_PARAM, 0)] if (self.check_param and not check) else []
         self.result_check = self.check_param and check

@@ -3,7 +3,7 @@ the memories (mem_q) and the register block's storage, each with its hierarchica
 and group; peek, poke and flip one bit; snapshots; per-cycle Hamming-distance traces of a scope;
 which RAM words an operation touched; which elements are not zero.
 
-    sim = StateSim(cfg)                       # pka_top + tb/common/state_access.h, state writable
+    sim = StateSim(cfg)                       # pka_top + tb/common/state_access.h
     pka = Pka(sim)                            # the driver runs on it as on any TopSim
     sim.table[:3]                             # [StateElem(index, name, width, depth, group, rw), ...]
     sim.flip("pka_top.u_seq.state_q", 0)
@@ -12,10 +12,11 @@ which RAM words an operation touched; which elements are not zero.
 
 The harness side is tb/common/state_access.h (the table is built once at start-up from Verilator's
 scope map; a per-cycle observer computes the Hamming distances from a pointer table). The build adds
-a Verilator configuration file that makes the state public: tb/common/state_public_rw.vlt (poke,
-flip and snapshot loads allowed: the fault campaign) or state_public_rd.vlt (read-only, faster:
-traces and wipe checks). Scopes are comma-separated terms, each `all`, a group (pe, eram, eng, seq,
-ram, ctrl, regs) or a prefix of the hierarchical name.
+a Verilator configuration file that makes the state public: tb/common/state_public_rd.vlt (the
+default; a write is followed by a settle of the combinational logic) or, with writable=True,
+state_public_rw.vlt (Verilator's own semantics for external writes, about twice as slow: the
+reference the default is checked against). Scopes are comma-separated terms, each `all`, a group
+(pe, eram, eng, seq, ram, ctrl, regs) or a prefix of the hierarchical name.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ class StateElem:
         return self.depth > 1 or self.name.endswith("mem_q")
 
 
-def state_design(cfg: TopConfig, writable: bool = True) -> Design:
+def state_design(cfg: TopConfig, writable: bool = False) -> Design:
     """pka_top's build (pka.rtl.top.design) with its state public: the same harness, sources and
     parameters, plus the .vlt that marks the state elements public (a build of its own in the cache)."""
     base = top.design(cfg)
@@ -77,7 +78,7 @@ def scope_match(elem: StateElem, scope: str) -> bool:
 class StateSim(TopSim):
     """A TopSim whose model exposes every state element (pka.driver.Pka runs on it unchanged)."""
 
-    def __init__(self, cfg: TopConfig, writable: bool = True, trace_vcd: str | Path | None = None) -> None:
+    def __init__(self, cfg: TopConfig, writable: bool = False, trace_vcd: str | Path | None = None) -> None:
         self.cfg = cfg
         self.writable = writable
         SimProcess.__init__(self, sim_build(state_design(cfg, writable), trace=trace_vcd is not None), trace_vcd)
