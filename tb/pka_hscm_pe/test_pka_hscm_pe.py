@@ -82,6 +82,7 @@ async def products_through_one_pe(dut):
     rng = random.Random(int(os.environ.get("PKA_SEED", "1")))
     cocotb.start_soon(Clock(dut.clk_i, 10, unit="ns").start())
     dut.rst_ni.value = 0
+    dut.wipe_i.value = 0          # OP_ZEROIZE's clear (tested on the whole core in tb/pka_hscm_core)
     dut.in_valid_i.value = 0
     dut.in_first_i.value = 0
     for _ in range(3):
