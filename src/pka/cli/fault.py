@@ -73,10 +73,10 @@ def _table(data: dict[str, Any]) -> None:
     body = [[g, f"{c['injections']:,}", *(f"{c[k]:,}" for k in OUTCOME_COLUMNS)]
             for g, c in sorted(data["by_target"].items())]
     body.append(["all", f"{data['injections']:,}", *(f"{data[k]:,}" for k in OUTCOME_COLUMNS)])
-    check = "on" if data["result_check"] else ("off (--no-check)" if data["check_param_in_rtl"]
-                                               else "absent (no EnResultCheck in this RTL)")
-    emit_table(head, body, title=f"fault campaign: {data['op']} on {data['engine']} ({data['size']}, "
-                                 f"{fmt_params(data['params'])}), result check {check}")
+    check = {True: "on", False: "off (--no-check)", None: "as the RTL is (pka_top has no EnResultCheck)"}[
+        data["result_check"]]
+    emit_table(head, body, title=f"{data['op']} on {data['engine']} ({data['size']}, {fmt_params(data['params'])})")
+    click.echo(f"result check: {check}")
     other = ", ".join(f"{k} {v}" for k, v in data["other_codes"].items()) or "none"
     click.echo(f"other: {other}; operation {data['op_cycles']:,} cycles; {data['state_elements']} state "
                f"elements, {data['state_bits']:,} bits; {data['seconds']} s ({data['injections_per_minute']} "

@@ -1,0 +1,77 @@
+"""The fault-injection campaign (pka.analysis.fault, `pka fault`) at a small size: RSA_CRT on hscm,
+256-bit key, 2 PEs. The JSON's shape and sums; the evidence that the flips are real (the build
+without the result check releases wrong results); the result check catching them (xfail, strict,
+until pka_top has EnResultCheck). The full campaigns are in bench/fault.py."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pka.analysis.fault import CHECK_PARAM, OUTCOMES, TARGET_GROUPS, campaign
+from pka.analysis.state import has_top_param
+
+pytestmark = pytest.mark.rtl
+
+HAS_CHECK = has_top_param(CHECK_PARAM)
+SMALL = {"op": "rsa-crt", "engine": "hscm", "bits": 256, "params": {"pes": 2}}
+
+
+def _sums(d: dict) -> None:
+    assert d["injections"] == sum(d[k] for k in OUTCOMES)
+    assert sum(g["injections"] for g in d["by_target"].values()) == d["injections"]
+    for k in OUTCOMES:
+        assert sum(g[k] for g in d["by_target"].values()) == d[k]
+    for g, c in d["by_target"].items():
+        assert g in TARGET_GROUPS and c["injections"] == sum(c[k] for k in OUTCOMES)
+    assert sum(d["other_codes"].values()) == d["other"]
+
+
+def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
+    from pka.cli import main
+
+    main(["fault", "--op", "rsa-crt", "--bits", "256", "--param", "pes=2", "--injections", "24", "--seed", "3",
+          "--no-check", "--json"])
+    d = json.loads(capsys.readouterr().out)
+    for key in ("injections", "detected", "masked", "released_wrong", "hangs", "other", "by_target"):
+        assert key in d
+    assert d["injections"] == 24
+    _sums(d)
+    assert d["op"] == "rsa-crt" and d["engine"] == "hscm" and d["op_cycles"] > 0
+    assert d["result_check"] in (False, None)       # --no-check: off, or no such parameter yet
+
+
+def test_cli_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    from pka.cli import main
+
+    for args in (["--op", "rsa-crt", "--curve", "P-256"], ["--op", "ecc-mul", "--bits", "256"],
+                 ["--op", "rsa-crt", "--bits", "256", "--targets", "pe,nowhere"]):
+        with pytest.raises(SystemExit) as ex:
+            main(["fault", *args, "--injections", "1", "--json"])
+        assert ex.value.code == 2
+        assert json.loads(capsys.readouterr().out)["error"]["code"] == "ERR_PARAM"
+
+
+def test_flips_are_real() -> None:
+    """Without the check, flips in the PEs release wrong results with status OK."""
+    c = campaign(SMALL["op"], SMALL["engine"], 20, seed=7, bits=SMALL["bits"], params=SMALL["params"],
+                 check=False, groups=("pe",))
+    d = c.as_json()
+    _sums(d)
+    assert set(d["by_target"]) == {"pe"}
+    assert d["result_check"] is (False if HAS_CHECK else None)
+    assert d["released_wrong"] > 0, d
+    assert all(i.done is None or i.done > 0 for i in c.injections)
+
+
+@pytest.mark.xfail(not HAS_CHECK, strict=True,
+                   reason="RSA_CRT's result check (s^e = m before release, pka_top parameter EnResultCheck) "
+                          "is not in the RTL yet: today's pka_top releases the wrong results")
+def test_check_catches() -> None:
+    """With the check: no wrong result released, the flips in the PEs detected (ERR_FAULT)."""
+    c = campaign(SMALL["op"], SMALL["engine"], 20, seed=7, bits=SMALL["bits"], params=SMALL["params"],
+                 check=True, groups=("pe",))
+    d = c.as_json()
+    _sums(d)
+    assert d["released_wrong"] == 0 and d["detected"] > 0, d
