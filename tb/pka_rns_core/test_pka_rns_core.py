@@ -7,6 +7,9 @@ wipe_leaves_nothing_behind: a secret ECC_MUL, then a walk over every signal unde
 behind (the scalar, ladder state in the register files, the constants); then OP_ZEROIZE and the same
 walk finds every register and memory word zero except ALLOW (each with its reason).
 
+abort_then_wipe: rst_ni held low in the middle of a secret ECC_MUL (pka_top's abort) leaves the
+scalar and ladder state; the wipe that follows clears them.
+
 fault_is_detected: during a checked ECC_MUL, at the start of a ladder step, one bit of a ladder
 register's residue in rower 0 is flipped through VPI: the engine ends with ST_ERR_FAULT and writes
 zeros to R and R_HI; without the flip the same command returns the right point. On a build with
@@ -255,6 +258,49 @@ async def wipe_leaves_nothing_behind(dut):
         f"{p} = {v:#x}" for p, v in sorted(left.items())[:12])
     dut._log.info("after the wipe: %d register words, all 0 but %s", len(state),
                   sorted({_leaf(p) for p, v in state.items() if v}))
+
+
+@cocotb.test(skip=not FAULT_CHECK)
+async def abort_then_wipe(dut):
+    """Abort as pka_top does it: rst_ni held low in the middle of a secret ECC_MUL, then the wipe:
+    the reset alone leaves the ladder state and the scalar (datapath registers have no reset); the
+    wipe then clears every register but ALLOW."""
+    from pka.model import rns as model
+
+    c = model.CURVES["small"]
+    env = EngineEnv(dut, mem_aw=MEM_AW)
+    await env.start()
+    k = random.Random(SEED + 2).randrange(1, c.order)
+    if SBMM:
+        _ctx_words_sb(env, k, c.gx)
+    else:
+        _ctx_words(env, k, c.gx, c.gy)
+    d = dut
+    d.cmd_op_i.value = int(Op.ECC_MUL)
+    d.cmd_len_i.value = c.p.bit_length()
+    d.cmd_elen_i.value = c.order.bit_length()
+    d.cmd_arg_i.value = 0
+    d.cmd_valid_i.value = 1
+    await RisingEdge(d.clk_i)
+    d.cmd_valid_i.value = 0
+    for _ in range(6000):                     # well inside the ladder
+        await RisingEdge(d.clk_i)
+        assert not int(d.done_o.value)
+    d.rst_ni.value = 0
+    for _ in range(3):
+        await RisingEdge(d.clk_i)
+    d.rst_ni.value = 1
+    await RisingEdge(d.clk_i)
+    await ReadOnly()
+    assert int(d.cmd_ready_o.value)
+    left = {p: v for p, v in read_registers(dut.u_core).items() if v and _leaf(p) not in ALLOW}
+    assert any(_leaf(p) == "scal_q" for p in left), "the reset alone should leave the scalar"
+    await RisingEdge(d.clk_i)
+    st, cyc, io, _ = await env.command(Op.ZEROIZE, 0)
+    assert (st, cyc, io) == (Status.OK, model.wipe_cycles(MAX_LEN, W, bool(SBMM)), 0)
+    await ReadOnly()
+    left = {p: v for p, v in read_registers(dut.u_core).items() if v and _leaf(p) not in ALLOW}
+    assert not left, f"the wipe after an abort left {len(left)} words: {sorted(left.items())[:12]}"
 
 
 @cocotb.test(skip=bool(SBMM))     # the SBMM build's ECC_MUL is the unchecked x-only ladder
