@@ -65,10 +65,11 @@ enum pka_slot {
   PKA_SLOT_QINV = 12,  /* q^-1 mod p (secret, write-only) */
   PKA_SLOT_X0 = 13,  /* Engine constant X0 */
   PKA_SLOT_X1 = 14,  /* Engine constant X1 */
-  PKA_SLOT_X2 = 15  /* Engine constant X2 */
+  PKA_SLOT_X2 = 15,  /* Engine constant X2 */
+  PKA_SLOT_EPUB = 16  /* Public exponent e (RSA_CRT and MODEXP check their result against it) */
 };
 
 #define PKA_SECRET_SLOTS 0x1f10u  /* write-only slots (bit = slot) */
-#define PKA_NUM_SLOTS 16u
+#define PKA_NUM_SLOTS 17u
 
 #endif /* PKA_DEFS_H */

@@ -58,6 +58,12 @@ extern "C" {
 #define PKA_REGS__ARG__ARG_bw 32
 #define PKA_REGS__ARG__ARG_reset 0x0
 
+// reg - pka_regs::CTRL
+#define PKA_REGS__CTRL__ABORT_bm 0x1
+#define PKA_REGS__CTRL__ABORT_bp 0
+#define PKA_REGS__CTRL__ABORT_bw 1
+#define PKA_REGS__CTRL__ABORT_reset 0x0
+
 // reg - pka_regs::STATUS
 #define PKA_REGS__STATUS__BUSY_bm 0x1
 #define PKA_REGS__STATUS__BUSY_bp 0
@@ -65,6 +71,12 @@ extern "C" {
 #define PKA_REGS__STATUS__DONE_bm 0x2
 #define PKA_REGS__STATUS__DONE_bp 1
 #define PKA_REGS__STATUS__DONE_bw 1
+#define PKA_REGS__STATUS__BOUND_bm 0x4
+#define PKA_REGS__STATUS__BOUND_bp 2
+#define PKA_REGS__STATUS__BOUND_bw 1
+#define PKA_REGS__STATUS__TAINT_bm 0x8
+#define PKA_REGS__STATUS__TAINT_bp 3
+#define PKA_REGS__STATUS__TAINT_bw 1
 #define PKA_REGS__STATUS__CODE_bm 0xff00
 #define PKA_REGS__STATUS__CODE_bp 8
 #define PKA_REGS__STATUS__CODE_bw 8
@@ -84,6 +96,10 @@ extern "C" {
 #define PKA_REGS__INTR_STATE__REJECT_bp 1
 #define PKA_REGS__INTR_STATE__REJECT_bw 1
 #define PKA_REGS__INTR_STATE__REJECT_reset 0x0
+#define PKA_REGS__INTR_STATE__TAINT_bm 0x4
+#define PKA_REGS__INTR_STATE__TAINT_bp 2
+#define PKA_REGS__INTR_STATE__TAINT_bw 1
+#define PKA_REGS__INTR_STATE__TAINT_reset 0x0
 
 // reg - pka_regs::INTR_ENABLE
 #define PKA_REGS__INTR_ENABLE__DONE_bm 0x1
@@ -94,6 +110,10 @@ extern "C" {
 #define PKA_REGS__INTR_ENABLE__REJECT_bp 1
 #define PKA_REGS__INTR_ENABLE__REJECT_bw 1
 #define PKA_REGS__INTR_ENABLE__REJECT_reset 0x0
+#define PKA_REGS__INTR_ENABLE__TAINT_bm 0x4
+#define PKA_REGS__INTR_ENABLE__TAINT_bp 2
+#define PKA_REGS__INTR_ENABLE__TAINT_bw 1
+#define PKA_REGS__INTR_ENABLE__TAINT_reset 0x0
 
 // reg - pka_regs::INTR_TEST
 #define PKA_REGS__INTR_TEST__DONE_bm 0x1
@@ -104,6 +124,10 @@ extern "C" {
 #define PKA_REGS__INTR_TEST__REJECT_bp 1
 #define PKA_REGS__INTR_TEST__REJECT_bw 1
 #define PKA_REGS__INTR_TEST__REJECT_reset 0x0
+#define PKA_REGS__INTR_TEST__TAINT_bm 0x4
+#define PKA_REGS__INTR_TEST__TAINT_bp 2
+#define PKA_REGS__INTR_TEST__TAINT_bw 1
+#define PKA_REGS__INTR_TEST__TAINT_reset 0x0
 
 // reg - pka_regs::CYCLES
 #define PKA_REGS__CYCLES__CYCLES_bm 0xffffffff
@@ -210,6 +234,11 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t mem[1024];
 } pka_regs__SLOT_X2_t;
 
+// mem - pka_regs::SLOT_EPUB
+typedef struct __attribute__ ((__packed__)) {
+    uint32_t mem[1024];
+} pka_regs__SLOT_EPUB_t;
+
 // addrmap - pka_regs
 typedef struct __attribute__ ((__packed__)) {
     uint32_t ID;
@@ -219,7 +248,7 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t CMD;
     uint32_t LEN;
     uint32_t ARG;
-    uint8_t RESERVED_1c_1f[0x4];
+    uint32_t CTRL;
     uint32_t STATUS;
     uint32_t INTR_STATE;
     uint32_t INTR_ENABLE;
@@ -247,10 +276,11 @@ typedef struct __attribute__ ((__packed__)) {
     pka_regs__SLOT_X0_t SLOT_X0;
     pka_regs__SLOT_X1_t SLOT_X1;
     pka_regs__SLOT_X2_t SLOT_X2;
+    pka_regs__SLOT_EPUB_t SLOT_EPUB;
 } pka_regs_t;
 
 
-static_assert(sizeof(pka_regs_t) == 0x11000, "Packing error");
+static_assert(sizeof(pka_regs_t) == 0x12000, "Packing error");
 
 #ifdef __cplusplus
 }

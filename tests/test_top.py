@@ -10,10 +10,10 @@ import random
 
 import pytest
 
-from pka.driver import INTR_DONE, INTR_REJECT, OP_ZEROIZE, Pka, Reg, slot_addr, words_for
+from pka.driver import INTR_DONE, INTR_REJECT, INTR_TAINT, OP_ZEROIZE, Pka, Reg, slot_addr, words_for
 from pka.errors import PkaError, Status
 from pka.model.common import neg_inv_pow2, r2_mod
-from pka.rtl.top import TopConfig, TopSim, seq_cycles
+from pka.rtl.top import PHYS_SLOTS, TopConfig, TopSim, seq_cycles
 from pka.sim import Op, Slot
 
 pytestmark = pytest.mark.rtl
@@ -32,7 +32,7 @@ def sim() -> TopSim:
 def pka(sim: TopSim) -> Pka:
     sim.delay(0)
     p = Pka(sim)
-    sim.write32(Reg.INTR_STATE, INTR_DONE | INTR_REJECT)
+    sim.write32(Reg.INTR_STATE, INTR_DONE | INTR_REJECT | INTR_TAINT)
     return p
 
 
@@ -97,7 +97,9 @@ def test_nop_and_zeroize_cycles(pka: Pka) -> None:
     c = pka.run(Op.NOP, 0)
     assert (c.compute, c.cycles) == seq_cycles(Op.NOP, 0)
     c = pka.zeroize()
-    assert (c.compute, c.cycles) == seq_cycles(OP_ZEROIZE, 0, mem_words=16 * pka.cfg.slot_words)
+    # the example engine's wipe: its command cycle and one cycle to done
+    assert (c.compute, c.cycles) == seq_cycles(OP_ZEROIZE, 0, mem_words=PHYS_SLOTS * pka.cfg.slot_words,
+                                               wipe_cycles=2)
 
 
 def test_example_engine_through_the_top(pka: Pka) -> None:
@@ -271,7 +273,7 @@ def test_random_bus_traffic_then_correct_results(sim: TopSim) -> None:
         assert res.max_latency < 2000
     sim.delay(0)
     p = Pka(sim)                                            # whatever the fuzz started has ended
-    sim.write32(Reg.INTR_STATE, INTR_DONE | INTR_REJECT)
+    sim.write32(Reg.INTR_STATE, INTR_DONE | INTR_REJECT | INTR_TAINT)
     rng = random.Random(8)
     for _ in range(VECTORS // 2 + 1):
         n = _modulus(rng, 256)

@@ -70,8 +70,8 @@ package pka_pkg;
   localparam int unsigned NumEng     = 8;  // engine ids 0..NumEng-1
 
   // operand slots: RAM word address = slot * 2^SlotAw + word
-  localparam int unsigned NumSlots  = 16;
-  localparam int unsigned SlotBits  = 4;
+  localparam int unsigned NumSlots  = 17;
+  localparam int unsigned SlotBits  = 5;
   localparam int unsigned SLOT_N    = 0;  // Modulus N
   localparam int unsigned SLOT_A    = 1;  // Operand A (low half of a 2n-bit operand)
   localparam int unsigned SLOT_A_HI = 2;  // Operand A, high half
@@ -88,8 +88,9 @@ package pka_pkg;
   localparam int unsigned SLOT_X0   = 13;  // Engine constant X0
   localparam int unsigned SLOT_X1   = 14;  // Engine constant X1
   localparam int unsigned SLOT_X2   = 15;  // Engine constant X2
+  localparam int unsigned SLOT_EPUB = 16;  // Public exponent e (RSA_CRT and MODEXP check their result against it)
   // slots the bus can only write (secrets): E, P, Q, DP, DQ, QINV
-  localparam logic [NumSlots-1:0] SecretSlotMask = 16'h1f10;
+  localparam logic [NumSlots-1:0] SecretSlotMask = 17'h01f10;
   // ---- END GENERATED ----
 
   // ---- the engine boundary ----------------------------------------------------------------------

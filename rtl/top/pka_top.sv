@@ -42,7 +42,10 @@ module pka_top
   parameter bit          EnRns     = 1'b0,  // rns: Cox-Rower RNS Montgomery (ECC_MUL, MODEXP, ...)
   parameter int unsigned RnsW      = 32,    // rns channel width: 16, 32
   parameter int unsigned MinSlotAw = 0,     // at least 2^MinSlotAw words per slot (rns tables), 0..10
-  parameter int unsigned BusAw     = 17     // AXI address width, 17 (the register map is 68 KiB)
+  parameter bit          EnResultCheck = 1'b1, // check RSA_CRT / MODEXP results before release (0: tests only)
+  parameter bit          EnKeyBinding = 1'b1,  // zeroize bound secrets on a modulus write (0: tests only)
+  parameter bit          TestExposeInternals = 1'b0, // key constants in bus slots, no taint (1: tests only)
+  parameter int unsigned BusAw     = 17     // AXI address width, 17 (the register map is 72 KiB)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -70,8 +73,15 @@ module pka_top
   output logic             irq_o
 );
   localparam int unsigned SlotAw = ($clog2(MaxLen / 32) > MinSlotAw) ? $clog2(MaxLen / 32) : MinSlotAw;
-  localparam int unsigned MemAw  = SlotAw + 4;
+  localparam int unsigned MemAw  = SlotAw + 4;           // an engine's word address: 16 slots
+  localparam int unsigned PAw    = SlotAw + PhysBits;    // the RAM's: PhysSlots slots (pka_top_pkg)
   localparam logic [NumEng-1:0] EngMask = NumEng'({EnExample, 1'b0, EnHscm, EnVictor, EnRns, EnMwr4, EnCsa2, 1'b0});
+
+  // the watchdog's scale per engine id (pka_top_seq: bound = ((elen + 8)(W + 4)^2 << shift) + 2^16,
+  // W = words of the modulus): 5 fits every engine but a slow mwr4 (few stages, narrow words, radix 2)
+  localparam int unsigned Mwr4Bits = (Mwr4Radix == 8) ? 3 : (Mwr4Radix == 4) ? 2 : 1;
+  localparam int unsigned Mwr4Wd   = 5 + $clog2((256 + Mwr4Bits * Mwr4W * Mwr4Ns - 1) / (Mwr4Bits * Mwr4W * Mwr4Ns));
+  localparam int unsigned WdShift [NumEng] = '{5, 5, Mwr4Wd, 5, 5, 5, 5, 5};
 
   initial begin
     if (MaxLen < 32 || MaxLen > 4096 || MaxLen % 32 != 0) $fatal(1, "MaxLen must be 32..4096, a multiple of 32");
@@ -134,23 +144,34 @@ module pka_top
     else         cmd_written_q <= hwif_out.CMD.OP.swmod;
   end
 
-  logic                      busy, done, reject, finished;
+  logic                      busy, done, reject, finished, bound;
   logic [7:0]                code, last_op;
   logic [31:0]               cycles, compute, io;
   logic [63:0]               mu;
+  logic [NumSlots-1:0]       taint;
   logic [NumEng-1:0]         ecmd_valid, ecmd_ready;
   eng_cmd_t                  ecmd;
   eng_res_t [NumEng-1:0]     eres;
-  logic                      eng_own;
+  logic                      eng_own, eng_rst;
   logic [2:0]                eng_sel;
+  pslot_t [15:0]             emap;
   logic                      seq_req, seq_we;
-  logic [MemAw-1:0]          seq_addr;
+  logic [PAw-1:0]            seq_addr;
   logic [31:0]               seq_wdata, ram_rdata;
+  logic                      bw_valid, keyclr;
+  pslot_t                    bw_slot;
+  logic                      ram_req, ram_we;
+  logic [PAw-1:0]            ram_addr;
+  logic [31:0]               ram_wdata;
 
   pka_top_seq #(
     .MaxLen  (MaxLen),
-    .MemAw   (MemAw),
-    .EngMask (EngMask)
+    .SlotAw  (SlotAw),
+    .EngMask (EngMask),
+    .MontK   (EnHscm ? HscmW : 0),
+    .WdShift (WdShift),
+    .EnResultCheck (EnResultCheck),
+    .TestExposeInternals (TestExposeInternals)
   ) u_seq (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -160,6 +181,10 @@ module pka_top
     .len_i        (hwif_out.LEN.LEN.value),
     .elen_i       (hwif_out.LEN.ELEN.value),
     .arg_i        (hwif_out.ARG.ARG.value),
+    .abort_i      (hwif_out.CTRL.ABORT.value),
+    .bw_valid_i   (bw_valid),
+    .bw_slot_i    (bw_slot),
+    .keyclr_i     (keyclr),
     .busy_o       (busy),
     .done_o       (done),
     .reject_o     (reject),
@@ -170,12 +195,19 @@ module pka_top
     .compute_o    (compute),
     .io_o         (io),
     .mu_o         (mu),
+    .bound_o      (bound),
+    .taint_o      (taint),
     .ecmd_valid_o (ecmd_valid),
     .ecmd_ready_i (ecmd_ready),
     .ecmd_o       (ecmd),
     .eres_i       (eres),
     .eng_own_o    (eng_own),
     .eng_sel_o    (eng_sel),
+    .map_o        (emap),
+    .eng_rst_o    (eng_rst),
+    .acc_req_i    (ram_req && busy),
+    .acc_we_i     (ram_we),
+    .acc_slot_i   (pslot_t'(ram_addr[PAw-1:SlotAw])),
     .mem_req_o    (seq_req),
     .mem_we_o     (seq_we),
     .mem_addr_o   (seq_addr),
@@ -184,11 +216,12 @@ module pka_top
   );
 
   // ---- bus side of the operand RAM --------------------------------------------------------------
-  // The 16 slot windows of the register block as arrays indexed by slot.
-  logic [15:0]       win_req, win_is_wr;
-  logic [15:0][11:0] win_addr;
-  logic [15:0][31:0] win_wdata;
-  logic [15:0][31:0] win_biten;
+  // The slot windows of the register block as arrays indexed by slot. A read of a secret slot (write-
+  // only in the RDL) or of a tainted slot returns 0; the latter sets INTR_STATE.TAINT.
+  logic [NumSlots-1:0]       win_req, win_is_wr;
+  logic [NumSlots-1:0][11:0] win_addr;
+  logic [NumSlots-1:0][31:0] win_wdata;
+  logic [NumSlots-1:0][31:0] win_biten;
 
   `define PKA_WIN(S, NAME) \
     assign win_req[S]   = hwif_out.NAME.req; \
@@ -202,9 +235,15 @@ module pka_top
 
   logic        bus_req, bus_we, bus_backed, bus_wr_ack, bus_rd_ack_q, bus_rd_ack_d;
   logic        bus_ram_q, bus_ram_d;      // the pending read went to the RAM
-  logic [3:0]  bus_slot;
+  logic        bus_tread;                 // a read of a tainted slot
+  pslot_t      bus_slot;
   logic [11:0] bus_addr;
   logic [31:0] bus_wdata, bus_biten, bus_rd_data;
+  // a modulus write while secrets are bound waits (unacknowledged) for the key clear
+  logic        pend_q, pend_d, bus_modw, bus_apply;
+  pslot_t      pslot_q;
+  logic [11:0] paddr_q;
+  logic [31:0] pwdata_q, pbiten_q;
 
   `PKA_WIN(SLOT_N, SLOT_N)
   `PKA_WIN(SLOT_A, SLOT_A)
@@ -222,53 +261,79 @@ module pka_top
   `PKA_WIN(SLOT_X0, SLOT_X0)
   `PKA_WIN(SLOT_X1, SLOT_X1)
   `PKA_WIN(SLOT_X2, SLOT_X2)
+  `PKA_WIN(SLOT_EPUB, SLOT_EPUB)
   `undef PKA_WIN
 
   always_comb begin
     bus_slot = '0; bus_addr = '0; bus_wdata = '0; bus_biten = '0; bus_we = 1'b0;
-    for (int s = 0; s < 16; s++) begin
+    for (int s = 0; s < int'(NumSlots); s++) begin
       if (win_req[s]) begin
-        bus_slot = 4'(s); bus_addr = win_addr[s]; bus_wdata = win_wdata[s];
+        bus_slot = pslot_t'(s); bus_addr = win_addr[s]; bus_wdata = win_wdata[s];
         bus_biten = win_biten[s]; bus_we = win_is_wr[s];
       end
     end
     bus_req = |win_req;
     // word bus_addr[11:2] of the slot is backed by RAM when below 2^SlotAw
     bus_backed = (32'(bus_addr[11:2]) < (1 << SlotAw));
-    bus_wr_ack = bus_req && bus_we;
+    // key binding: a write to N, P or Q while secret exponents are bound first clears the secrets
+    bus_modw = EnKeyBinding && bus_req && bus_we && !busy && bound
+               && (bus_slot == pslot_t'(SLOT_N) || bus_slot == pslot_t'(SLOT_P) || bus_slot == pslot_t'(SLOT_Q));
+    keyclr = bus_modw;
+    pend_d = pend_q;
+    if (bus_modw) pend_d = 1'b1;
+    bus_apply = pend_q && !busy;          // the key clear is over: the waiting write goes in now
+    if (bus_apply) pend_d = 1'b0;
+    bus_wr_ack = (bus_req && bus_we && !bus_modw) || bus_apply;
     bus_rd_ack_d = bus_req && !bus_we;
-    bus_ram_d = bus_req && !bus_we && !busy && bus_backed;
+    bus_tread = bus_req && !bus_we && !busy && taint[bus_slot[SlotBits-1:0]];
+    bus_ram_d = bus_req && !bus_we && !busy && bus_backed && !bus_tread;
+    // what the sequencer hears of the bus: a write applied to a slot (binding, untaint, constants)
+    bw_valid = (bus_req && bus_we && !busy && !bus_modw) || bus_apply;
+    bw_slot  = bus_apply ? pslot_q : bus_slot;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       bus_rd_ack_q <= 1'b0;
       bus_ram_q    <= 1'b0;
+      pend_q       <= 1'b0;
     end else begin
       bus_rd_ack_q <= bus_rd_ack_d;
       bus_ram_q    <= bus_ram_d;
+      pend_q       <= pend_d;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (bus_modw) begin
+      pslot_q <= bus_slot; paddr_q <= bus_addr; pwdata_q <= bus_wdata; pbiten_q <= bus_biten;
     end
   end
   assign bus_rd_data = bus_ram_q ? ram_rdata : 32'd0;
 
   // ---- RAM port: bus when idle, else the sequencer or the engine it runs ----------------------
+  // An engine addresses 16 slots; the sequencer's map sends each to a physical slot of the RAM.
   eng_h2d_t [NumEng-1:0]         eng_h2d;   // the common boundary of every engine id (pka_pkg)
   eng_d2h_t [NumEng-1:0]         eng_d2h;
   eng_mem_req_t                  emem;      // the request of the engine that owns the port
   logic [NumEng-1:0]             emem_gnt;
-  logic                          ram_req, ram_we, eng_rvalid_q, eng_rvalid_d;
-  logic [MemAw-1:0]              ram_addr;
-  logic [31:0]                   ram_wdata;
+  logic                          eng_rvalid_q, eng_rvalid_d;
   logic [2:0]                    rvalid_eng_q;
+  logic                          erst_n;
 
   assign emem = eng_d2h[eng_sel].mem;
 
   always_comb begin
     ram_req = 1'b0; ram_we = 1'b0; ram_addr = '0; ram_wdata = '0;
     emem_gnt = '0;
-    if (!busy) begin
+    if (bus_apply) begin
+      // the modulus write that waited for the key clear (whole words only, as any bus write)
+      ram_req   = (32'(paddr_q[11:2]) < (1 << SlotAw)) && (pbiten_q == '1);
+      ram_we    = 1'b1;
+      ram_addr  = {pslot_q, paddr_q[SlotAw+1:2]};
+      ram_wdata = pwdata_q;
+    end else if (!busy) begin
       // bus access: a write needs all byte lanes (the slots hold whole words)
-      ram_req  = bus_req && bus_backed && (!bus_we || bus_biten == '1);
+      ram_req  = bus_req && bus_backed && (!bus_we || bus_biten == '1) && !bus_modw && !bus_tread;
       ram_we   = bus_we;
       ram_addr = {bus_slot, bus_addr[SlotAw+1:2]};
       ram_wdata = bus_wdata;
@@ -278,7 +343,7 @@ module pka_top
       emem_gnt[eng_sel] = 1'b1;
       ram_req   = emem.req;
       ram_we    = emem.we;
-      ram_addr  = MemAw'(emem.addr);
+      ram_addr  = {emap[emem.addr[MemAw-1:SlotAw]], emem.addr[SlotAw-1:0]};
       ram_wdata = emem.wdata;
     end else begin
       ram_req = seq_req; ram_we = seq_we; ram_addr = seq_addr; ram_wdata = seq_wdata;
@@ -296,7 +361,10 @@ module pka_top
     end
   end
 
-  pka_top_ram #(.Aw(MemAw)) u_ram (
+  // the engines' reset: the top's, and the sequencer's hold on abort and timeout (from a flip-flop)
+  assign erst_n = rst_ni && !eng_rst;
+
+  pka_top_ram #(.Aw(PAw)) u_ram (
     .clk_i   (clk_i),
     .req_i   (ram_req),
     .we_i    (ram_we),
@@ -316,22 +384,22 @@ module pka_top
     assign eres[e]       = eng_d2h[e].res;
     if (e == int'(EngExample) && EnExample) begin : gen_example
       pka_example_engine #(.MaxLen(MaxLen), .MemAw(MemAw)) u_core (
-        .clk_i(clk_i), .rst_ni(rst_ni), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
+        .clk_i(clk_i), .rst_ni(erst_n), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
     end else if (e == int'(EngCsa2) && EnCsa2) begin : gen_csa2
       pka_csa2_core #(.MaxLen(MaxLen), .MemAw(MemAw), .ChunkW(Csa2ChunkW)) u_core (
-        .clk_i(clk_i), .rst_ni(rst_ni), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
+        .clk_i(clk_i), .rst_ni(erst_n), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
     end else if (e == int'(EngMwr4) && EnMwr4) begin : gen_mwr4
       pka_mwr4_core #(.MaxLen(MaxLen), .MemAw(MemAw), .Radix(Mwr4Radix), .NS(Mwr4Ns), .W(Mwr4W)) u_core (
-        .clk_i(clk_i), .rst_ni(rst_ni), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
+        .clk_i(clk_i), .rst_ni(erst_n), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
     end else if (e == int'(EngVictor) && EnVictor) begin : gen_victor
       pka_victor_core #(.MaxLen(MaxLen), .MemAw(MemAw), .K(VictorK), .Delta(VictorDelta), .Eps(VictorEps)) u_core (
-        .clk_i(clk_i), .rst_ni(rst_ni), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
+        .clk_i(clk_i), .rst_ni(erst_n), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
     end else if (e == int'(EngRns) && EnRns) begin : gen_rns
       pka_rns_core #(.MaxLen(MaxLen), .MemAw(MemAw), .W(RnsW)) u_core (
-        .clk_i(clk_i), .rst_ni(rst_ni), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
+        .clk_i(clk_i), .rst_ni(erst_n), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
     end else if (e == int'(EngHscm) && EnHscm) begin : gen_hscm
       pka_hscm_core #(.MaxLen(MaxLen), .MemAw(MemAw), .W(HscmW), .Pes(HscmPes), .MaxWindow(HscmMaxWindow)) u_core (
-        .clk_i(clk_i), .rst_ni(rst_ni), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
+        .clk_i(clk_i), .rst_ni(erst_n), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
     end else begin : gen_absent
       assign eng_d2h[e] = EngD2hIdle;
       logic unused_absent;
@@ -349,18 +417,22 @@ module pka_top
   assign hwif_in.STATUS.CODE.next    = code;
   assign hwif_in.STATUS.REJECT.next  = hwif_out.INTR_STATE.REJECT.value ? 8'(ST_ERR_BUSY) : 8'd0;
   assign hwif_in.STATUS.LAST_OP.next = last_op;
+  assign hwif_in.STATUS.BOUND.next   = bound;
+  assign hwif_in.STATUS.TAINT.next   = |taint;
   assign hwif_in.CYCLES.CYCLES.next  = cycles;
   assign hwif_in.COMPUTE.COMPUTE.next = compute;
   assign hwif_in.IO.IO.next          = io;
   assign hwif_in.MU_LO.MU.next       = mu[31:0];
   assign hwif_in.MU_HI.MU.next       = mu[63:32];
   assign hwif_in.INTR_STATE.DONE.hwset   = done || hwif_out.INTR_TEST.DONE.value;
+  assign hwif_in.INTR_STATE.TAINT.hwset  = bus_tread || hwif_out.INTR_TEST.TAINT.value;
   assign hwif_in.INTR_STATE.REJECT.hwset = reject || (bus_req && busy)
                                          || hwif_out.INTR_TEST.REJECT.value;
 
   assign irq_o = (hwif_out.INTR_STATE.DONE.value && hwif_out.INTR_ENABLE.DONE.value)
-              || (hwif_out.INTR_STATE.REJECT.value && hwif_out.INTR_ENABLE.REJECT.value);
+              || (hwif_out.INTR_STATE.REJECT.value && hwif_out.INTR_ENABLE.REJECT.value)
+              || (hwif_out.INTR_STATE.TAINT.value && hwif_out.INTR_ENABLE.TAINT.value);
 
   logic unused;
-  assign unused = ^{s_axil_awprot, s_axil_arprot, bus_addr[1:0], ecmd_valid[0], emem.addr};
+  assign unused = ^{s_axil_awprot, s_axil_arprot, bus_addr[1:0], paddr_q[1:0], ecmd_valid[0], emem.addr};
 endmodule

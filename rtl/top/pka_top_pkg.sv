@@ -58,4 +58,29 @@ package pka_top_pkg;
     return eng != EngRns;
   endfunction
 
+  // ---- the RAM's slots -----------------------------------------------------------------------------
+  // The operand RAM holds PhysSlots slots of 2^SlotAw words: slots 0..NumSlots-1 are the bus windows
+  // (pka_pkg::SLOT_*), the others are internal: never mapped to the bus, used by the sequencer's
+  // programs for values derived from secrets (doc/security.md). An engine addresses 16 slots; the
+  // sequencer maps each of them to a physical slot for every engine command (identity by default).
+  localparam int unsigned PhysSlots = 32;
+  localparam int unsigned PhysBits  = 5;
+  typedef logic [PhysBits-1:0] pslot_t;
+  typedef logic [PhysSlots-1:0] pmask_t;
+  // key constants of the CRT key in P, Q (kept while the key is, cleared with it)
+  localparam pslot_t HsRp3  = 5'd17;   // R_p^3 mod p   (hscm RSA_CRT's X0)
+  localparam pslot_t HsRq3  = 5'd18;   // R_q^3 mod q   (X1)
+  localparam pslot_t HsPinv = 5'd19;   // p^-1 mod q    (X2)
+  localparam pslot_t HsWp   = 5'd20;   // R_p^2 mod p
+  localparam pslot_t HsWq   = 5'd21;   // R_q^2 mod q
+  localparam pslot_t HsWn   = 5'd22;   // R_N^2 mod N   (for the check of RSA_CRT; kept while N is)
+  // scratch of one operation (zeroed at its end when it held secret-derived data)
+  localparam pslot_t HsT0   = 5'd23;
+  localparam pslot_t HsT1   = 5'd24;
+  localparam pslot_t HsT2   = 5'd25;
+  localparam pslot_t HsT3   = 5'd26;
+  localparam pslot_t HsT4   = 5'd27;
+  localparam pmask_t KeyConstMask = pmask_t'((1 << 17) | (1 << 18) | (1 << 19) | (1 << 20) | (1 << 21));
+  localparam pmask_t NConstMask   = pmask_t'(1 << 22);
+
 endpackage

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // pka_top_seq: the command sequencer of pka_top. It decodes a command, checks it, runs the top's
-// own word-serial operations on the operand RAM, and hands the other opcodes to an engine over the
-// common boundary (cmd valid/ready, done/status/cycles), giving that engine the RAM's word port.
+// own word-serial operations on the operand RAM, hands the other opcodes to an engine over the
+// common boundary (giving that engine the RAM's word port, its 16 slots mapped onto the RAM's
+// physical slots), and enforces the key-handling rules of doc/security.md.
 //
 // Own operations (one 32-bit word per RAM access, W = ceil(len/32) words, all counts exact):
 //   NOP          done at once.
-//   ZEROIZE      write 0 to all 2^MemAw RAM words (also run after reset), clear MU: 2^MemAw cycles.
+//   ZEROIZE      write 0 to every RAM word (also run after reset), clear MU, the taint, the key
+//                binding and the key constants, then wipe every engine (OP_ZEROIZE to each; the
+//                wipes are overhead, not compute): 2^PAw compute cycles.
 //   MODADD       R = (A + B) mod N, MODSUB R = (A - B) mod N, for A, B < N (else ERR_OPERAND_RANGE):
 //                a check pass (reads N, A, B: carries of A-N, B-N, A+B (A-B) and A+B-N (A-B+N)),
 //                then a pass that writes the selected sum: 2 passes x 4 cycles per word = 8W.
@@ -15,20 +18,35 @@
 //                restoring doublings x <- 2x - N (x >= 0) or 2x + N (x < 0), x kept in [-N, N) as W
 //                words plus a sign flag (3W cycles each: read N, read x, write x), and a final
 //                x + N if x < 0 (3W cycles). Total 2W + 63 + W + 3W(2r-b+1) [+ 3W].
+//                The same program (without MU) makes the internal Montgomery constants of RSA_CRT.
 //   MODINV       A^-1 mod N for prime N by Fermat on the engine: check pass (N odd, 0 < A < N;
-//                3W), E = N - 2 (2W), engine MODEXP, copy R to B (2W), engine MODMUL (A*B), check
-//                R == 1 (2W; else ERR_NO_INVERSE, so a composite N is caught), copy B to R (2W).
-//                Uses SLOT_E and SLOT_B as scratch; needs what the engine's MODEXP needs.
+//                3W), N - 2 (2W), engine MODEXP, copy R (2W), engine MODMUL (A*B), check R == 1
+//                (2W; else ERR_NO_INVERSE, so a composite N is caught), copy to R (2W). Its scratch
+//                is internal (slots T0, T1), so the host's slots other than R are left as they were.
 //   ECC_CHECK    y^2 == x^3 + a x + b (mod p)? with N = p, A = x, B = y, X0 = a, X1 = b: range pass
 //                (x, y < p; 4W), three engine MODMULs (y^2, x^2, x (x^2 + a)), two modular additions
 //                (8W each, also checking a, b < p), copies (2W each) and a compare pass (3W);
 //                ERR_NOT_ON_CURVE if not. Uses B, R, R_HI and X2 as scratch.
-// The composite operations (MODINV, ECC_CHECK) use engines on binary operands only (not rns).
-// Every pass's slots are registers (s0, s1, s2 read in that order, dst written), so one datapath of
-// four 33-bit adders serves all of them; a pass costs (reads + 1) cycles per word.
+//   RSA_CRT      (on hscm) the engine's RSA_CRT with its constants made here, in internal slots:
+//                R_p^3 mod p, R_q^3 mod q, p^-1 mod q (once per key; kept with the key and cleared
+//                with it) and R_N^2 mod N (once per N); then the result is checked before release:
+//                s^e mod N == m with the public exponent of SLOT_EPUB (engine MODEXP), else
+//                ERR_FAULT with the result zeroized.
+//   MODEXP, MODEXP_CT on a binary engine: the engine's operation, then, when SLOT_EPUB holds a
+//                public exponent e, the same check R^e mod N == A before release.
+// Key handling (doc/security.md): every RAM access while busy is watched. An operation that reads a
+// secret slot (E, P, Q, DP, DQ, QINV, the key constants) or a tainted slot becomes secret; every slot
+// it writes is then tainted and, at its end, zeroed, except its result (R, R_HI for two-word results)
+// when it ends OK; the engine it used is wiped. Bus reads of tainted slots return 0 (pka_top). A
+// bus write to E, DP, DQ or QINV binds them to the moduli present; a modulus write while bound first
+// zeroizes the secret slots and the key constants (keyclr_i, no done pulse).
+// ABORT (abort_i) holds the engines in reset, zeroizes everything (as ZEROIZE) and ends with
+// ERR_ABORTED. The watchdog ends an engine command running past ((elen + 8) (W + 4)^2 << WdShift[e])
+// + 2^16 cycles with ERR_TIMEOUT, the same way (reset, wipe, zeroize what the operation wrote).
 // Every other opcode goes to the engine chosen by CMD.ENGINE (0: the first engine of the build in
 // pka_top_pkg::EnginePrio order that serves it). Counters: cycles_o = cycles from the command to
-// done, compute_o = engine cycles_o plus the sequencer's own pass cycles, io_o = engine io_cycles_o.
+// done, compute_o = engine cycles plus the sequencer's own pass cycles (clean-up passes, the EPUB
+// scan and engine wipes are not compute), io_o = engine io_cycles.
 `default_nettype none
 
 module pka_top_seq
@@ -36,8 +54,15 @@ module pka_top_seq
   import pka_top_pkg::*;
 #(
   parameter int unsigned MaxLen = 4096,                // build maximum modulus bits, 32..4096
-  parameter int unsigned MemAw  = 11,                  // RAM word address width = 4 + log2(slot words)
-  parameter logic [NumEng-1:0] EngMask = '0            // engines present in the build (bit = id)
+  parameter int unsigned SlotAw = 7,                   // words per slot = 2^SlotAw
+  parameter logic [NumEng-1:0] EngMask = '0,           // engines present in the build (bit = id)
+  parameter int unsigned MontK  = 0,                   // hscm's word k (its r = k ceil((n+2k+2)/k)); 0: none
+  parameter int unsigned WdShift [NumEng] = '{default: 5},  // watchdog bound scale per engine
+  parameter bit          EnResultCheck = 1'b1,         // 0: release RSA_CRT/MODEXP results unchecked (the
+                                                       // fault campaign's evidence build, never a product)
+  parameter bit          TestExposeInternals = 1'b0,   // 1: tests only: the key constants in bus slots
+                                                       // (X0..X2, W, B, A_HI, R_HI), no taint, no clean-up
+  localparam int unsigned PAw   = SlotAw + PhysBits    // RAM word address width
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
@@ -48,6 +73,11 @@ module pka_top_seq
   input  logic [15:0]               len_i,
   input  logic [15:0]               elen_i,
   input  logic [31:0]               arg_i,
+  input  logic                      abort_i,        // CTRL.ABORT
+  // bus events (while idle): a write to a slot window, a modulus write waiting for the key clear
+  input  logic                      bw_valid_i,
+  input  pslot_t                    bw_slot_i,
+  input  logic                      keyclr_i,
   // status
   output logic                      busy_o,
   output logic                      done_o,         // one-cycle pulse at the end of a command
@@ -59,6 +89,8 @@ module pka_top_seq
   output logic [31:0]               compute_o,
   output logic [31:0]               io_o,
   output logic [63:0]               mu_o,
+  output logic                      bound_o,        // secret exponents held, bound to the moduli
+  output logic [NumSlots-1:0]       taint_o,        // bus slots whose reads return 0
   // engines (common boundary, command side)
   output logic [NumEng-1:0]         ecmd_valid_o,
   input  logic [NumEng-1:0]         ecmd_ready_i,
@@ -66,31 +98,56 @@ module pka_top_seq
   input  eng_res_t [NumEng-1:0]     eres_i,         // done, status, cycles, io_cycles
   output logic                      eng_own_o,      // the RAM port belongs to engine eng_sel_o
   output logic [2:0]                eng_sel_o,
+  output pslot_t [15:0]             map_o,          // engine slot -> physical slot
+  output logic                      eng_rst_o,      // hold the engines in reset (registered)
+  // every RAM access while busy (the sequencer's own and the engines')
+  input  logic                      acc_req_i,
+  input  logic                      acc_we_i,
+  input  pslot_t                    acc_slot_i,
   // the sequencer's own RAM port (read data one cycle after a read)
   output logic                      mem_req_o,
   output logic                      mem_we_o,
-  output logic [MemAw-1:0]          mem_addr_o,
+  output logic [PAw-1:0]            mem_addr_o,
   output logic [31:0]               mem_wdata_o,
   input  logic [31:0]               mem_rdata_i
 );
-  localparam int unsigned SlotAw   = MemAw - 4;
   localparam int unsigned MaxWords = MaxLen / 32;
-  localparam int unsigned CntW     = MemAw + 1;          // pass word counter (ZEROIZE: all words)
+  localparam int unsigned CntW     = PAw + 1;            // pass word counter (ZEROIZE: all words)
   localparam int unsigned MaxR     = MaxLen + 256;       // largest Montgomery exponent r accepted
   localparam int unsigned IterW    = $clog2(2 * MaxR + 2);
+  localparam int unsigned WdW      = 48;                 // watchdog counter bits
+  localparam int unsigned RstCycles = 4;                 // engine reset hold on abort / timeout
+  // slots whose contents are secret by definition: the host's secret slots and the key constants
+  localparam pmask_t SecretPhys = pmask_t'(SecretSlotMask) | KeyConstMask;
+  localparam pmask_t SecretBus  = pmask_t'((1 << SLOT_E) | (1 << SLOT_P) | (1 << SLOT_Q) | (1 << SLOT_DP)
+                                           | (1 << SLOT_DQ) | (1 << SLOT_QINV));
+  localparam pmask_t BusSlots   = pmask_t'((1 << NumSlots) - 1);
+  localparam pmask_t BoundSlots = pmask_t'((1 << SLOT_E) | (1 << SLOT_DP) | (1 << SLOT_DQ) | (1 << SLOT_QINV));
+
+  // where the programs keep their internal values (TestExposeInternals: bus slots, for the test that
+  // shows the factoring attack the internal slots prevent)
+  localparam pslot_t SRp3  = TestExposeInternals ? pslot_t'(SLOT_X0)   : HsRp3;
+  localparam pslot_t SRq3  = TestExposeInternals ? pslot_t'(SLOT_X1)   : HsRq3;
+  localparam pslot_t SPinv = TestExposeInternals ? pslot_t'(SLOT_X2)   : HsPinv;
+  localparam pslot_t SWp   = TestExposeInternals ? pslot_t'(SLOT_W)    : HsWp;
+  localparam pslot_t SWq   = TestExposeInternals ? pslot_t'(SLOT_B)    : HsWq;
+  localparam pslot_t ST0   = TestExposeInternals ? pslot_t'(SLOT_A_HI) : HsT0;
+  localparam pslot_t ST2   = TestExposeInternals ? pslot_t'(SLOT_R_HI) : HsT2;
 
   initial begin
     if (MaxLen < 32 || MaxLen > 4096 || MaxLen % 32 != 0) $fatal(1, "MaxLen must be 32..4096, a multiple of 32");
-    if ((1 << SlotAw) < MaxWords) $fatal(1, "MemAw too small for MaxLen");
+    if ((1 << SlotAw) < MaxWords) $fatal(1, "SlotAw too small for MaxLen");
+    if (NumSlots > int'(HsRp3)) $fatal(1, "the internal slots overlap the bus windows");
   end
 
   // ---- what the command does ------------------------------------------------------------------
-  typedef enum logic [3:0] {KReset, KNop, KZero, KEng, KAdd, KSub, KMont, KInv, KChk} kind_e;
+  typedef enum logic [3:0] {KReset, KNop, KZero, KEng, KAdd, KSub, KMont, KInv, KChk, KCrt, KExp, KKeyClr,
+                            KAbort} kind_e;
   typedef enum logic [3:0] {
     FnZero, FnScanN, FnAddChk, FnAdd, FnSubChk, FnSub, FnInitX, FnDbl, FnFix, FnInvChk, FnNm2,
-    FnCopy, FnIsOne, FnEq
+    FnCopy, FnIsOne, FnEq, FnClr
   } fn_e;
-  typedef enum logic [3:0] {SPass, SIdle, SDecode, SNext, SMu, SEngCmd, SEngWait, SDone} state_e;
+  typedef enum logic [3:0] {SPass, SIdle, SDecode, SNext, SMu, SEngCmd, SEngWait, SDone, SClean, SRst} state_e;
 
   state_e            state_q, state_d;
   kind_e             kind_q, kind_d;
@@ -100,38 +157,65 @@ module pka_top_seq
   logic [15:0]       len_q, len_d, elen_q, elen_d;
   logic [31:0]       arg_q, arg_d;
   logic [7:0]        words_q, words_d;      // W = ceil(len/32)
-  logic [3:0]        step_q, step_d;
+  logic [7:0]        cwords_q, cwords_d;    // words of the current pass's modulus
+  logic [4:0]        step_q, step_d;
   logic [7:0]        code_q, code_d;
   logic              fin_q, fin_d;
   logic [31:0]       cyc_q, cyc_d, comp_q, comp_d, io_q, io_d;
   logic [63:0]       mu_q, mu_d;
   // engine command
   logic [7:0]        eop_q, eop_d;
-  logic [15:0]       eelen_q, eelen_d;
+  logic [15:0]       clen_q, clen_d, eelen_q, eelen_d;
+  logic [31:0]       earg_q, earg_d;
+  pslot_t [15:0]     map_q, map_d;
+  logic              ewipe_q, ewipe_d;      // the engine command is a wipe (overhead, status ignored)
+  logic              eused_q, eused_d;      // the command ran an engine operation
+  logic [WdW-1:0]    wd_q, wd_d, wdb_q, wdb_d;
+  // a call of the MONT program from another program
+  logic              ret_q, ret_d;
+  kind_e             rkind_q, rkind_d;
+  logic [4:0]        rstep_q, rstep_d;
+  pslot_t            msrc_q, msrc_d, mdst_q, mdst_d;
+  logic [16:0]       mr_q, mr_d;
+  logic [15:0]       mlen_q, mlen_d;
   // word-serial pass
   fn_e               fn_q, fn_d;
+  logic              ovh_q, ovh_d;          // the pass is overhead (clean-up, EPUB scan), not compute
   logic [CntW-1:0]   pidx_q, pidx_d, pwords_q, pwords_d;
   logic [1:0]        pph_q, pph_d;          // phase within a word: reads, then compute/write
-  logic [3:0]        s0_q, s0_d, s1_q, s1_d, s2_q, s2_d, dst_q, dst_d;  // slots of the pass
+  pslot_t            s0_q, s0_d, s1_q, s1_d, s2_q, s2_d, dst_q, dst_d;  // slots of the pass
   logic [31:0]       w0_q, w0_d, w1_q, w1_d;
   logic              c1_q, c1_d, c2_q, c2_d, c3_q, c3_d, c4_q, c4_d;
   logic              sh_q, sh_d, neg_q, neg_d, sign_q, sign_d, sel_q, sel_d;
   logic              odd_q, odd_d, nz_q, nz_d, one_q, one_d;
-  logic [7:0]        topw_q, topw_d;        // highest non-zero word of N
+  logic [7:0]        topw_q, topw_d;        // highest non-zero word of the scanned number
   logic [4:0]        toplz_q, toplz_d;      // its leading zeros
+  logic [15:0]       ebits_q, ebits_d;      // bits of the public exponent in SLOT_EPUB
   logic [IterW-1:0]  iter_q, iter_d;
   // Hensel lifting of N^-1 mod 2^64
   logic [63:0]       n0_q, n0_d, y_q, y_d, t_q, t_d;
   logic [5:0]        mi_q, mi_d;
+  // key handling
+  pmask_t            taint_q, taint_d;      // slots written by secret operations
+  pmask_t            wrm_q, wrm_d;          // slots written by the running command
+  logic              osec_q, osec_d;        // the running command has read a secret
+  logic              bound_q, bound_d;      // secret exponents written since the last clear
+  logic              kc_q, kc_d;            // the key constants (HsRp3, HsRq3, HsPinv) are valid
+  logic              wn_q, wn_d;            // HsWn is valid for the N in SLOT_N
+  pmask_t            zm_q, zm_d;            // clean-up: slots still to zero
+  logic [1:0]        cst_q, cst_d;          // clean-up step
+  logic [2:0]        ze_q, ze_d;            // ZEROIZE: the next engine id to wipe
+  logic [2:0]        rcnt_q, rcnt_d;        // engine reset hold
+  logic              erst_q, erst_d;
 
   // ---- helpers ------------------------------------------------------------------------------------
-  function automatic logic [MemAw-1:0] slot_addr(logic [3:0] slot, logic [SlotAw-1:0] word);
+  function automatic logic [PAw-1:0] slot_addr(pslot_t slot, logic [SlotAw-1:0] word);
     return {slot, word};
   endfunction
 
   function automatic logic [1:0] fn_nsrc(fn_e fn);
     unique case (fn)
-      FnZero, FnInitX:                        return 2'd0;
+      FnZero, FnInitX, FnClr:                 return 2'd0;
       FnScanN, FnNm2, FnCopy, FnIsOne:        return 2'd1;
       FnDbl, FnFix, FnInvChk, FnEq:           return 2'd2;
       default:                                return 2'd3;   // the add/sub passes: N, A, B
@@ -145,6 +229,32 @@ module pka_top_seq
       if (x[i]) n = 5'(31 - i);
     end
     return n;
+  endfunction
+
+  function automatic logic [7:0] wordsof(logic [15:0] bits);
+    return 8'((32'(bits) + 31) / 32);
+  endfunction
+
+  // hscm's Montgomery exponent for an n-bit modulus: r = k f, f = ceil((n + 2k + 2)/k)
+  function automatic logic [16:0] hscm_r(logic [15:0] n);
+    if (MontK == 0) return '0;
+    return 17'(MontK * ((32'(n) + 2 * MontK + 2 + MontK - 1) / MontK));
+  endfunction
+
+  function automatic pslot_t [15:0] map_identity();
+    pslot_t [15:0] m;
+    for (int i = 0; i < 16; i++) m[i] = pslot_t'(i);
+    return m;
+  endfunction
+
+  // the lowest set bit of a slot mask
+  function automatic pslot_t lowest(pmask_t m);
+    pslot_t s;
+    s = '0;
+    for (int i = PhysSlots - 1; i >= 0; i--) begin
+      if (m[i]) s = pslot_t'(i);
+    end
+    return s;
   endfunction
 
   // The engine that executes `op` (0: none in this build): the one named, or the first in EnginePrio.
@@ -164,6 +274,25 @@ module pka_top_seq
     return e;
   endfunction
 
+  // the result slots an operation makes readable when it ends OK
+  function automatic pmask_t result_slots(logic [7:0] op);
+    if (op == 8'(OP_MUL) || op == 8'(OP_ECC_MUL)) return pmask_t'((1 << SLOT_R) | (1 << SLOT_R_HI));
+    return pmask_t'(1 << SLOT_R);
+  endfunction
+
+  // ---- the watch on every RAM access of the command: secret reads, written slots ----------------
+  // (merged into wrm_q / osec_q at the clock edge, so the state machine never waits on the RAM port)
+  pmask_t acc_wr;
+  logic   acc_sec;
+  always_comb begin
+    acc_wr = '0;
+    acc_sec = 1'b0;
+    if (state_q != SIdle && acc_req_i) begin
+      if (acc_we_i) acc_wr[acc_slot_i] = 1'b1;
+      else acc_sec = SecretPhys[acc_slot_i] || taint_q[acc_slot_i];
+    end
+  end
+
   // ---- the state machine --------------------------------------------------------------------------
   logic [1:0]  nsrc;
   logic        last_ph;
@@ -171,16 +300,23 @@ module pka_top_seq
   logic [32:0] s1, s2, s3, s4, v;
   logic [16:0] r_bits, b_bits;
   logic [2:0]  e_pick, e_exp, e_mul;
+  state_e      fin_st;                 // where a program ends: the clean-up if it read a secret
+  logic [15:0] lp, lq;                 // RSA_CRT: bits of p and q
+  logic [WdW-1:0] wd_bound;
 
   always_comb begin
     state_d = state_q; kind_d = kind_q; op_d = op_q; eng_d = eng_q; badeng_d = badeng_q; len_d = len_q; elen_d = elen_q;
-    arg_d = arg_q; words_d = words_q; step_d = step_q; code_d = code_q; fin_d = fin_q;
-    cyc_d = cyc_q; comp_d = comp_q; io_d = io_q; mu_d = mu_q; eop_d = eop_q; eelen_d = eelen_q;
-    fn_d = fn_q; pidx_d = pidx_q; pwords_d = pwords_q; pph_d = pph_q; s0_d = s0_q; s1_d = s1_q;
+    arg_d = arg_q; words_d = words_q; cwords_d = cwords_q; step_d = step_q; code_d = code_q; fin_d = fin_q;
+    cyc_d = cyc_q; comp_d = comp_q; io_d = io_q; mu_d = mu_q; eop_d = eop_q; clen_d = clen_q; eelen_d = eelen_q;
+    earg_d = earg_q; map_d = map_q; ewipe_d = ewipe_q; eused_d = eused_q; wd_d = wd_q; wdb_d = wdb_q;
+    ret_d = ret_q; rkind_d = rkind_q; rstep_d = rstep_q; msrc_d = msrc_q; mdst_d = mdst_q; mr_d = mr_q; mlen_d = mlen_q;
+    fn_d = fn_q; ovh_d = ovh_q; pidx_d = pidx_q; pwords_d = pwords_q; pph_d = pph_q; s0_d = s0_q; s1_d = s1_q;
     s2_d = s2_q; dst_d = dst_q; w0_d = w0_q; w1_d = w1_q; c1_d = c1_q; c2_d = c2_q; c3_d = c3_q; c4_d = c4_q;
     sh_d = sh_q; neg_d = neg_q; sign_d = sign_q; sel_d = sel_q; odd_d = odd_q; nz_d = nz_q;
-    one_d = one_q; topw_d = topw_q; toplz_d = toplz_q; iter_d = iter_q; n0_d = n0_q; y_d = y_q;
+    one_d = one_q; topw_d = topw_q; toplz_d = toplz_q; ebits_d = ebits_q; iter_d = iter_q; n0_d = n0_q; y_d = y_q;
     t_d = t_q; mi_d = mi_q;
+    taint_d = taint_q; wrm_d = wrm_q; osec_d = osec_q; bound_d = bound_q; kc_d = kc_q; wn_d = wn_q;
+    zm_d = zm_q; cst_d = cst_q; ze_d = ze_q; rcnt_d = rcnt_q; erst_d = 1'b0;
     mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
     done_o = 1'b0;
     nsrc = fn_nsrc(fn_q);
@@ -190,16 +326,34 @@ module pka_top_seq
     e_pick = pick(op_q[3:0], {1'b0, eng_q}, 1'b0);
     e_exp = pick(4'(OP_MODEXP), {1'b0, eng_q}, 1'b1);
     e_mul = pick(4'(OP_MODMUL), {1'b0, eng_q}, 1'b1);
+    fin_st = osec_q ? SClean : SDone;
+    lp = elen_q;
+    lq = arg_q[15:0];
+    wd_bound = (((WdW'(eelen_q) + 8) * (WdW'(cwords_q) + 4) * (WdW'(cwords_q) + 4)) << WdShift[eng_q])
+               + WdW'(1 << 16);
 
     if (state_q != SIdle) cyc_d = cyc_q + 1;
 
+    // ---- bus writes while idle: binding, invalidation of constants, untaint ------------------------
+    if (state_q == SIdle && bw_valid_i) begin
+      taint_d[bw_slot_i] = 1'b0;
+      if (BoundSlots[bw_slot_i]) bound_d = 1'b1;
+      if (bw_slot_i == pslot_t'(SLOT_P) || bw_slot_i == pslot_t'(SLOT_Q)) kc_d = 1'b0;
+      if (bw_slot_i == pslot_t'(SLOT_N)) wn_d = 1'b0;
+    end
+
     unique case (state_q)
       SIdle: begin
-        if (start_i) begin
+        if (keyclr_i) begin
+          // a modulus write while secrets are bound: zeroize the secret slots and key constants first
+          kind_d = KKeyClr; step_d = '0; cyc_d = '0; state_d = SNext;
+          zm_d = SecretBus | KeyConstMask;
+        end else if (start_i) begin
           op_d = op_i; len_d = len_i; elen_d = elen_i; arg_d = arg_i;
           eng_d = (eng_i < 4'(NumEng)) ? eng_i[2:0] : 3'd0;
-          words_d = 8'((32'(len_i) + 31) / 32);
+          words_d = wordsof(len_i); cwords_d = wordsof(len_i);
           kind_d = KNop; step_d = '0; fin_d = 1'b0; cyc_d = '0; comp_d = '0; io_d = '0; code_d = ST_OK;
+          wrm_d = '0; osec_d = 1'b0; eused_d = 1'b0; ret_d = 1'b0; ovh_d = 1'b0;
           state_d = SDecode;
           // an engine id that is not in the build can serve nothing (ERR_UNSUPPORTED)
           badeng_d = (eng_i != 4'd0 && (eng_i >= 4'(NumEng) || !EngMask[eng_i[2:0]]));
@@ -218,10 +372,16 @@ module pka_top_seq
             8'(OP_ZEROIZE):     kind_d = KZero;
             8'(OP_MODADD):      kind_d = KAdd;
             8'(OP_MODSUB):      kind_d = KSub;
-            default:            kind_d = KMont;
+            default: begin
+              kind_d = KMont; msrc_d = pslot_t'(SLOT_N); mdst_d = pslot_t'(SLOT_W); mlen_d = len_q;
+              mr_d = (elen_q != 16'd0) ? {1'b0, elen_q} : 17'(32 * 32'(words_q));
+            end
           endcase
         end else if (e_pick != 3'd0) begin
-          kind_d = KEng; eng_d = e_pick;
+          eng_d = e_pick;
+          if (op_q == 8'(OP_RSA_CRT) && e_pick == 3'(EngHscm) && MontK != 0) kind_d = KCrt;
+          else if ((op_q == 8'(OP_MODEXP) || op_q == 8'(OP_MODEXP_CT)) && engine_binary(int'(e_pick))) kind_d = KExp;
+          else kind_d = KEng;
         end else if (op_q == 8'(OP_MODINV) && e_exp != 3'd0 && engine_ops(int'(e_exp))[4'(OP_MODMUL)]) begin
           kind_d = KInv; eng_d = e_exp;
         end else if (op_q == 8'(OP_ECC_CHECK) && e_mul != 3'd0) begin
@@ -241,116 +401,285 @@ module pka_top_seq
 
       SNext: begin
         step_d = step_q + 1;
-        // defaults for a new pass: sources N, A, B, destination R
-        pidx_d = '0; pph_d = '0; pwords_d = CntW'(words_q);
-        s0_d = 4'(SLOT_N); s1_d = 4'(SLOT_A); s2_d = 4'(SLOT_B); dst_d = 4'(SLOT_R);
+        // defaults for a new pass: sources N, A, B, destination R; the identity slot map
+        pidx_d = '0; pph_d = '0; pwords_d = CntW'(cwords_q); ovh_d = 1'b0;
+        s0_d = pslot_t'(SLOT_N); s1_d = pslot_t'(SLOT_A); s2_d = pslot_t'(SLOT_B); dst_d = pslot_t'(SLOT_R);
         c1_d = 1'b1; c2_d = 1'b1; c3_d = 1'b0; c4_d = 1'b1; sh_d = 1'b0;
+        map_d = map_identity(); ewipe_d = 1'b0;
+        clen_d = len_q; eelen_d = elen_q; earg_d = arg_q;
         unique case (kind_q)
           KReset: state_d = SIdle;            // the clear after reset is over
           KNop: state_d = SDone;
-          KZero: begin
-            if (step_q == 4'd0) begin
-              fn_d = FnZero; pwords_d = CntW'(1 << MemAw); state_d = SPass;
+          KZero, KAbort: begin
+            // ZEROIZE (and the end of an abort): the whole RAM, the key state, then every engine
+            if (step_q == 5'd0) begin
+              fn_d = FnZero; pwords_d = CntW'(1 << PAw); state_d = SPass;
+              ovh_d = (kind_q == KAbort);
+            end else if (step_q == 5'd1) begin
+              mu_d = '0; taint_d = '0; bound_d = 1'b0; kc_d = 1'b0; wn_d = 1'b0; ze_d = 3'd1;
+            end else if (ze_q != 3'd0) begin
+              // wipe the engines one by one (ids 1..NumEng-1), then done
+              step_d = step_q;
+              ze_d = ze_q + 1;
+              if (EngMask[ze_q]) begin
+                eng_d = ze_q; eop_d = 8'(OP_ZEROIZE); eelen_d = '0; ewipe_d = 1'b1; state_d = SEngCmd;
+              end
             end else begin
-              mu_d = '0; state_d = SDone;
+              if (kind_q == KAbort) code_d = ST_ERR_ABORTED;
+              state_d = SDone;
+            end
+          end
+          KKeyClr: begin
+            // zero the secret slots and the key constants, one slot at a time (no done pulse)
+            if (zm_q != '0) begin
+              step_d = step_q;
+              dst_d = lowest(zm_q); zm_d[lowest(zm_q)] = 1'b0;
+              fn_d = FnClr; pwords_d = CntW'(1 << SlotAw); ovh_d = 1'b1; state_d = SPass;
+            end else begin
+              bound_d = 1'b0; kc_d = 1'b0;
+              taint_d = taint_q & ~(SecretBus | KeyConstMask);
+              state_d = SIdle;
             end
           end
           KEng: begin
-            if (step_q == 4'd0) begin
-              eop_d = op_q; eelen_d = elen_q; state_d = SEngCmd;
-            end else state_d = SDone;
+            if (step_q == 5'd0) begin
+              eop_d = op_q; state_d = SEngCmd;
+            end else state_d = fin_st;
+          end
+          KExp: begin
+            // MODEXP / MODEXP_CT on a binary engine, then the check against SLOT_EPUB when it holds e
+            unique case (step_q)
+              5'd0: begin
+                fn_d = FnScanN; s0_d = pslot_t'(SLOT_EPUB); nz_d = 1'b0; topw_d = '0; toplz_d = '0;
+                ovh_d = 1'b1; state_d = SPass;
+              end
+              5'd1: begin
+                ebits_d = nz_q ? 16'(32 * 32'(topw_q) + 32 - 32'(toplz_q)) : 16'd0;
+                eop_d = op_q; state_d = SEngCmd;
+              end
+              5'd2: begin
+                if (ebits_q == 16'd0 || !EnResultCheck) state_d = fin_st;   // nothing to check with
+                else begin
+                  eop_d = 8'(OP_MODEXP); eelen_d = ebits_q; earg_d = '0; state_d = SEngCmd;
+                  map_d[SLOT_A] = pslot_t'(SLOT_R); map_d[SLOT_E] = pslot_t'(SLOT_EPUB); map_d[SLOT_R] = HsT4;
+                end
+              end
+              5'd3: begin
+                fn_d = FnEq; s0_d = HsT4; s1_d = pslot_t'(SLOT_A); one_d = 1'b1; state_d = SPass;
+              end
+              default: begin
+                if (!one_q) code_d = ST_ERR_FAULT;
+                state_d = fin_st;
+              end
+            endcase
           end
           KAdd, KSub: begin
             unique case (step_q)
-              4'd0: begin
+              5'd0: begin
                 fn_d = (kind_q == KAdd) ? FnAddChk : FnSubChk; state_d = SPass;
                 c3_d = (kind_q == KSub); c4_d = (kind_q == KAdd);
               end
-              4'd1: begin
+              5'd1: begin
                 if (c1_q || c2_q) begin
-                  code_d = ST_ERR_OPERAND_RANGE; state_d = SDone;
+                  code_d = ST_ERR_OPERAND_RANGE; state_d = fin_st;
                 end else begin
                   sel_d = (kind_q == KAdd) ? (c3_q | c4_q) : !c3_q;
                   fn_d = (kind_q == KAdd) ? FnAdd : FnSub; state_d = SPass;
                   c3_d = (kind_q == KSub); c4_d = (kind_q == KAdd);
                 end
               end
-              default: state_d = SDone;
+              default: state_d = fin_st;
             endcase
           end
           KMont: begin
+            // W = 2^(2 mr) mod M into mdst for the modulus M in msrc (mlen bits); MU only for the
+            // MONT_PARAMS command itself (ret = 0), never for the internal constants of a secret key
+            pwords_d = CntW'(cwords_q); s0_d = msrc_q;
             unique case (step_q)
-              4'd0: begin
+              5'd0: begin
                 fn_d = FnScanN; odd_d = 1'b0; nz_d = 1'b0; topw_d = '0; toplz_d = '0; n0_d = '0;
                 state_d = SPass;
               end
-              4'd1: begin
+              5'd1: begin
                 b_bits = 17'(32 * 32'(topw_q) + 32 - 32'(toplz_q));
-                r_bits = (elen_q != 16'd0) ? {1'b0, elen_q} : 17'(32 * 32'(words_q));
+                r_bits = mr_q;
                 if (!odd_q) begin
-                  code_d = ST_ERR_EVEN_MODULUS; state_d = SDone;
-                end else if (b_bits <= 17'd1 || b_bits > {1'b0, len_q}) begin
-                  code_d = ST_ERR_OPERAND_RANGE; state_d = SDone;
+                  code_d = ST_ERR_EVEN_MODULUS; state_d = fin_st;
+                end else if (b_bits <= 17'd1 || b_bits > {1'b0, mlen_q}) begin
+                  code_d = ST_ERR_OPERAND_RANGE; state_d = fin_st;
                 end else if (2 * 32'(r_bits) < 32'(b_bits) || 32'(r_bits) > MaxR) begin
-                  code_d = ST_ERR_LENGTH; state_d = SDone;
+                  code_d = ST_ERR_LENGTH; state_d = fin_st;
                 end else begin
                   iter_d = IterW'(2 * 32'(r_bits) - 32'(b_bits) + 1);
-                  y_d = 64'd1; t_d = n0_q; mi_d = 6'd1; state_d = SMu;
+                  y_d = 64'd1; t_d = n0_q; mi_d = 6'd1;
+                  state_d = ret_q ? SNext : SMu;
                 end
               end
-              4'd2: begin
-                fn_d = FnInitX; sign_d = 1'b0; dst_d = 4'(SLOT_W); state_d = SPass;
+              5'd2: begin
+                fn_d = FnInitX; sign_d = 1'b0; dst_d = mdst_q; state_d = SPass;
               end
-              4'd3: begin
+              5'd3: begin
                 if (iter_q != '0) begin
                   fn_d = FnDbl; neg_d = !sign_q; c3_d = !sign_q; state_d = SPass;
-                  s1_d = 4'(SLOT_W); dst_d = 4'(SLOT_W);
+                  s1_d = mdst_q; dst_d = mdst_q;
                   iter_d = iter_q - 1; step_d = step_q;   // stay here until all doublings are done
                 end else if (sign_q) begin
                   fn_d = FnFix; c3_d = 1'b0; state_d = SPass;
-                  s1_d = 4'(SLOT_W); dst_d = 4'(SLOT_W);
-                end else state_d = SDone;
+                  s1_d = mdst_q; dst_d = mdst_q;
+                end else if (ret_q) begin
+                  kind_d = rkind_q; step_d = rstep_q; ret_d = 1'b0;
+                end else state_d = fin_st;
               end
-              default: state_d = SDone;
+              default: begin
+                if (ret_q) begin
+                  kind_d = rkind_q; step_d = rstep_q; ret_d = 1'b0;
+                end else state_d = fin_st;
+              end
+            endcase
+          end
+          KCrt: begin
+            // RSA_CRT on hscm with its constants made here (doc/security.md): once per key R_p^3 mod p,
+            // R_q^3 mod q, p^-1 mod q, once per N R_N^2 mod N; the engine's RSA_CRT; s^e == m? with e
+            // from SLOT_EPUB; R released only if so.
+            unique case (step_q)
+              5'd0: begin
+                fn_d = FnScanN; s0_d = pslot_t'(SLOT_EPUB); nz_d = 1'b0; topw_d = '0; toplz_d = '0;
+                ovh_d = 1'b1; state_d = SPass;
+              end
+              5'd1: begin
+                ebits_d = 16'(32 * 32'(topw_q) + 32 - 32'(toplz_q));
+                if (!nz_q) begin
+                  code_d = ST_ERR_OPERAND_RANGE; state_d = fin_st;    // no public exponent to check with
+                end else if (lp == 16'd0 || lq == 16'd0 || wordsof(lp) != wordsof(lq)
+                             || 32'(lp) > MaxLen / 2 || 32'(lq) > MaxLen / 2) begin
+                  code_d = ST_ERR_LENGTH; state_d = fin_st;
+                end else if (kc_q) begin
+                  step_d = 5'd10;                                     // the key's constants are there
+                end
+              end
+              // ---- key constants of p: R mod p, R^2 mod p, R^3 = MODMUL(R^2, R) mod p
+              5'd2: begin
+                cwords_d = wordsof(lp);
+                kind_d = KMont; step_d = '0; ret_d = 1'b1; rkind_d = KCrt; rstep_d = 5'd3;
+                msrc_d = pslot_t'(SLOT_P); mdst_d = ST0; mlen_d = lp; mr_d = hscm_r(lp) >> 1;
+              end
+              5'd3: begin
+                kind_d = KMont; step_d = '0; ret_d = 1'b1; rkind_d = KCrt; rstep_d = 5'd4;
+                msrc_d = pslot_t'(SLOT_P); mdst_d = SWp; mlen_d = lp; mr_d = hscm_r(lp);
+              end
+              5'd4: begin
+                eop_d = 8'(OP_MODMUL); clen_d = lp; eelen_d = '0; earg_d = '0; state_d = SEngCmd;
+                map_d[SLOT_N] = pslot_t'(SLOT_P); map_d[SLOT_A] = SWp; map_d[SLOT_B] = ST0;
+                map_d[SLOT_W] = SWp; map_d[SLOT_R] = SRp3;
+              end
+              // ---- the same for q
+              5'd5: begin
+                cwords_d = wordsof(lq);
+                kind_d = KMont; step_d = '0; ret_d = 1'b1; rkind_d = KCrt; rstep_d = 5'd6;
+                msrc_d = pslot_t'(SLOT_Q); mdst_d = ST0; mlen_d = lq; mr_d = hscm_r(lq) >> 1;
+              end
+              5'd6: begin
+                kind_d = KMont; step_d = '0; ret_d = 1'b1; rkind_d = KCrt; rstep_d = 5'd7;
+                msrc_d = pslot_t'(SLOT_Q); mdst_d = SWq; mlen_d = lq; mr_d = hscm_r(lq);
+              end
+              5'd7: begin
+                eop_d = 8'(OP_MODMUL); clen_d = lq; eelen_d = '0; earg_d = '0; state_d = SEngCmd;
+                map_d[SLOT_N] = pslot_t'(SLOT_Q); map_d[SLOT_A] = SWq; map_d[SLOT_B] = ST0;
+                map_d[SLOT_W] = SWq; map_d[SLOT_R] = SRq3;
+              end
+              // ---- p^-1 mod q = (p mod q)^(q-2) mod q (MODRED, then the constant-time ladder)
+              5'd8: begin
+                fn_d = FnClr; dst_d = HsT1; state_d = SPass;                   // A_HI = 0
+              end
+              5'd9: begin
+                eop_d = 8'(OP_MODRED); clen_d = lq; eelen_d = '0; earg_d = '0; state_d = SEngCmd;
+                map_d[SLOT_N] = pslot_t'(SLOT_Q); map_d[SLOT_A] = pslot_t'(SLOT_P); map_d[SLOT_A_HI] = HsT1;
+                map_d[SLOT_W] = SWq; map_d[SLOT_R] = ST2;
+              end
+              5'd10: begin
+                if (kc_q) begin
+                  step_d = 5'd14;
+                end else begin
+                  fn_d = FnNm2; s0_d = pslot_t'(SLOT_Q); dst_d = HsT3; c3_d = 1'b1; state_d = SPass;
+                end
+              end
+              5'd11: begin
+                eop_d = 8'(OP_MODEXP_CT); clen_d = lq; eelen_d = lq; earg_d = '0; state_d = SEngCmd;
+                map_d[SLOT_N] = pslot_t'(SLOT_Q); map_d[SLOT_A] = ST2; map_d[SLOT_E] = HsT3;
+                map_d[SLOT_W] = SWq; map_d[SLOT_R] = SPinv;
+              end
+              5'd12: begin
+                kc_d = 1'b1; cwords_d = words_q;
+              end
+              5'd13: ;
+              // ---- R_N^2 mod N (public, kept while N is)
+              5'd14: begin
+                cwords_d = words_q;
+                if (!wn_q) begin
+                  kind_d = KMont; step_d = '0; ret_d = 1'b1; rkind_d = KCrt; rstep_d = 5'd15;
+                  msrc_d = pslot_t'(SLOT_N); mdst_d = HsWn; mlen_d = len_q; mr_d = hscm_r(len_q);
+                end
+              end
+              5'd15: begin
+                wn_d = 1'b1;
+                eop_d = 8'(OP_RSA_CRT); state_d = SEngCmd;
+                map_d[SLOT_X0] = SRp3; map_d[SLOT_X1] = SRq3; map_d[SLOT_X2] = SPinv;
+              end
+              // ---- the check: s^e mod N == m?
+              5'd16: begin
+                if (!EnResultCheck) state_d = fin_st;
+                else begin
+                  eop_d = 8'(OP_MODEXP); eelen_d = ebits_q; earg_d = '0; state_d = SEngCmd;
+                  map_d[SLOT_A] = pslot_t'(SLOT_R); map_d[SLOT_E] = pslot_t'(SLOT_EPUB);
+                  map_d[SLOT_W] = HsWn; map_d[SLOT_R] = HsT4;
+                end
+              end
+              5'd17: begin
+                fn_d = FnEq; s0_d = HsT4; s1_d = pslot_t'(SLOT_A); one_d = 1'b1; state_d = SPass;
+              end
+              default: begin
+                if (!one_q) code_d = ST_ERR_FAULT;
+                state_d = fin_st;
+              end
             endcase
           end
           KInv: begin
+            // scratch in internal slots: T0 = N - 2 (the exponent), T1 = A^(N-2)
             unique case (step_q)
-              4'd0: begin
+              5'd0: begin
                 fn_d = FnInvChk; odd_d = 1'b0; nz_d = 1'b0; state_d = SPass;
               end
-              4'd1: begin
+              5'd1: begin
                 if (!odd_q) begin
-                  code_d = ST_ERR_EVEN_MODULUS; state_d = SDone;
+                  code_d = ST_ERR_EVEN_MODULUS; state_d = fin_st;
                 end else if (c1_q) begin
-                  code_d = ST_ERR_OPERAND_RANGE; state_d = SDone;
+                  code_d = ST_ERR_OPERAND_RANGE; state_d = fin_st;
                 end else if (!nz_q) begin
-                  code_d = ST_ERR_NO_INVERSE; state_d = SDone;
+                  code_d = ST_ERR_NO_INVERSE; state_d = fin_st;
                 end else begin
-                  fn_d = FnNm2; dst_d = 4'(SLOT_E); state_d = SPass;   // c3 = 1: N + ~2 + 1
+                  fn_d = FnNm2; dst_d = HsT0; state_d = SPass;   // c3 = 1: N + ~2 + 1
                   c3_d = 1'b1;
                 end
               end
-              4'd2: begin
+              5'd2: begin
                 eop_d = 8'(OP_MODEXP); eelen_d = len_q; state_d = SEngCmd;
+                map_d[SLOT_E] = HsT0; map_d[SLOT_R] = HsT1;
               end
-              4'd3: begin
-                fn_d = FnCopy; s0_d = 4'(SLOT_R); dst_d = 4'(SLOT_B); state_d = SPass;
-              end
-              4'd4: begin
+              5'd3: begin
                 eop_d = 8'(OP_MODMUL); eelen_d = '0; state_d = SEngCmd;
+                map_d[SLOT_B] = HsT1;
               end
-              4'd5: begin
-                fn_d = FnIsOne; one_d = 1'b1; s0_d = 4'(SLOT_R); state_d = SPass;
+              5'd4: begin
+                fn_d = FnIsOne; one_d = 1'b1; s0_d = pslot_t'(SLOT_R); state_d = SPass;
               end
-              4'd6: begin
+              5'd5: begin
                 if (!one_q) begin
-                  code_d = ST_ERR_NO_INVERSE; state_d = SDone;
+                  code_d = ST_ERR_NO_INVERSE; state_d = fin_st;
                 end else begin
-                  fn_d = FnCopy; s0_d = 4'(SLOT_B); dst_d = 4'(SLOT_R); state_d = SPass;
+                  fn_d = FnCopy; s0_d = HsT1; dst_d = pslot_t'(SLOT_R); state_d = SPass;
                 end
               end
-              default: state_d = SDone;
+              default: state_d = fin_st;
             endcase
           end
           KChk: begin
@@ -358,76 +687,76 @@ module pka_top_seq
             // the engine's MODMUL makes the products, the sequencer the sums and the compare.
             // Leaves A = x; uses B, R, R_HI, X2.
             unique case (step_q)
-              4'd0: begin
+              5'd0: begin
                 fn_d = FnAddChk; c3_d = 1'b0; c4_d = 1'b1; state_d = SPass;        // x, y < p
               end
-              4'd1: begin
+              5'd1: begin
                 if (c1_q || c2_q) begin
-                  code_d = ST_ERR_OPERAND_RANGE; state_d = SDone;
+                  code_d = ST_ERR_OPERAND_RANGE; state_d = fin_st;
                 end else begin
-                  fn_d = FnCopy; s0_d = 4'(SLOT_A); dst_d = 4'(SLOT_X2); state_d = SPass;  // X2 = x
+                  fn_d = FnCopy; s0_d = pslot_t'(SLOT_A); dst_d = pslot_t'(SLOT_X2); state_d = SPass;  // X2 = x
                 end
               end
-              4'd2: begin
-                fn_d = FnCopy; s0_d = 4'(SLOT_B); dst_d = 4'(SLOT_A); state_d = SPass;    // A = y
+              5'd2: begin
+                fn_d = FnCopy; s0_d = pslot_t'(SLOT_B); dst_d = pslot_t'(SLOT_A); state_d = SPass;   // A = y
               end
-              4'd3: begin
-                eop_d = 8'(OP_MODMUL); eelen_d = '0; state_d = SEngCmd;                   // R = y^2
+              5'd3: begin
+                eop_d = 8'(OP_MODMUL); eelen_d = '0; state_d = SEngCmd;                           // R = y^2
               end
-              4'd4: begin
-                fn_d = FnCopy; s0_d = 4'(SLOT_R); dst_d = 4'(SLOT_R_HI); state_d = SPass; // R_HI = y^2
+              5'd4: begin
+                fn_d = FnCopy; s0_d = pslot_t'(SLOT_R); dst_d = pslot_t'(SLOT_R_HI); state_d = SPass; // R_HI = y^2
               end
-              4'd5: begin
-                fn_d = FnCopy; s0_d = 4'(SLOT_X2); dst_d = 4'(SLOT_A); state_d = SPass;   // A = x
+              5'd5: begin
+                fn_d = FnCopy; s0_d = pslot_t'(SLOT_X2); dst_d = pslot_t'(SLOT_A); state_d = SPass;  // A = x
               end
-              4'd6: begin
-                fn_d = FnCopy; s0_d = 4'(SLOT_X2); dst_d = 4'(SLOT_B); state_d = SPass;   // B = x
+              5'd6: begin
+                fn_d = FnCopy; s0_d = pslot_t'(SLOT_X2); dst_d = pslot_t'(SLOT_B); state_d = SPass;  // B = x
               end
-              4'd7: begin
-                eop_d = 8'(OP_MODMUL); eelen_d = '0; state_d = SEngCmd;                   // R = x^2
+              5'd7: begin
+                eop_d = 8'(OP_MODMUL); eelen_d = '0; state_d = SEngCmd;                           // R = x^2
               end
-              4'd8: begin
-                fn_d = FnAddChk; s1_d = 4'(SLOT_R); s2_d = 4'(SLOT_X0); c3_d = 1'b0; c4_d = 1'b1;
-                state_d = SPass;                                                         // a < p?
+              5'd8: begin
+                fn_d = FnAddChk; s1_d = pslot_t'(SLOT_R); s2_d = pslot_t'(SLOT_X0); c3_d = 1'b0; c4_d = 1'b1;
+                state_d = SPass;                                                                 // a < p?
               end
-              4'd9: begin
+              5'd9: begin
                 if (c1_q || c2_q) begin
-                  code_d = ST_ERR_OPERAND_RANGE; state_d = SDone;
+                  code_d = ST_ERR_OPERAND_RANGE; state_d = fin_st;
                 end else begin
-                  sel_d = c3_q | c4_q; fn_d = FnAdd; s1_d = 4'(SLOT_R); s2_d = 4'(SLOT_X0);
-                  dst_d = 4'(SLOT_B); c3_d = 1'b0; c4_d = 1'b1; state_d = SPass;         // B = x^2 + a
+                  sel_d = c3_q | c4_q; fn_d = FnAdd; s1_d = pslot_t'(SLOT_R); s2_d = pslot_t'(SLOT_X0);
+                  dst_d = pslot_t'(SLOT_B); c3_d = 1'b0; c4_d = 1'b1; state_d = SPass;             // B = x^2 + a
                 end
               end
-              4'd10: begin
-                eop_d = 8'(OP_MODMUL); eelen_d = '0; state_d = SEngCmd;                  // R = x^3 + a x
+              5'd10: begin
+                eop_d = 8'(OP_MODMUL); eelen_d = '0; state_d = SEngCmd;                          // R = x^3 + a x
               end
-              4'd11: begin
-                fn_d = FnAddChk; s1_d = 4'(SLOT_R); s2_d = 4'(SLOT_X1); c3_d = 1'b0; c4_d = 1'b1;
-                state_d = SPass;                                                         // b < p?
+              5'd11: begin
+                fn_d = FnAddChk; s1_d = pslot_t'(SLOT_R); s2_d = pslot_t'(SLOT_X1); c3_d = 1'b0; c4_d = 1'b1;
+                state_d = SPass;                                                                 // b < p?
               end
-              4'd12: begin
+              5'd12: begin
                 if (c1_q || c2_q) begin
-                  code_d = ST_ERR_OPERAND_RANGE; state_d = SDone;
+                  code_d = ST_ERR_OPERAND_RANGE; state_d = fin_st;
                 end else begin
-                  sel_d = c3_q | c4_q; fn_d = FnAdd; s1_d = 4'(SLOT_R); s2_d = 4'(SLOT_X1);
-                  c3_d = 1'b0; c4_d = 1'b1; state_d = SPass;                             // R = .. + b
+                  sel_d = c3_q | c4_q; fn_d = FnAdd; s1_d = pslot_t'(SLOT_R); s2_d = pslot_t'(SLOT_X1);
+                  c3_d = 1'b0; c4_d = 1'b1; state_d = SPass;                                     // R = .. + b
                 end
               end
-              4'd13: begin
-                fn_d = FnEq; s0_d = 4'(SLOT_R); s1_d = 4'(SLOT_R_HI); one_d = 1'b1; state_d = SPass;
+              5'd13: begin
+                fn_d = FnEq; s0_d = pslot_t'(SLOT_R); s1_d = pslot_t'(SLOT_R_HI); one_d = 1'b1; state_d = SPass;
               end
               default: begin
                 if (!one_q) code_d = ST_ERR_NOT_ON_CURVE;
-                state_d = SDone;
+                state_d = fin_st;
               end
             endcase
           end
-          default: state_d = SDone;
+          default: state_d = fin_st;
         endcase
       end
 
       SPass: begin
-        if (kind_q != KReset) comp_d = comp_q + 1;
+        if (kind_q != KReset && !ovh_q) comp_d = comp_q + 1;
         if (!last_ph) begin
           mem_req_o  = 1'b1;
           mem_addr_o = slot_addr((pph_q == 2'd0) ? s0_q : (pph_q == 2'd1) ? s1_q : s2_q, pidx_q[SlotAw-1:0]);
@@ -444,7 +773,10 @@ module pka_top_seq
           mem_we_o = 1'b1;
           unique case (fn_q)
             FnZero: begin
-              mem_req_o = 1'b1; mem_addr_o = MemAw'(pidx_q); mem_wdata_o = '0;
+              mem_req_o = 1'b1; mem_addr_o = PAw'(pidx_q); mem_wdata_o = '0;
+            end
+            FnClr: begin
+              mem_req_o = 1'b1; mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]); mem_wdata_o = '0;
             end
             FnScanN: begin
               if (n_w != '0) begin
@@ -513,7 +845,7 @@ module pka_top_seq
           pph_d = '0;
           pidx_d = pidx_q + 1;
           if (pidx_q + 1 == pwords_q) begin
-            state_d = SNext;
+            state_d = (kind_q != KKeyClr && cst_q != 2'd0) ? SClean : SNext;
             if (fn_q == FnDbl) sign_d = a_w[31] ^ neg_q ^ v[32];   // bit 32W of 2x -+ N
           end
         end
@@ -534,49 +866,131 @@ module pka_top_seq
       end
 
       SEngCmd: begin
-        if (ecmd_ready_i[eng_q]) state_d = SEngWait;
-      end
-
-      SEngWait: begin
-        if (eres_i[eng_q].done) begin
-          comp_d = comp_q + eres_i[eng_q].cycles;
-          io_d = io_q + eres_i[eng_q].io_cycles;
-          if (eres_i[eng_q].status != ST_OK) begin
-            code_d = eres_i[eng_q].status; state_d = SDone;
-          end else state_d = SNext;
+        wd_d = '0; wdb_d = wd_bound;
+        if (ecmd_ready_i[eng_q]) begin
+          state_d = SEngWait;
+          if (!ewipe_q) eused_d = 1'b1;
         end
       end
 
+      SEngWait: begin
+        wd_d = wd_q + 1;
+        if (eres_i[eng_q].done) begin
+          if (ewipe_q) begin
+            // a wipe: overhead; its status does not change the command's
+            state_d = (kind_q == KZero || kind_q == KAbort) ? SNext : SClean;
+          end else begin
+            comp_d = comp_q + eres_i[eng_q].cycles;
+            io_d = io_q + eres_i[eng_q].io_cycles;
+            if (eres_i[eng_q].status != ST_OK) begin
+              code_d = eres_i[eng_q].status; state_d = fin_st;
+            end else state_d = SNext;
+          end
+        end else if (wd_q >= wdb_q) begin
+          // the watchdog: reset the engine, then clean up as after a secret operation
+          if (!ewipe_q) code_d = ST_ERR_TIMEOUT;
+          osec_d = 1'b1; rcnt_d = 3'(RstCycles); state_d = SRst;
+          if (ewipe_q) eused_d = 1'b0;     // a wipe that hangs is not retried
+        end
+      end
+
+      SRst: begin
+        // hold the engines in reset, then zeroize (abort) or clean up (timeout)
+        erst_d = 1'b1;
+        rcnt_d = rcnt_q - 1;
+        if (rcnt_q == 3'd1) begin
+          erst_d = 1'b0;
+          if (kind_q == KAbort) begin
+            step_d = '0; state_d = SNext;
+          end else begin
+            state_d = SClean; cst_d = 2'd0;
+          end
+        end
+      end
+
+      SClean: begin
+        // the end of a secret operation: taint what it wrote, zero it (but its result when OK and the
+        // kept constants), wipe its engine
+        unique case (cst_q)
+          2'd0: begin
+            // bus slots stay tainted (their reads return 0) until written by the host; internal
+            // scratch is zeroed here and so untainted
+            taint_d = (taint_q | wrm_q) & BusSlots;
+            if (code_q == ST_OK) taint_d = taint_d & ~result_slots(op_q);
+            zm_d = wrm_q & ~(KeyConstMask | NConstMask) & ~((code_q == ST_OK) ? result_slots(op_q) : '0);
+            if (TestExposeInternals) begin
+              taint_d = taint_q; zm_d = '0;
+            end
+            cst_d = 2'd1;
+          end
+          2'd1: begin
+            if (zm_q != '0) begin
+              dst_d = lowest(zm_q); zm_d[lowest(zm_q)] = 1'b0;
+              fn_d = FnClr; pwords_d = CntW'(1 << SlotAw); pidx_d = '0; pph_d = '0; ovh_d = 1'b1;
+              state_d = SPass;
+            end else cst_d = 2'd2;
+          end
+          2'd2: begin
+            cst_d = 2'd3;
+            if (eused_q && eng_q != 3'd0) begin
+              eop_d = 8'(OP_ZEROIZE); eelen_d = '0; ewipe_d = 1'b1; eused_d = 1'b0; state_d = SEngCmd;
+              map_d = map_identity();
+            end
+          end
+          default: begin
+            cst_d = 2'd0; state_d = SDone;
+          end
+        endcase
+      end
+
       SDone: begin
-        done_o = 1'b1; fin_d = 1'b1;
+        done_o = 1'b1; fin_d = 1'b1; cst_d = 2'd0;
+        // an operation that read no secret untaints what it wrote (tainted slots were zero, and now
+        // hold its public result)
+        if (!osec_q) taint_d = taint_q & ~wrm_q;
         state_d = SIdle;
       end
 
       default: state_d = SIdle;
     endcase
+
+    // ABORT: from any command (not the clear after reset), within RstCycles + 1 cycles
+    if (abort_i && state_q != SIdle && kind_q != KReset && kind_q != KAbort) begin
+      kind_d = KAbort; code_d = ST_ERR_ABORTED; rcnt_d = 3'(RstCycles); state_d = SRst; ret_d = 1'b0;
+      cst_d = 2'd0;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       // after reset: clear the whole RAM (a ZEROIZE pass that ends in idle without `done`)
       state_q <= SPass; kind_q <= KReset; fn_q <= FnZero;
-      pidx_q <= '0; pph_q <= '0; pwords_q <= CntW'(1 << MemAw);
+      pidx_q <= '0; pph_q <= '0; pwords_q <= CntW'(1 << PAw);
       op_q <= '0; eng_q <= '0; badeng_q <= 1'b0; len_q <= '0; elen_q <= '0; arg_q <= '0; words_q <= '0;
-      step_q <= '0; code_q <= '0; fin_q <= 1'b0; cyc_q <= '0; comp_q <= '0; io_q <= '0;
-      mu_q <= '0; eop_q <= '0; eelen_q <= '0; s0_q <= '0; s1_q <= '0; s2_q <= '0; dst_q <= '0;
+      cwords_q <= '0; step_q <= '0; code_q <= '0; fin_q <= 1'b0; cyc_q <= '0; comp_q <= '0; io_q <= '0;
+      mu_q <= '0; eop_q <= '0; clen_q <= '0; eelen_q <= '0; earg_q <= '0; map_q <= '0; ewipe_q <= 1'b0;
+      eused_q <= 1'b0; wd_q <= '0; wdb_q <= '0; ret_q <= 1'b0; rkind_q <= KNop; rstep_q <= '0;
+      msrc_q <= '0; mdst_q <= '0; mr_q <= '0; mlen_q <= '0; ovh_q <= 1'b0;
+      s0_q <= '0; s1_q <= '0; s2_q <= '0; dst_q <= '0;
       c1_q <= 1'b0; c2_q <= 1'b0; c3_q <= 1'b0; c4_q <= 1'b0; sh_q <= 1'b0; neg_q <= 1'b0;
       sign_q <= 1'b0; sel_q <= 1'b0; odd_q <= 1'b0; nz_q <= 1'b0; one_q <= 1'b0;
-      topw_q <= '0; toplz_q <= '0; iter_q <= '0; mi_q <= '0;
+      topw_q <= '0; toplz_q <= '0; ebits_q <= '0; iter_q <= '0; mi_q <= '0;
+      taint_q <= '0; wrm_q <= '0; osec_q <= 1'b0; bound_q <= 1'b0; kc_q <= 1'b0; wn_q <= 1'b0;
+      zm_q <= '0; cst_q <= '0; ze_q <= '0; rcnt_q <= '0; erst_q <= 1'b0;
     end else begin
       state_q <= state_d; kind_q <= kind_d; fn_q <= fn_d;
       pidx_q <= pidx_d; pph_q <= pph_d; pwords_q <= pwords_d;
       op_q <= op_d; eng_q <= eng_d; badeng_q <= badeng_d; len_q <= len_d; elen_q <= elen_d; arg_q <= arg_d; words_q <= words_d;
-      step_q <= step_d; code_q <= code_d; fin_q <= fin_d; cyc_q <= cyc_d; comp_q <= comp_d; io_q <= io_d;
-      mu_q <= mu_d; eop_q <= eop_d; eelen_q <= eelen_d; s0_q <= s0_d; s1_q <= s1_d; s2_q <= s2_d;
-      dst_q <= dst_d;
+      cwords_q <= cwords_d; step_q <= step_d; code_q <= code_d; fin_q <= fin_d; cyc_q <= cyc_d; comp_q <= comp_d; io_q <= io_d;
+      mu_q <= mu_d; eop_q <= eop_d; clen_q <= clen_d; eelen_q <= eelen_d; earg_q <= earg_d; map_q <= map_d;
+      ewipe_q <= ewipe_d; eused_q <= eused_d; wd_q <= wd_d; wdb_q <= wdb_d; ret_q <= ret_d; rkind_q <= rkind_d;
+      rstep_q <= rstep_d; msrc_q <= msrc_d; mdst_q <= mdst_d; mr_q <= mr_d; mlen_q <= mlen_d; ovh_q <= ovh_d;
+      s0_q <= s0_d; s1_q <= s1_d; s2_q <= s2_d; dst_q <= dst_d;
       c1_q <= c1_d; c2_q <= c2_d; c3_q <= c3_d; c4_q <= c4_d; sh_q <= sh_d; neg_q <= neg_d;
       sign_q <= sign_d; sel_q <= sel_d; odd_q <= odd_d; nz_q <= nz_d; one_q <= one_d;
-      topw_q <= topw_d; toplz_q <= toplz_d; iter_q <= iter_d; mi_q <= mi_d;
+      topw_q <= topw_d; toplz_q <= toplz_d; ebits_q <= ebits_d; iter_q <= iter_d; mi_q <= mi_d;
+      taint_q <= taint_d; wrm_q <= wrm_d | acc_wr; osec_q <= osec_d || acc_sec; bound_q <= bound_d; kc_q <= kc_d; wn_q <= wn_d;
+      zm_q <= zm_d; cst_q <= cst_d; ze_q <= ze_d; rcnt_q <= rcnt_d; erst_q <= erst_d;
     end
   end
   // datapath registers (no reset needed)
@@ -602,7 +1016,11 @@ module pka_top_seq
   assign compute_o   = comp_q;
   assign io_o        = io_q;
   assign mu_o        = mu_q;
-  assign ecmd_o      = '{op: eop_q, len: len_q, elen: eelen_q, arg: arg_q};
+  assign bound_o     = bound_q;
+  assign taint_o     = taint_q[NumSlots-1:0];
+  assign ecmd_o      = '{op: eop_q, len: clen_q, elen: eelen_q, arg: earg_q};
   assign eng_own_o   = (state_q == SEngCmd) || (state_q == SEngWait);
   assign eng_sel_o   = eng_q;
+  assign map_o       = map_q;
+  assign eng_rst_o   = erst_q;
 endmodule

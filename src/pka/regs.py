@@ -79,6 +79,7 @@ class Slot(IntEnum):
     X0 = 13  # Engine constant X0
     X1 = 14  # Engine constant X1
     X2 = 15  # Engine constant X2
+    EPUB = 16  # Public exponent e (RSA_CRT and MODEXP check their result against it)
 
 
 class Reg(IntEnum):
@@ -90,6 +91,7 @@ class Reg(IntEnum):
     CMD = 16
     LEN = 20
     ARG = 24
+    CTRL = 28
     STATUS = 32
     INTR_STATE = 36
     INTR_ENABLE = 40
@@ -109,10 +111,11 @@ FIELDS: dict[str, dict[str, tuple[int, int]]] = {
     "CMD": {"OP": (0, 8), "ENGINE": (8, 4)},
     "LEN": {"LEN": (0, 16), "ELEN": (16, 16)},
     "ARG": {"ARG": (0, 32)},
-    "STATUS": {"BUSY": (0, 1), "DONE": (1, 1), "CODE": (8, 8), "REJECT": (16, 8), "LAST_OP": (24, 8)},
-    "INTR_STATE": {"DONE": (0, 1), "REJECT": (1, 1)},
-    "INTR_ENABLE": {"DONE": (0, 1), "REJECT": (1, 1)},
-    "INTR_TEST": {"DONE": (0, 1), "REJECT": (1, 1)},
+    "CTRL": {"ABORT": (0, 1)},
+    "STATUS": {"BUSY": (0, 1), "DONE": (1, 1), "BOUND": (2, 1), "TAINT": (3, 1), "CODE": (8, 8), "REJECT": (16, 8), "LAST_OP": (24, 8)},
+    "INTR_STATE": {"DONE": (0, 1), "REJECT": (1, 1), "TAINT": (2, 1)},
+    "INTR_ENABLE": {"DONE": (0, 1), "REJECT": (1, 1), "TAINT": (2, 1)},
+    "INTR_TEST": {"DONE": (0, 1), "REJECT": (1, 1), "TAINT": (2, 1)},
     "CYCLES": {"CYCLES": (0, 32)},
     "COMPUTE": {"COMPUTE": (0, 32)},
     "IO": {"IO": (0, 32)},

@@ -5,6 +5,8 @@
 // enough to exercise the command handshake, the req/gnt word port with stalls, status codes and the
 // cycle counters. Errors: even N -> ST_ERR_EVEN_MODULUS, len = 0 or len > MaxLen -> ST_ERR_LENGTH,
 // any other op -> ST_ERR_OPCODE. cycles counts the add/subtract passes, io_cycles the port time.
+// OP_ZEROIZE (the wipe of pka_pkg): every operand register cleared, 1 cycle, done with ST_OK.
+// Test hook: MODADD with arg = HangArg never finishes (a hung engine, for pka_top's watchdog test).
 `default_nettype none
 
 module pka_example_engine
@@ -29,6 +31,7 @@ module pka_example_engine
                    res: '{done: done, status: status, cycles: cycles, io_cycles: io_cycles}};
 
   localparam int unsigned Words     = MaxLen / 32;
+  localparam logic [31:0] HangArg   = 32'hDEAD_BEEF;   // test hook: a command that never ends
   localparam int unsigned SlotWords = 1 << (MemAw - 4);
   localparam int unsigned WiW       = $clog2(Words + 1);
 
@@ -37,7 +40,7 @@ module pka_example_engine
     if (Words > SlotWords) $fatal(1, "MemAw too small for MaxLen");
   end
 
-  typedef enum logic [2:0] {Idle, Load, Add, Sub, Store, Done} state_e;
+  typedef enum logic [2:0] {Idle, Load, Add, Sub, Store, Done, Hang} state_e;
   state_e state_q, state_d;
 
   logic [MaxLen-1:0] n_q, n_d, a_q, a_d, b_q, b_d;
@@ -62,8 +65,13 @@ module pka_example_engine
       Idle: if (eng_i.cmd_valid) begin
         cyc_d = '0; io_d = '0; slot_d = '0; req_d = '0; rsp_d = '0;
         nw_d = WiW'((32'(eng_i.cmd.len) + 31) / 32);
-        if (op_e'(eng_i.cmd.op) != OP_MODADD) begin
+        if (op_e'(eng_i.cmd.op) == OP_ZEROIZE) begin
+          // the wipe: every operand register to zero in one cycle
+          n_d = '0; a_d = '0; b_d = '0; s_d = '0; status_d = ST_OK; cyc_d = 32'd1; state_d = Done;
+        end else if (op_e'(eng_i.cmd.op) != OP_MODADD) begin
           status_d = ST_ERR_OPCODE; state_d = Done;
+        end else if (eng_i.cmd.arg == HangArg) begin
+          state_d = Hang;
         end else if (eng_i.cmd.len == 0 || 32'(eng_i.cmd.len) > MaxLen) begin
           status_d = ST_ERR_LENGTH; state_d = Done;
         end else begin
@@ -126,6 +134,7 @@ module pka_example_engine
         done = 1'b1;
         state_d = Idle;
       end
+      Hang: ;
       default: state_d = Idle;
     endcase
   end
@@ -149,5 +158,5 @@ module pka_example_engine
   assign io_cycles = io_q;
 
   logic unused;
-  assign unused = ^{eng_i.cmd.elen, eng_i.cmd.arg};
+  assign unused = ^{eng_i.cmd.elen};
 endmodule

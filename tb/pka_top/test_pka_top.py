@@ -90,26 +90,38 @@ async def registers_slots_and_secrets(dut) -> None:
     assert await t.rd(ID) == ID_MAGIC
     assert await t.rd(HWCFG) & 0xFFFF == MAX_LEN
     rng = random.Random(1)
-    vals = {s: rng.getrandbits(32 * SLOT_WORDS) for s in range(16)}
+    # the moduli first: secret exponents are bound to the moduli present when they are written
+    order = [int(Slot.N), int(Slot.P), int(Slot.Q)] + [s for s in range(len(Slot)) if s not in (Slot.N, Slot.P, Slot.Q)]
+    vals = {s: rng.getrandbits(32 * SLOT_WORDS) for s in order}
     for s, v in vals.items():
         await t.write_int(s, v)
+    assert await t.rd(STATUS) >> 2 & 1      # STATUS.BOUND
     for s, v in vals.items():
         assert await t.read_int(s) == (0 if s in SECRET else v), s
         # the secret is in the RAM all the same
         assert t.ram_word(s, 0) == v & 0xFFFFFFFF
+    # key binding: a modulus write now zeroizes every secret slot first, then lands
+    await t.wr(slot(SLOT_N), 0x1234567)
+    for s in SECRET:
+        assert all(t.ram_word(s, w) == 0 for w in range(SLOT_WORDS)), s
+    assert t.ram_word(SLOT_N, 0) == 0x1234567
+    assert not await t.rd(STATUS) >> 2 & 1
+    for s in vals:
+        if s not in SECRET and s != SLOT_N:
+            assert t.ram_word(s, 0) == vals[s] & 0xFFFFFFFF, s
     # an unmapped address answers SLVERR, a backed-out slot word reads 0
     resp = await t.axi.read(0x0C, 4)
     assert int(resp.resp) == 2
     assert await t.rd(slot(SLOT_N, SLOT_WORDS)) == 0
     assert await t.command(OP_ZEROIZE, 0) == 0
-    for s in range(16):
+    for s in range(32):
         for w in range(SLOT_WORDS):
             assert t.ram_word(s, w) == 0, (s, w)
     # reset clears the RAM as well
     await t.write_int(SLOT_P, (1 << (32 * SLOT_WORDS)) - 1)
     await t.reset()
     await t.wait_idle()
-    assert all(t.ram_word(s, w) == 0 for s in range(16) for w in range(SLOT_WORDS))
+    assert all(t.ram_word(s, w) == 0 for s in range(32) for w in range(SLOT_WORDS))
 
 
 @cocotb.test()

@@ -233,6 +233,7 @@ module pka_regs (
         logic CMD;
         logic LEN;
         logic ARG;
+        logic CTRL;
         logic STATUS;
         logic INTR_STATE;
         logic INTR_ENABLE;
@@ -258,6 +259,7 @@ module pka_regs (
         logic SLOT_X0;
         logic SLOT_X1;
         logic SLOT_X2;
+        logic SLOT_EPUB;
     } decoded_reg_strb_t;
     decoded_reg_strb_t decoded_reg_strb;
     logic decoded_err;
@@ -288,6 +290,8 @@ module pka_regs (
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h14);
         decoded_reg_strb.ARG = cpuif_req_masked & (cpuif_addr == 17'h18);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h18);
+        decoded_reg_strb.CTRL = cpuif_req_masked & (cpuif_addr == 17'h1c) & cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h1c);
         decoded_reg_strb.STATUS = cpuif_req_masked & (cpuif_addr == 17'h20) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h20);
         decoded_reg_strb.INTR_STATE = cpuif_req_masked & (cpuif_addr == 17'h24);
@@ -354,6 +358,9 @@ module pka_regs (
         decoded_reg_strb.SLOT_X2 = cpuif_req_masked & (cpuif_addr >= 17'h10000) & (cpuif_addr <= 17'h10000 + 17'hfff);
         is_external |= cpuif_req_masked & (cpuif_addr >= 17'h10000) & (cpuif_addr <= 17'h10000 + 17'hfff);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'h10000) & (cpuif_addr <= 17'h10000 + 17'hfff);
+        decoded_reg_strb.SLOT_EPUB = cpuif_req_masked & (cpuif_addr >= 17'h11000) & (cpuif_addr <= 17'h11000 + 17'hfff);
+        is_external |= cpuif_req_masked & (cpuif_addr >= 17'h11000) & (cpuif_addr <= 17'h11000 + 17'hfff);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'h11000) & (cpuif_addr <= 17'h11000 + 17'hfff);
         decoded_err = ~is_valid_addr & decoded_req;
         decoded_req_is_external = is_external;
     end
@@ -415,11 +422,21 @@ module pka_regs (
             struct {
                 logic next;
                 logic load_next;
+            } ABORT;
+        } CTRL;
+        struct {
+            struct {
+                logic next;
+                logic load_next;
             } DONE;
             struct {
                 logic next;
                 logic load_next;
             } REJECT;
+            struct {
+                logic next;
+                logic load_next;
+            } TAINT;
         } INTR_STATE;
         struct {
             struct {
@@ -430,6 +447,10 @@ module pka_regs (
                 logic next;
                 logic load_next;
             } REJECT;
+            struct {
+                logic next;
+                logic load_next;
+            } TAINT;
         } INTR_ENABLE;
         struct {
             struct {
@@ -440,6 +461,10 @@ module pka_regs (
                 logic next;
                 logic load_next;
             } REJECT;
+            struct {
+                logic next;
+                logic load_next;
+            } TAINT;
         } INTR_TEST;
     } field_combo_t;
     field_combo_t field_combo;
@@ -469,10 +494,18 @@ module pka_regs (
         struct {
             struct {
                 logic value;
+            } ABORT;
+        } CTRL;
+        struct {
+            struct {
+                logic value;
             } DONE;
             struct {
                 logic value;
             } REJECT;
+            struct {
+                logic value;
+            } TAINT;
         } INTR_STATE;
         struct {
             struct {
@@ -481,6 +514,9 @@ module pka_regs (
             struct {
                 logic value;
             } REJECT;
+            struct {
+                logic value;
+            } TAINT;
         } INTR_ENABLE;
         struct {
             struct {
@@ -489,6 +525,9 @@ module pka_regs (
             struct {
                 logic value;
             } REJECT;
+            struct {
+                logic value;
+            } TAINT;
         } INTR_TEST;
     } field_storage_t;
     field_storage_t field_storage;
@@ -609,6 +648,32 @@ module pka_regs (
         end
     end
     assign hwif_out.ARG.ARG.value = field_storage.ARG.ARG.value;
+    // Field: pka_regs.CTRL.ABORT
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CTRL.ABORT.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CTRL && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CTRL.ABORT.value & ~decoded_wr_biten[0:0]) | (decoded_wr_data[0:0] & decoded_wr_biten[0:0]);
+            load_next_c = '1;
+        end else begin // singlepulse clears back to 0
+            next_c = '0;
+            load_next_c = '1;
+        end
+        field_combo.CTRL.ABORT.next = next_c;
+        field_combo.CTRL.ABORT.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CTRL.ABORT.value <= 1'h0;
+        end else begin
+            if(field_combo.CTRL.ABORT.load_next) begin
+                field_storage.CTRL.ABORT.value <= field_combo.CTRL.ABORT.next;
+            end
+        end
+    end
+    assign hwif_out.CTRL.ABORT.value = field_storage.CTRL.ABORT.value;
     // Field: pka_regs.INTR_STATE.DONE
     always_comb begin
         automatic logic [0:0] next_c;
@@ -661,6 +726,32 @@ module pka_regs (
         end
     end
     assign hwif_out.INTR_STATE.REJECT.value = field_storage.INTR_STATE.REJECT.value;
+    // Field: pka_regs.INTR_STATE.TAINT
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.INTR_STATE.TAINT.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.INTR_STATE && decoded_req_is_wr) begin // SW write 1 clear
+            next_c = field_storage.INTR_STATE.TAINT.value & ~(decoded_wr_data[2:2] & decoded_wr_biten[2:2]);
+            load_next_c = '1;
+        end else if(hwif_in.INTR_STATE.TAINT.hwset) begin // HW Set
+            next_c = '1;
+            load_next_c = '1;
+        end
+        field_combo.INTR_STATE.TAINT.next = next_c;
+        field_combo.INTR_STATE.TAINT.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.INTR_STATE.TAINT.value <= 1'h0;
+        end else begin
+            if(field_combo.INTR_STATE.TAINT.load_next) begin
+                field_storage.INTR_STATE.TAINT.value <= field_combo.INTR_STATE.TAINT.next;
+            end
+        end
+    end
+    assign hwif_out.INTR_STATE.TAINT.value = field_storage.INTR_STATE.TAINT.value;
     // Field: pka_regs.INTR_ENABLE.DONE
     always_comb begin
         automatic logic [0:0] next_c;
@@ -707,6 +798,29 @@ module pka_regs (
         end
     end
     assign hwif_out.INTR_ENABLE.REJECT.value = field_storage.INTR_ENABLE.REJECT.value;
+    // Field: pka_regs.INTR_ENABLE.TAINT
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.INTR_ENABLE.TAINT.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.INTR_ENABLE && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.INTR_ENABLE.TAINT.value & ~decoded_wr_biten[2:2]) | (decoded_wr_data[2:2] & decoded_wr_biten[2:2]);
+            load_next_c = '1;
+        end
+        field_combo.INTR_ENABLE.TAINT.next = next_c;
+        field_combo.INTR_ENABLE.TAINT.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.INTR_ENABLE.TAINT.value <= 1'h0;
+        end else begin
+            if(field_combo.INTR_ENABLE.TAINT.load_next) begin
+                field_storage.INTR_ENABLE.TAINT.value <= field_combo.INTR_ENABLE.TAINT.next;
+            end
+        end
+    end
+    assign hwif_out.INTR_ENABLE.TAINT.value = field_storage.INTR_ENABLE.TAINT.value;
     // Field: pka_regs.INTR_TEST.DONE
     always_comb begin
         automatic logic [0:0] next_c;
@@ -759,6 +873,32 @@ module pka_regs (
         end
     end
     assign hwif_out.INTR_TEST.REJECT.value = field_storage.INTR_TEST.REJECT.value;
+    // Field: pka_regs.INTR_TEST.TAINT
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.INTR_TEST.TAINT.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.INTR_TEST && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.INTR_TEST.TAINT.value & ~decoded_wr_biten[2:2]) | (decoded_wr_data[2:2] & decoded_wr_biten[2:2]);
+            load_next_c = '1;
+        end else begin // singlepulse clears back to 0
+            next_c = '0;
+            load_next_c = '1;
+        end
+        field_combo.INTR_TEST.TAINT.next = next_c;
+        field_combo.INTR_TEST.TAINT.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.INTR_TEST.TAINT.value <= 1'h0;
+        end else begin
+            if(field_combo.INTR_TEST.TAINT.load_next) begin
+                field_storage.INTR_TEST.TAINT.value <= field_combo.INTR_TEST.TAINT.next;
+            end
+        end
+    end
+    assign hwif_out.INTR_TEST.TAINT.value = field_storage.INTR_TEST.TAINT.value;
     // External region: pka_regs.SLOT_N
     assign hwif_out.SLOT_N.req = decoded_reg_strb.SLOT_N;
     assign hwif_out.SLOT_N.addr = decoded_addr[11:0];
@@ -855,6 +995,12 @@ module pka_regs (
     assign hwif_out.SLOT_X2.req_is_wr = decoded_req_is_wr;
     assign hwif_out.SLOT_X2.wr_data = decoded_wr_data;
     assign hwif_out.SLOT_X2.wr_biten = decoded_wr_biten;
+    // External region: pka_regs.SLOT_EPUB
+    assign hwif_out.SLOT_EPUB.req = decoded_reg_strb.SLOT_EPUB;
+    assign hwif_out.SLOT_EPUB.addr = decoded_addr[11:0];
+    assign hwif_out.SLOT_EPUB.req_is_wr = decoded_req_is_wr;
+    assign hwif_out.SLOT_EPUB.wr_data = decoded_wr_data;
+    assign hwif_out.SLOT_EPUB.wr_biten = decoded_wr_biten;
 
     //--------------------------------------------------------------------------
     // Write response
@@ -878,6 +1024,7 @@ module pka_regs (
         wr_ack |= hwif_in.SLOT_X0.wr_ack;
         wr_ack |= hwif_in.SLOT_X1.wr_ack;
         wr_ack |= hwif_in.SLOT_X2.wr_ack;
+        wr_ack |= hwif_in.SLOT_EPUB.wr_ack;
         external_wr_ack = wr_ack;
     end
     assign cpuif_wr_ack = external_wr_ack | (decoded_req & decoded_req_is_wr & ~decoded_req_is_external);
@@ -907,6 +1054,7 @@ module pka_regs (
         rd_ack |= hwif_in.SLOT_X0.rd_ack;
         rd_ack |= hwif_in.SLOT_X1.rd_ack;
         rd_ack |= hwif_in.SLOT_X2.rd_ack;
+        rd_ack |= hwif_in.SLOT_EPUB.rd_ack;
         readback_external_rd_ack_c = rd_ack;
     end
 
@@ -957,6 +1105,8 @@ module pka_regs (
         if(rd_mux_addr == 17'h20) begin
             readback_data_var[0] = hwif_in.STATUS.BUSY.next;
             readback_data_var[1] = hwif_in.STATUS.DONE.next;
+            readback_data_var[2] = hwif_in.STATUS.BOUND.next;
+            readback_data_var[3] = hwif_in.STATUS.TAINT.next;
             readback_data_var[15:8] = hwif_in.STATUS.CODE.next;
             readback_data_var[23:16] = hwif_in.STATUS.REJECT.next;
             readback_data_var[31:24] = hwif_in.STATUS.LAST_OP.next;
@@ -964,10 +1114,12 @@ module pka_regs (
         if(rd_mux_addr == 17'h24) begin
             readback_data_var[0] = field_storage.INTR_STATE.DONE.value;
             readback_data_var[1] = field_storage.INTR_STATE.REJECT.value;
+            readback_data_var[2] = field_storage.INTR_STATE.TAINT.value;
         end
         if(rd_mux_addr == 17'h28) begin
             readback_data_var[0] = field_storage.INTR_ENABLE.DONE.value;
             readback_data_var[1] = field_storage.INTR_ENABLE.REJECT.value;
+            readback_data_var[2] = field_storage.INTR_ENABLE.TAINT.value;
         end
         if(rd_mux_addr == 17'h30) begin
             readback_data_var[31:0] = hwif_in.CYCLES.CYCLES.next;
@@ -1031,6 +1183,9 @@ module pka_regs (
         end
         if((rd_mux_addr >= 17'h10000) && (rd_mux_addr <= 17'h10000 + 17'hfff)) begin
             readback_data_var = hwif_in.SLOT_X2.rd_data;
+        end
+        if((rd_mux_addr >= 17'h11000) && (rd_mux_addr <= 17'h11000 + 17'hfff)) begin
+            readback_data_var = hwif_in.SLOT_EPUB.rd_data;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr & ~decoded_req_is_external;

@@ -5,7 +5,7 @@ package pka_regs_pkg;
 
     localparam PKA_REGS_DATA_WIDTH = 32;
     localparam PKA_REGS_MIN_ADDR_WIDTH = 17;
-    localparam PKA_REGS_SIZE = 'h11000;
+    localparam PKA_REGS_SIZE = 'h12000;
 
     typedef struct {
         logic [15:0] next;
@@ -42,6 +42,14 @@ package pka_regs_pkg;
     } pka_regs__STATUS__DONE__in_t;
 
     typedef struct {
+        logic next;
+    } pka_regs__STATUS__BOUND__in_t;
+
+    typedef struct {
+        logic next;
+    } pka_regs__STATUS__TAINT__in_t;
+
+    typedef struct {
         logic [7:0] next;
     } pka_regs__STATUS__CODE__in_t;
 
@@ -56,6 +64,8 @@ package pka_regs_pkg;
     typedef struct {
         pka_regs__STATUS__BUSY__in_t BUSY;
         pka_regs__STATUS__DONE__in_t DONE;
+        pka_regs__STATUS__BOUND__in_t BOUND;
+        pka_regs__STATUS__TAINT__in_t TAINT;
         pka_regs__STATUS__CODE__in_t CODE;
         pka_regs__STATUS__REJECT__in_t REJECT;
         pka_regs__STATUS__LAST_OP__in_t LAST_OP;
@@ -70,8 +80,13 @@ package pka_regs_pkg;
     } pka_regs__INTR_STATE__REJECT__in_t;
 
     typedef struct {
+        logic hwset;
+    } pka_regs__INTR_STATE__TAINT__in_t;
+
+    typedef struct {
         pka_regs__INTR_STATE__DONE__in_t DONE;
         pka_regs__INTR_STATE__REJECT__in_t REJECT;
+        pka_regs__INTR_STATE__TAINT__in_t TAINT;
     } pka_regs__INTR_STATE__in_t;
 
     typedef struct {
@@ -211,6 +226,12 @@ package pka_regs_pkg;
     } pka_regs__SLOT_X2__external__in_t;
 
     typedef struct {
+        logic rd_ack;
+        logic [31:0] rd_data;
+        logic wr_ack;
+    } pka_regs__SLOT_EPUB__external__in_t;
+
+    typedef struct {
         pka_regs__HWCFG__in_t HWCFG;
         pka_regs__OPS__in_t OPS;
         pka_regs__STATUS__in_t STATUS;
@@ -236,6 +257,7 @@ package pka_regs_pkg;
         pka_regs__SLOT_X0__external__in_t SLOT_X0;
         pka_regs__SLOT_X1__external__in_t SLOT_X1;
         pka_regs__SLOT_X2__external__in_t SLOT_X2;
+        pka_regs__SLOT_EPUB__external__in_t SLOT_EPUB;
     } pka_regs__in_t;
 
     typedef struct {
@@ -275,6 +297,14 @@ package pka_regs_pkg;
 
     typedef struct {
         logic value;
+    } pka_regs__CTRL__ABORT__out_t;
+
+    typedef struct {
+        pka_regs__CTRL__ABORT__out_t ABORT;
+    } pka_regs__CTRL__out_t;
+
+    typedef struct {
+        logic value;
     } pka_regs__INTR_STATE__DONE__out_t;
 
     typedef struct {
@@ -282,8 +312,13 @@ package pka_regs_pkg;
     } pka_regs__INTR_STATE__REJECT__out_t;
 
     typedef struct {
+        logic value;
+    } pka_regs__INTR_STATE__TAINT__out_t;
+
+    typedef struct {
         pka_regs__INTR_STATE__DONE__out_t DONE;
         pka_regs__INTR_STATE__REJECT__out_t REJECT;
+        pka_regs__INTR_STATE__TAINT__out_t TAINT;
     } pka_regs__INTR_STATE__out_t;
 
     typedef struct {
@@ -295,8 +330,13 @@ package pka_regs_pkg;
     } pka_regs__INTR_ENABLE__REJECT__out_t;
 
     typedef struct {
+        logic value;
+    } pka_regs__INTR_ENABLE__TAINT__out_t;
+
+    typedef struct {
         pka_regs__INTR_ENABLE__DONE__out_t DONE;
         pka_regs__INTR_ENABLE__REJECT__out_t REJECT;
+        pka_regs__INTR_ENABLE__TAINT__out_t TAINT;
     } pka_regs__INTR_ENABLE__out_t;
 
     typedef struct {
@@ -308,8 +348,13 @@ package pka_regs_pkg;
     } pka_regs__INTR_TEST__REJECT__out_t;
 
     typedef struct {
+        logic value;
+    } pka_regs__INTR_TEST__TAINT__out_t;
+
+    typedef struct {
         pka_regs__INTR_TEST__DONE__out_t DONE;
         pka_regs__INTR_TEST__REJECT__out_t REJECT;
+        pka_regs__INTR_TEST__TAINT__out_t TAINT;
     } pka_regs__INTR_TEST__out_t;
 
     typedef struct {
@@ -441,9 +486,18 @@ package pka_regs_pkg;
     } pka_regs__SLOT_X2__external__out_t;
 
     typedef struct {
+        logic req;
+        logic [11:0] addr;
+        logic req_is_wr;
+        logic [31:0] wr_data;
+        logic [31:0] wr_biten;
+    } pka_regs__SLOT_EPUB__external__out_t;
+
+    typedef struct {
         pka_regs__CMD__out_t CMD;
         pka_regs__LEN__out_t LEN;
         pka_regs__ARG__out_t ARG;
+        pka_regs__CTRL__out_t CTRL;
         pka_regs__INTR_STATE__out_t INTR_STATE;
         pka_regs__INTR_ENABLE__out_t INTR_ENABLE;
         pka_regs__INTR_TEST__out_t INTR_TEST;
@@ -463,6 +517,7 @@ package pka_regs_pkg;
         pka_regs__SLOT_X0__external__out_t SLOT_X0;
         pka_regs__SLOT_X1__external__out_t SLOT_X1;
         pka_regs__SLOT_X2__external__out_t SLOT_X2;
+        pka_regs__SLOT_EPUB__external__out_t SLOT_EPUB;
     } pka_regs__out_t;
 
     typedef enum logic [3:0] {

@@ -87,7 +87,8 @@ ENGINE_IDS = {e.name.lower(): int(e) for e in Engine if e != Engine.AUTO}
 TOP_ENGINES = ("example", "csa2", "mwr4", "victor", "rns", "hscm")   # engines pka_top can instantiate (an En<Name> parameter each)
 TOP_FILES = ["rtl/common/pka_pkg.sv", "rtl/top/pka_top_pkg.sv", "rtl/top/gen/pka_regs_pkg.sv",
              "rtl/top/gen/pka_regs.sv", "rtl/top/pka_top_ram.sv", "rtl/top/pka_top_seq.sv"]
-MAX_LENS = (256, 512, 1024, 2048, 4096)   # the builds the driver picks from (smallest >= operand)
+MAX_LENS = (256, 512, 1024, 2048, 4096)
+PHYS_SLOTS = 32   # pka_top_pkg::PhysSlots: the RAM's slots (17 bus windows, the rest internal)   # the builds the driver picks from (smallest >= operand)
 
 
 def engine_sources(name: str) -> list[Path]:
@@ -252,13 +253,15 @@ class TopSim(SimProcess):
 # ---- the sequencer's cycle model ------------------------------------------------------------------
 
 def seq_cycles(op: int, bits: int, n: int = 0, r: int = 0, fix: bool = False,
-               mem_words: int = 0) -> tuple[int, int]:
+               mem_words: int = 0, wipe_cycles: int = 0) -> tuple[int, int]:
     """(COMPUTE, CYCLES) of an operation the sequencer runs itself (rtl/top/pka_top_seq.sv).
 
     W = ceil(bits/32). CYCLES counts from the cycle after the CMD write to done: one decode cycle,
     one cycle per step of the micro-program, the passes, and the done cycle.
       NOP          (0, 3)
-      ZEROIZE      (M, M + 4)                        M = RAM words
+      ZEROIZE      (M, M + 12 + wipes)               M = RAM words (PHYS_SLOTS slots), wipes = the
+                   cycles of the engine wipes (per engine: its command cycle + its wipe to done);
+                   the 12: decode, two steps, one step per engine id 1..7, the last step, done
       MODADD/SUB   (8W, 8W + 5)                      two passes of 4 cycles per word
       MONT_PARAMS  (3W + 63 + 3Wk [+3W], 3W + 3Wk + k + 69 [+3W+1])   k = 2r - b + 1, b = bits of N,
                    [..] when the last doubling leaves x < 0 (`fix`)
@@ -267,7 +270,7 @@ def seq_cycles(op: int, bits: int, n: int = 0, r: int = 0, fix: bool = False,
     if op == 0:
         return 0, 3
     if op == 15:
-        return mem_words, mem_words + 4
+        return mem_words, mem_words + 12 + wipe_cycles
     if op in (8, 9):
         return 8 * w, 8 * w + 5
     if op == 13:
@@ -276,6 +279,50 @@ def seq_cycles(op: int, bits: int, n: int = 0, r: int = 0, fix: bool = False,
         wall = 3 * w + 3 * w * k + k + 69 + (3 * w + 1 if fix else 0)
         return compute, wall
     raise ValueError(f"opcode {op} is not run by the sequencer alone")
+
+
+def hscm_r(bits: int, w: int) -> int:
+    """hscm's Montgomery exponent r = k ceil((n + 2k + 2)/k) (pka_top_seq's hscm_r, k = w)."""
+    return w * -(-(bits + 2 * w + 2) // w)
+
+
+def mont_internal(mod: int, bits: int, r: int) -> int:
+    """COMPUTE cycles of the sequencer's MONT program called from another program (no MU: 63 fewer)."""
+    k = 2 * r - mod.bit_length() + 1
+    x = 1 << (mod.bit_length() - 1)
+    for _ in range(k):
+        x = 2 * x - mod if x >= 0 else 2 * x + mod
+    return seq_cycles(13, bits, n=mod, r=r, fix=x < 0)[0] - 63
+
+
+def crt_compute(m: int, key: "object", params: dict[str, object], key_setup: bool, n_setup: bool) -> int:
+    """COMPUTE of RSA_CRT through pka_top (pka_top_seq's KCrt program), from the hscm model:
+    key_setup (the first signature with a key): R_p mod p, R_p^2 mod p by the sequencer, R_p^3 by the
+    engine's MODMUL, the same for q, p mod q by MODRED (after zeroing its A_HI: W_q cycles), q - 2
+    (2 W_q), p^-1 mod q by MODEXP_CT; n_setup (a new N): R_N^2 mod N by the sequencer; always: the
+    engine's RSA_CRT, the check s^e mod N by MODEXP (binary) and the compare pass (3 W_n)."""
+    from pka.model import hscm
+    from pka.model.common import CrtKey
+    assert isinstance(key, CrtKey)
+    w = int(params.get("w", 16))  # type: ignore[call-overload]
+    prm = dict(params, ladder=0)
+    total = 0
+    bp, bq, bn = key.p.bit_length(), key.q.bit_length(), key.n.bit_length()
+    wq, wn = -(-bq // 32), -(-bn // 32)
+    if key_setup:
+        for prime, bits in ((key.p, bp), (key.q, bq)):
+            r = hscm_r(bits, w)
+            total += mont_internal(prime, bits, r // 2) + mont_internal(prime, bits, r)
+            rr = (1 << r) % prime
+            total += int(hscm.modmul(rr * rr % prime, rr, prime, prm).detail["total_cycles"])
+        total += wq + int(hscm.modred(key.p, key.q, prm).cycles or 0) + 2 * wq
+        total += int(hscm.modexp(key.p % key.q, key.q - 2, key.q, dict(prm, ladder=1)).cycles or 0)
+    if n_setup:
+        total += mont_internal(key.n, bn, hscm_r(bn, w))
+    s = pow(m, key.d, key.n)
+    total += int(hscm.rsa_crt(m, key, params).cycles or 0)
+    total += int(hscm.modexp(s, key.e, key.n, dict(prm, window=0)).cycles or 0)
+    return total + 3 * wn
 
 
 # ---- FuseSoC cores -------------------------------------------------------------------------------
