@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0
- * pka.c: the C driver of pka_top (see pka.h). Register offsets come from the generated map. */
+ * pka.c: the C driver of pka_top (see pka.h). Register offsets come from the generated map
+ * (pka_regs.h), opcodes, status codes and slots from pka_defs.h (both generated from data/pka.rdl). */
 #include "pka.h"
 
 #include "pka_regs.h"
 
 #define REG(name) ((uint32_t)offsetof(pka_regs_t, name))
 #define SLOT_OFFSET(slot) (REG(SLOT_N) + (uint32_t)(slot) * (uint32_t)sizeof(pka_regs__SLOT_N_t))
+#define DEFAULT_TIMEOUT (1u << 28)
 
 static uint32_t rd(pka_dev_t *d, uint32_t off) { return d->bus.read32(d->bus.ctx, off); }
 static void wr(pka_dev_t *d, uint32_t off, uint32_t v) { d->bus.write32(d->bus.ctx, off, v); }
@@ -16,19 +18,34 @@ static uint32_t mmio_read32(void *ctx, uint32_t off) {
 static void mmio_write32(void *ctx, uint32_t off, uint32_t v) {
   *(volatile uint32_t *)((volatile uint8_t *)ctx + off) = v;
 }
+static void mmio_write_block(void *ctx, uint32_t off, const uint32_t *w, unsigned n) {
+  volatile uint32_t *dst = (volatile uint32_t *)((volatile uint8_t *)ctx + off);
+  unsigned i;
+  for (i = 0; i < n; i++) dst[i] = w[i];
+}
+static void mmio_read_block(void *ctx, uint32_t off, uint32_t *w, unsigned n) {
+  const volatile uint32_t *src = (const volatile uint32_t *)((volatile uint8_t *)ctx + off);
+  unsigned i;
+  for (i = 0; i < n; i++) w[i] = src[i];
+}
 
 void pka_mmio_bus(pka_bus_t *bus, volatile void *base) {
   bus->read32 = mmio_read32;
   bus->write32 = mmio_write32;
   bus->wait_irq = 0;
   bus->ctx = (void *)base;
+  bus->write_block = mmio_write_block;
+  bus->read_block = mmio_read_block;
 }
 
 static unsigned words_for(unsigned bits) { return bits ? (bits + 31u) / 32u : 1u; }
 
+#define INTR_ALL (PKA_REGS__INTR_STATE__DONE_bm | PKA_REGS__INTR_STATE__REJECT_bm | PKA_REGS__INTR_STATE__TAINT_bm)
+
 int pka_init(pka_dev_t *dev, const pka_bus_t *bus) {
-  uint32_t hw;
+  uint32_t hw, polls;
   dev->bus = *bus;
+  dev->timeout = DEFAULT_TIMEOUT;
   if (rd(dev, REG(ID)) != PKA_REGS__ID__MAGIC_reset) return PKA_ERR_NO_DEVICE;
   hw = rd(dev, REG(HWCFG));
   dev->max_len = (hw & PKA_REGS__HWCFG__MAX_LEN_bm) >> PKA_REGS__HWCFG__MAX_LEN_bp;
@@ -37,47 +54,108 @@ int pka_init(pka_dev_t *dev, const pka_bus_t *bus) {
   dev->ops = rd(dev, REG(OPS));
   dev->cycles = dev->compute = dev->io = 0;
   wr(dev, REG(INTR_ENABLE), PKA_REGS__INTR_ENABLE__DONE_bm);
-  while (rd(dev, REG(STATUS)) & PKA_REGS__STATUS__BUSY_bm) {
-    /* the RAM is being cleared after reset, or an earlier user's command is running */
+  /* the RAM is being cleared after reset, or an earlier user's command is running */
+  for (polls = 0; rd(dev, REG(STATUS)) & PKA_REGS__STATUS__BUSY_bm; polls++) {
+    if (polls >= dev->timeout) return PKA_ERR_TIMEOUT;
   }
-  /* a DONE or REJECT left pending by an earlier user would end the first pka_run's wait early */
-  wr(dev, REG(INTR_STATE), PKA_REGS__INTR_STATE__DONE_bm | PKA_REGS__INTR_STATE__REJECT_bm);
+  /* a DONE, REJECT or TAINT left pending by an earlier user would mislead the first wait */
+  wr(dev, REG(INTR_STATE), INTR_ALL);
   return PKA_OK;
 }
 
 int pka_serves(const pka_dev_t *dev, unsigned op) { return op < 32u && ((dev->ops >> op) & 1u); }
 
+/* after slot accesses: were any dropped because the block was busy (INTR_STATE.REJECT)? */
+static int check_reject(pka_dev_t *dev) {
+  if (rd(dev, REG(INTR_STATE)) & PKA_REGS__INTR_STATE__REJECT_bm) {
+    wr(dev, REG(INTR_STATE), PKA_REGS__INTR_STATE__REJECT_bm);
+    return PKA_ERR_BUSY;
+  }
+  return PKA_OK;
+}
+
+static int check_slot(const pka_dev_t *dev, unsigned slot, unsigned nwords) {
+  if (slot >= PKA_NUM_SLOTS) return PKA_ERR_SLOT;
+  if (nwords == 0u || nwords > dev->slot_words) return PKA_ERR_TOO_BIG;
+  return PKA_OK;
+}
+
 int pka_write_operand(pka_dev_t *dev, unsigned slot, const uint32_t *words, unsigned nwords) {
   unsigned i;
-  if (nwords > dev->slot_words) return PKA_ERR_TOO_BIG;
-  for (i = 0; i < nwords; i++) wr(dev, SLOT_OFFSET(slot) + 4u * i, words[i]);
-  return PKA_OK;
+  int st = check_slot(dev, slot, nwords);
+  if (st) return st;
+  if (dev->bus.write_block) {
+    dev->bus.write_block(dev->bus.ctx, SLOT_OFFSET(slot), words, nwords);
+  } else {
+    for (i = 0; i < nwords; i++) wr(dev, SLOT_OFFSET(slot) + 4u * i, words[i]);
+  }
+  return check_reject(dev);
 }
 
 int pka_read_operand(pka_dev_t *dev, unsigned slot, uint32_t *words, unsigned nwords) {
   unsigned i;
-  if (nwords > dev->slot_words) return PKA_ERR_TOO_BIG;
-  for (i = 0; i < nwords; i++) words[i] = rd(dev, SLOT_OFFSET(slot) + 4u * i);
-  return PKA_OK;
+  uint32_t intr;
+  int st = check_slot(dev, slot, nwords);
+  if (st) return st;
+  if (dev->bus.read_block) {
+    dev->bus.read_block(dev->bus.ctx, SLOT_OFFSET(slot), words, nwords);
+  } else {
+    for (i = 0; i < nwords; i++) words[i] = rd(dev, SLOT_OFFSET(slot) + 4u * i);
+  }
+  intr = rd(dev, REG(INTR_STATE));
+  if (intr & PKA_REGS__INTR_STATE__TAINT_bm) {
+    /* a tainted slot (written by an operation that read a secret) reads 0: not a value */
+    wr(dev, REG(INTR_STATE), PKA_REGS__INTR_STATE__TAINT_bm);
+    for (i = 0; i < nwords; i++) words[i] = 0;
+    return PKA_ERR_OPERAND_RANGE;
+  }
+  return (intr & PKA_REGS__INTR_STATE__REJECT_bm) ? check_reject(dev) : PKA_OK;
 }
 
-int pka_run(pka_dev_t *dev, unsigned op, unsigned len, unsigned elen, uint32_t arg, unsigned engine) {
-  uint32_t st;
-  wr(dev, REG(LEN), (len & 0xFFFFu) | (elen & 0xFFFFu) << PKA_REGS__LEN__ELEN_bp);
-  wr(dev, REG(ARG), arg);
-  wr(dev, REG(CMD), (op & 0xFFu) | (engine & 0xFu) << PKA_REGS__CMD__ENGINE_bp);
+/* wait for INTR_STATE.DONE; 0 when it came, nonzero when the wait gave up */
+static int wait_done(pka_dev_t *dev) {
+  uint32_t polls;
   if (dev->bus.wait_irq) {
     dev->bus.wait_irq(dev->bus.ctx);
-  } else {
-    while (!(rd(dev, REG(INTR_STATE)) & PKA_REGS__INTR_STATE__DONE_bm)) {
-    }
+    return !(rd(dev, REG(INTR_STATE)) & PKA_REGS__INTR_STATE__DONE_bm);
   }
-  st = rd(dev, REG(STATUS));
+  for (polls = 0; !(rd(dev, REG(INTR_STATE)) & PKA_REGS__INTR_STATE__DONE_bm); polls++) {
+    if (polls >= dev->timeout) return 1;
+  }
+  return 0;
+}
+
+static int finish(pka_dev_t *dev) {
+  uint32_t st = rd(dev, REG(STATUS));
   dev->cycles = rd(dev, REG(CYCLES));
   dev->compute = rd(dev, REG(COMPUTE));
   dev->io = rd(dev, REG(IO));
-  wr(dev, REG(INTR_STATE), PKA_REGS__INTR_STATE__DONE_bm);
+  wr(dev, REG(INTR_STATE), PKA_REGS__INTR_STATE__DONE_bm | PKA_REGS__INTR_STATE__TAINT_bm);
+  if ((st & PKA_REGS__STATUS__REJECT_bm) >> PKA_REGS__STATUS__REJECT_bp) {
+    /* this command (or an access before it) arrived while busy and was dropped */
+    wr(dev, REG(INTR_STATE), PKA_REGS__INTR_STATE__REJECT_bm);
+    return PKA_ERR_BUSY;
+  }
   return (int)((st & PKA_REGS__STATUS__CODE_bm) >> PKA_REGS__STATUS__CODE_bp);
+}
+
+int pka_abort(pka_dev_t *dev) {
+  wr(dev, REG(CTRL), PKA_REGS__CTRL__ABORT_bm);
+  if (wait_done(dev)) return PKA_ERR_TIMEOUT;
+  return finish(dev);
+}
+
+int pka_run(pka_dev_t *dev, unsigned op, unsigned len, unsigned elen, uint32_t arg, unsigned engine) {
+  if (len > 0xFFFFu || elen > 0xFFFFu) return PKA_ERR_LENGTH;
+  wr(dev, REG(LEN), (len & 0xFFFFu) | (elen & 0xFFFFu) << PKA_REGS__LEN__ELEN_bp);
+  wr(dev, REG(ARG), arg);
+  wr(dev, REG(CMD), (op & 0xFFu) | (engine & 0xFu) << PKA_REGS__CMD__ENGINE_bp);
+  if (wait_done(dev)) {
+    /* no done within the budget: stop the operation (and zeroize), report the timeout */
+    (void)pka_abort(dev);
+    return PKA_ERR_TIMEOUT;
+  }
+  return finish(dev);
 }
 
 int pka_mont_params(pka_dev_t *dev, uint32_t *r2, uint64_t *mu, const uint32_t *n, unsigned nbits,
@@ -91,37 +169,133 @@ int pka_mont_params(pka_dev_t *dev, uint32_t *r2, uint64_t *mu, const uint32_t *
   return r2 ? pka_read_operand(dev, PKA_SLOT_W, r2, nw) : PKA_OK;
 }
 
+/* N (and W by MONT_PARAMS when r_bits) */
+static int load_modulus(pka_dev_t *dev, const uint32_t *n, unsigned nbits, unsigned r_bits) {
+  if (r_bits) return pka_mont_params(dev, 0, 0, n, nbits, r_bits);
+  return pka_write_operand(dev, PKA_SLOT_N, n, words_for(nbits));
+}
+
 static int binary(pka_dev_t *dev, unsigned op, uint32_t *r, const uint32_t *a, const uint32_t *b,
-                  const uint32_t *n, unsigned nbits) {
+                  const uint32_t *n, unsigned nbits, unsigned r_bits) {
   unsigned nw = words_for(nbits);
   int st;
-  if ((st = pka_write_operand(dev, PKA_SLOT_N, n, nw)) != 0) return st;
+  if ((st = load_modulus(dev, n, nbits, r_bits)) != 0) return st;
   if ((st = pka_write_operand(dev, PKA_SLOT_A, a, nw)) != 0) return st;
-  if ((st = pka_write_operand(dev, PKA_SLOT_B, b, nw)) != 0) return st;
+  if (b && (st = pka_write_operand(dev, PKA_SLOT_B, b, nw)) != 0) return st;
   if ((st = pka_run(dev, op, nbits, 0, 0, 0)) != 0) return st;
   return pka_read_operand(dev, PKA_SLOT_R, r, nw);
 }
 
 int pka_modadd(pka_dev_t *dev, uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *n,
                unsigned nbits) {
-  return binary(dev, PKA_OP_MODADD, r, a, b, n, nbits);
+  return binary(dev, PKA_OP_MODADD, r, a, b, n, nbits, 0);
 }
 
 int pka_modsub(pka_dev_t *dev, uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *n,
                unsigned nbits) {
-  return binary(dev, PKA_OP_MODSUB, r, a, b, n, nbits);
+  return binary(dev, PKA_OP_MODSUB, r, a, b, n, nbits, 0);
+}
+
+int pka_modmul(pka_dev_t *dev, uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *n,
+               unsigned nbits, unsigned r_bits) {
+  return binary(dev, PKA_OP_MODMUL, r, a, b, n, nbits, r_bits);
+}
+
+int pka_modinv(pka_dev_t *dev, uint32_t *r, const uint32_t *a, const uint32_t *n, unsigned nbits,
+               unsigned r_bits) {
+  return binary(dev, PKA_OP_MODINV, r, a, 0, n, nbits, r_bits);
+}
+
+/* SLOT_EPUB = e (zero-padded to nw words); e = NULL: no public exponent (no check) */
+static int set_epub(pka_dev_t *dev, const uint32_t *e, unsigned ebits, unsigned nw) {
+  unsigned i, ew = e ? words_for(ebits) : 0u;
+  int st;
+  if (ew > nw) return PKA_ERR_LENGTH;
+  if (ew && (st = pka_write_operand(dev, PKA_SLOT_EPUB, e, ew)) != 0) return st;
+  for (i = ew; i < nw; i++) wr(dev, SLOT_OFFSET(PKA_SLOT_EPUB) + 4u * i, 0);
+  return check_reject(dev);
+}
+
+static int exp_op(pka_dev_t *dev, unsigned op, uint32_t *r, const uint32_t *base, const uint32_t *exp,
+                  unsigned ebits, const uint32_t *n, unsigned nbits, unsigned r_bits, const uint32_t *e_pub,
+                  unsigned e_pub_bits) {
+  unsigned nw = words_for(nbits);
+  int st;
+  /* the modulus first: a modulus write while a secret exponent is bound zeroizes the secrets */
+  if ((st = load_modulus(dev, n, nbits, r_bits)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_A, base, nw)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_E, exp, words_for(ebits))) != 0) return st;
+  if ((st = set_epub(dev, e_pub, e_pub_bits, nw)) != 0) return st;
+  if ((st = pka_run(dev, op, nbits, ebits, 0, 0)) != 0) return st;
+  return pka_read_operand(dev, PKA_SLOT_R, r, nw);
 }
 
 int pka_modexp(pka_dev_t *dev, uint32_t *r, const uint32_t *base, const uint32_t *exp, unsigned ebits,
                const uint32_t *n, unsigned nbits, unsigned r_bits) {
+  return exp_op(dev, PKA_OP_MODEXP, r, base, exp, ebits, n, nbits, r_bits, 0, 0);
+}
+
+int pka_modexp_ct(pka_dev_t *dev, uint32_t *r, const uint32_t *base, const uint32_t *exp, unsigned elen,
+                  const uint32_t *n, unsigned nbits, unsigned r_bits, const uint32_t *e_pub, unsigned e_pub_bits) {
+  return exp_op(dev, PKA_OP_MODEXP_CT, r, base, exp, elen, n, nbits, r_bits, e_pub, e_pub_bits);
+}
+
+int pka_mul(pka_dev_t *dev, uint32_t *r_lo, uint32_t *r_hi, const uint32_t *a, const uint32_t *b,
+            unsigned nbits) {
   unsigned nw = words_for(nbits);
   int st;
-  if (r_bits && (st = pka_mont_params(dev, 0, 0, n, nbits, r_bits)) != 0) return st;
-  if ((st = pka_write_operand(dev, PKA_SLOT_N, n, nw)) != 0) return st;
-  if ((st = pka_write_operand(dev, PKA_SLOT_A, base, nw)) != 0) return st;
-  if ((st = pka_write_operand(dev, PKA_SLOT_E, exp, words_for(ebits))) != 0) return st;
-  if ((st = pka_run(dev, PKA_OP_MODEXP, nbits, ebits, 0, 0)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_A, a, nw)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_B, b, nw)) != 0) return st;
+  if ((st = pka_run(dev, PKA_OP_MUL, nbits, 0, 0, 0)) != 0) return st;
+  if ((st = pka_read_operand(dev, PKA_SLOT_R, r_lo, nw)) != 0) return st;
+  return pka_read_operand(dev, PKA_SLOT_R_HI, r_hi, nw);
+}
+
+int pka_modred(pka_dev_t *dev, uint32_t *r, const uint32_t *a_lo, const uint32_t *a_hi, const uint32_t *n,
+               unsigned nbits, unsigned r_bits) {
+  unsigned nw = words_for(nbits);
+  int st;
+  if ((st = load_modulus(dev, n, nbits, r_bits)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_A, a_lo, nw)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_A_HI, a_hi, nw)) != 0) return st;
+  if ((st = pka_run(dev, PKA_OP_MODRED, nbits, 0, 0, 0)) != 0) return st;
   return pka_read_operand(dev, PKA_SLOT_R, r, nw);
+}
+
+int pka_ecc_check(pka_dev_t *dev, const uint32_t *x, const uint32_t *y, const uint32_t *a, const uint32_t *b,
+                  const uint32_t *p, unsigned pbits, unsigned r_bits) {
+  unsigned nw = words_for(pbits);
+  int st;
+  if ((st = load_modulus(dev, p, pbits, r_bits)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_A, x, nw)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_B, y, nw)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_X0, a, nw)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_X1, b, nw)) != 0) return st;
+  return pka_run(dev, PKA_OP_ECC_CHECK, pbits, 0, 0, 0);
+}
+
+int pka_rsa_load_key(pka_dev_t *dev, const pka_rsa_key_t *key) {
+  unsigned nw = words_for(key->nbits), hw = words_for(key->pbits);
+  int st;
+  if (words_for(key->qbits) != hw) return PKA_ERR_LENGTH;
+  /* the moduli first: the secrets are bound to the moduli present when they are written */
+  if ((st = pka_write_operand(dev, PKA_SLOT_N, key->n, nw)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_P, key->p, hw)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_Q, key->q, hw)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_DP, key->dp, hw)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_DQ, key->dq, hw)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_QINV, key->qinv, hw)) != 0) return st;
+  return set_epub(dev, key->e, key->ebits, nw);
+}
+
+int pka_rsa_crt(pka_dev_t *dev, uint32_t *s, const uint32_t *m, const pka_rsa_key_t *key, unsigned window) {
+  unsigned nw = words_for(key->nbits);
+  int st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_A, m, nw)) != 0) return st;
+  if ((st = pka_run(dev, PKA_OP_RSA_CRT, key->nbits, key->pbits, (key->qbits & 0xFFFFu) | (window & 0xFu) << 16,
+                    0)) != 0)
+    return st;
+  return pka_read_operand(dev, PKA_SLOT_R, s, nw);
 }
 
 int pka_zeroize(pka_dev_t *dev) { return pka_run(dev, PKA_OP_ZEROIZE, 0, 0, 0, 0); }

@@ -20,13 +20,18 @@ extern "C" {
 #include "pka_defs.h"
 
 /* status codes of the driver itself (above the hardware's 8-bit codes) */
-enum pka_host_status { PKA_ERR_NO_DEVICE = 0x100, PKA_ERR_TOO_BIG = 0x101 };
+enum pka_host_status { PKA_ERR_NO_DEVICE = 0x100, PKA_ERR_TOO_BIG = 0x101, PKA_ERR_SLOT = 0x102 };
 
 typedef struct pka_bus {
   uint32_t (*read32)(void *ctx, uint32_t offset);
   void (*write32)(void *ctx, uint32_t offset, uint32_t value);
-  void (*wait_irq)(void *ctx);   /* block until irq_o; NULL: poll STATUS.BUSY */
+  /* return when irq_o is high or the platform's own timeout has passed (the driver then checks
+     INTR_STATE.DONE and aborts on a timeout); NULL: the driver polls INTR_STATE (dev->timeout polls) */
+  void (*wait_irq)(void *ctx);
   void *ctx;
+  /* optional block transfers of n consecutive words (NULL: word by word through read32/write32) */
+  void (*write_block)(void *ctx, uint32_t offset, const uint32_t *words, unsigned n);
+  void (*read_block)(void *ctx, uint32_t offset, uint32_t *words, unsigned n);
 } pka_bus_t;
 
 typedef struct pka_dev {
@@ -38,17 +43,35 @@ typedef struct pka_dev {
   uint32_t cycles;       /* CYCLES, COMPUTE, IO of the last command */
   uint32_t compute;
   uint32_t io;
+  uint32_t timeout;      /* polls of STATUS/INTR_STATE before a wait gives up (pka_init sets 2^28) */
 } pka_dev_t;
 
-/* memory-mapped I/O at `base` (no interrupt handler: polls) */
+/* An RSA private key in CRT form (words least significant first). The accelerator keeps it in its
+   write-only slots and makes every value derived from it internally (doc/security.md). */
+typedef struct pka_rsa_key {
+  const uint32_t *n;     unsigned nbits;
+  const uint32_t *p;     unsigned pbits;    /* p, q: the same number of 32-bit words */
+  const uint32_t *q;     unsigned qbits;
+  const uint32_t *dp;                       /* d mod (p-1), ceil(pbits/32) words */
+  const uint32_t *dq;                       /* d mod (q-1), ceil(qbits/32) words */
+  const uint32_t *qinv;                     /* q^-1 mod p, ceil(pbits/32) words */
+  const uint32_t *e;     unsigned ebits;    /* the public exponent: the result is checked with it */
+} pka_rsa_key_t;
+
+/* memory-mapped I/O at `base` (no interrupt handler: polls; block transfers by volatile loops) */
 void pka_mmio_bus(pka_bus_t *bus, volatile void *base);
 
+/* Every function returns PKA_OK (0), a hardware status (pka_status: PKA_ERR_FAULT when a result
+   failed its check, PKA_ERR_BUSY when a command was dropped, PKA_ERR_TIMEOUT when a wait gave up and
+   the operation was aborted, ...) or a driver status (pka_host_status). */
 int pka_init(pka_dev_t *dev, const pka_bus_t *bus);
 int pka_write_operand(pka_dev_t *dev, unsigned slot, const uint32_t *words, unsigned nwords);
 int pka_read_operand(pka_dev_t *dev, unsigned slot, uint32_t *words, unsigned nwords);
 /* start a command and wait for it; returns its status (pka_status) */
 int pka_run(pka_dev_t *dev, unsigned op, unsigned len, unsigned elen, uint32_t arg, unsigned engine);
 int pka_serves(const pka_dev_t *dev, unsigned op);
+/* CTRL.ABORT: stop the running operation and zeroize (the operation ends with PKA_ERR_ABORTED) */
+int pka_abort(pka_dev_t *dev);
 
 /* operations: nbits = modulus length in bits; results have ceil(nbits/32) words */
 int pka_mont_params(pka_dev_t *dev, uint32_t *r2, uint64_t *mu, const uint32_t *n, unsigned nbits,
@@ -57,9 +80,30 @@ int pka_modadd(pka_dev_t *dev, uint32_t *r, const uint32_t *a, const uint32_t *b
                unsigned nbits);
 int pka_modsub(pka_dev_t *dev, uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *n,
                unsigned nbits);
-/* r_bits: the engine's Montgomery exponent (doc/top.md); 0 for engines without SLOT_W */
+/* r_bits: the engine's Montgomery exponent (doc/top.md); 0 for engines without SLOT_W (or W already
+   prepared). The engine's other operations take SLOT_W as it is. */
+int pka_modmul(pka_dev_t *dev, uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *n,
+               unsigned nbits, unsigned r_bits);
 int pka_modexp(pka_dev_t *dev, uint32_t *r, const uint32_t *base, const uint32_t *exp, unsigned ebits,
                const uint32_t *n, unsigned nbits, unsigned r_bits);
+/* MODEXP_CT: a secret exponent processed as elen bits (pass the modulus length: the cycle count then
+   depends on public lengths only); e_pub (NULL: none) makes the hardware check r^e_pub == base */
+int pka_modexp_ct(pka_dev_t *dev, uint32_t *r, const uint32_t *base, const uint32_t *exp, unsigned elen,
+                  const uint32_t *n, unsigned nbits, unsigned r_bits, const uint32_t *e_pub, unsigned e_pub_bits);
+int pka_modinv(pka_dev_t *dev, uint32_t *r, const uint32_t *a, const uint32_t *n, unsigned nbits,
+               unsigned r_bits);
+/* r_lo, r_hi: ceil(nbits/32) words each */
+int pka_mul(pka_dev_t *dev, uint32_t *r_lo, uint32_t *r_hi, const uint32_t *a, const uint32_t *b,
+            unsigned nbits);
+int pka_modred(pka_dev_t *dev, uint32_t *r, const uint32_t *a_lo, const uint32_t *a_hi, const uint32_t *n,
+               unsigned nbits, unsigned r_bits);
+/* y^2 == x^3 + a x + b mod p? PKA_OK or PKA_ERR_NOT_ON_CURVE */
+int pka_ecc_check(pka_dev_t *dev, const uint32_t *x, const uint32_t *y, const uint32_t *a, const uint32_t *b,
+                  const uint32_t *p, unsigned pbits, unsigned r_bits);
+/* RSA with the CRT key: load it once (the moduli first: a later modulus write clears the secrets),
+   then sign any number of messages (m < n): s = m^d mod n, released only after s^e == m. */
+int pka_rsa_load_key(pka_dev_t *dev, const pka_rsa_key_t *key);
+int pka_rsa_crt(pka_dev_t *dev, uint32_t *s, const uint32_t *m, const pka_rsa_key_t *key, unsigned window);
 int pka_zeroize(pka_dev_t *dev);
 
 /* sw/example.c: the example program on any bus (returns 0 when every step succeeded) */

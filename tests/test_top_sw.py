@@ -53,3 +53,45 @@ def test_c_example_on_the_rtl() -> None:
     assert int(out["zeroized"], 16) == 0
     assert "exp" not in out                       # this build has no MODEXP engine
     assert int(out["cycles"]) > 0 and bus_cycles > 0
+
+
+def _example_key() -> tuple[object, int]:
+    """The fixed RSA-512 test key and message of sw/example.c (seeded primes, as generated there)."""
+    import random
+
+    import gmpy2
+
+    from pka.model.common import CrtKey
+
+    rng = random.Random(2026)
+
+    def prime(b: int) -> int:
+        return int(gmpy2.next_prime(rng.getrandbits(b) | 1 << (b - 1) | 1 << (b - 2)))
+
+    key = CrtKey.from_pq(prime(256), prime(256))
+    return key, rng.randrange(key.n)
+
+
+@pytest.mark.rtl
+def test_c_rsa_crt_on_the_hscm_build() -> None:
+    """The C driver's RSA_CRT (pka_rsa_load_key + pka_rsa_crt) on an hscm build: the signature, the
+    exact COMPUTE of the first (key constants made inside) and a later signature, and ERR_FAULT when
+    the check fails (a wrong e)."""
+    from pka.model import hscm
+    from pka.model.common import CrtKey
+    from pka.regs import Status
+    from pka.rtl.top import crt_compute, hscm_r
+
+    key, m = _example_key()
+    assert isinstance(key, CrtKey)
+    params = {"pes": 2, "w": 16, "window": 0}
+    cfg = TopConfig(512, ("hscm",), (("HscmMaxWindow", 6), ("HscmPes", 2), ("HscmW", 16), ("MinSlotAw", 5)))
+    with TopSim(cfg) as sim:
+        rc, _, lines = sim.sw_example(hscm_r(255, 16))
+    assert rc == 0, lines
+    out = dict(line.split(" ", 1) for line in lines)
+    assert int(out["exp"], 16) == pow(A, 65537, P) == hscm.modexp(A, 65537, P, params).result
+    assert int(out["crt"], 16) == pow(m, key.d, key.n)
+    assert int(out["crt_compute"]) == crt_compute(m, key, params, key_setup=True, n_setup=True)
+    assert int(out["crt_again"]) == crt_compute(m, key, params, key_setup=False, n_setup=False)
+    assert int(out["crt_fault_status"]) == Status.ERR_FAULT
