@@ -26,7 +26,7 @@ W = int(os.environ.get("MWR4_W", "8"))
 K = model.RADIX_K[RADIX]
 
 INPUTS = ("in_valid_i", "in_first_i", "in_last_i", "in_ss_i", "in_sc_i", "in_cl_i", "in_b_i", "in_m_i",
-          "digit_i", "freeze_en_i", "coding_en_i")
+          "digit_i", "freeze_en_i", "coding_en_i", "wipe_i")   # wipe_i stays 0 (the wipe: tb/pka_mwr4_core)
 
 
 async def start(dut) -> None:

@@ -7,14 +7,24 @@
 //   OP_MONTMUL  R = A*B*2^(-kD) mod N          reads N, A, B                 1 product
 //   OP_MODMUL   R = A*B mod N                  reads N, A, B, W = R^2 mod N   2 products
 //   OP_MODEXP   R = A^E mod N, E of eng_i.cmd.elen bits; reads N, A, W, E       h + popcount(E) products
+//   OP_MODEXP_CT  the same by Montgomery's powering ladder over all elen bits of E (leading zeros
+//               included): X = Mont(A, W) -> XB, R0 = Mont(W, 1) = R mod N -> AC, then per bit b
+//               from the top R_(1-b) = Mont(R0, R1), R_b = Mont(R_b, R_b) (R0 in AC, R1 in XB; b
+//               only steers the buffer selects), R = Mont(R0, 1): 2 elen + 3 products whatever
+//               E's value (constant time: every product has the same cycles, the final correction
+//               is the code c read on the fly, never a conditional pass)
+//   OP_ZEROIZE  the wipe: every register of the core, the kernel's PEs and the post-processor
+//               (operand buffers N A B W E, XB/AC, S memory, shift registers, PE words, select
+//               registers) is cleared in one cycle and held at 0 until the next command; no port
+//               access; done with ST_OK, cycles = 1, io_cycles = 0 (pka.model.mwr4.wipe_cycles)
 // with A, B, W < N, N odd and > 1, R = 2^(kD) (D = NS*ceil(ceil(n/k)/NS) digits; radix 2: D over n),
 // W precomputed by the host. Results are canonical, in [0, N), written as ceil(n/32) words to SLOT_R.
 // eng_i.cmd.arg[0] = 1 disables the SEL freeze, eng_i.cmd.arg[1] = 1 the SEL_PP coding (when built), so one
 // build measures all four low-power variants. With ToggleCnt = 1 the toggle counters of the op are
 // written to SLOT_X2 words 0..4 after the result: SEL, EN, generator nets, datapath registers, kernel
 // cycles.
-// Errors -> done with status: unknown op (ST_ERR_OPCODE); n = 0, n > MaxLen, elen > MaxLen
-// (ST_ERR_LENGTH); even N (ST_ERR_EVEN_MODULUS); N = 1, N >= 2^n, A/B/W >= N, E >= 2^elen
+// Errors -> done with status: unknown op (ST_ERR_OPCODE); n = 0, n > MaxLen, elen > MaxLen (MODEXP,
+// MODEXP_CT) (ST_ERR_LENGTH); even N (ST_ERR_EVEN_MODULUS); N = 1, N >= 2^n, A/B/W >= N, E >= 2^elen
 // (ST_ERR_OPERAND_RANGE).
 //
 // Blocks: IO (loads the operands word-serially into internal word memories, stores the result),
@@ -79,9 +89,10 @@ module pka_mwr4_core
     if (LpCoding > 1 || LpFreeze > 1 || ToggleCnt > 1) $fatal(1, "LpCoding, LpFreeze, ToggleCnt: 0 or 1");
   end
 
-  typedef enum logic [3:0] {Idle, Load, Drain, Check, PSetup, PRun, Store, TogStore, Done} state_e;
-  typedef enum logic [1:0] {OpMontmul, OpModmul, OpModexp} kind_e;
-  typedef enum logic [2:0] {StFirst, StSecond, StSquare, StMult, StFinal} step_e;
+  typedef enum logic [3:0] {Idle, Load, Drain, Check, PSetup, PRun, Store, TogStore, Done, Wipe} state_e;
+  typedef enum logic [1:0] {OpMontmul, OpModmul, OpModexp, OpModexpCt} kind_e;
+  // StOne: R0 = Mont(W, 1); StLadMul / StLadSq: the two products of a ladder step (MODEXP_CT)
+  typedef enum logic [2:0] {StFirst, StSecond, StSquare, StMult, StFinal, StOne, StLadMul, StLadSq} step_e;
   // operand buffers a product can read: A from XA/WW/AC, B from those, YB, XB or the constant 1
   typedef enum logic [2:0] {SrcXa, SrcYb, SrcWw, SrcAc, SrcXb, SrcOne} src_e;
 
@@ -92,6 +103,10 @@ module pka_mwr4_core
   logic [31:0] cyc_q, cyc_d, io_q, io_d;
   logic [15:0] len_q, len_d, elen_q, elen_d;
   logic [1:0]  arg_q, arg_d;
+  // 1 while the core may hold operand data (after reset or a command); 0 after OP_ZEROIZE, which
+  // holds every register at 0 until the next command
+  logic        dirty_q, dirty_d;
+  logic        wipe;                               // the kernel's registers are cleared
 
   // ---- operand buffers (word memories of the IO block) -------------------------------------------
   // Read only at fixed word positions through registered word selects (B, M, S: the word of the next
@@ -139,6 +154,8 @@ module pka_mwr4_core
   logic [1:0]    ca, cb;                           // correction codes of the product's A and B
   logic [15:0]   ib_q, ib_d;                       // exponent bit index
   logic          ebit_q, ebit_d;                   // E[ib], registered
+  logic          lbit_q, lbit_d;                   // MODEXP_CT: the bit of the current ladder step
+  logic          lend_q, lend_d;                   // MODEXP_CT: the current step is the last
   logic [TW-1:0] t_q, t_d;                         // cycle within the pass
   logic [TW-1:0] rd_q, rd_d;                       // word on the kernel inputs next cycle (= next t)
   logic          rs;                               // t restarts at 0 next cycle
@@ -214,7 +231,7 @@ module pka_mwr4_core
 
   always_comb begin
     // A of the product (XA, WW or AC; AC and XB hold sign-extended values, XA and WW are < N)
-    a_vec = asel_q == SrcXa ? xa_q : asel_q == SrcWw ? ww_q : ac_q;
+    a_vec = asel_q == SrcXa ? xa_q : asel_q == SrcWw ? ww_q : asel_q == SrcXb ? xb_q : ac_q;
     ca    = code_of(asel_q, cac_q, cxb_q);
     cb    = code_of(bsel_q, cac_q, cxb_q);
     a_cm  = cm_pattern(ca, nm_q);
@@ -235,13 +252,13 @@ module pka_mwr4_core
     n32  = wsel32(nm_q, n32i);
   end
 
-  // slots loaded per op: MONTMUL N A B, MODMUL N A B W, MODEXP N A W E
+  // slots loaded per op: MONTMUL N A B, MODMUL N A B W, MODEXP and MODEXP_CT N A W E
   always_comb begin
     unique case (ld_q)
       2'd0: ld_slot = 4'(SLOT_N);
       2'd1: ld_slot = 4'(SLOT_A);
-      2'd2: ld_slot = kind_q == OpModexp ? 4'(SLOT_W) : 4'(SLOT_B);
-      default: ld_slot = kind_q == OpModexp ? 4'(SLOT_E) : 4'(SLOT_W);
+      2'd2: ld_slot = kind_q inside {OpModexp, OpModexpCt} ? 4'(SLOT_W) : 4'(SLOT_B);
+      default: ld_slot = kind_q inside {OpModexp, OpModexpCt} ? 4'(SLOT_E) : 4'(SLOT_W);
     endcase
     ld_words = ld_slot == 4'(SLOT_E) ? nwe32_q : nw32_q;
   end
@@ -257,6 +274,10 @@ module pka_mwr4_core
     fm2_d    = e_q + 16'(2 * NS) - 16'd2;
     for (int j = 0; j < EMax; j++) hi_d[j] = 16'(j) >= e_q;
     lastp0_d = 18'(K * NS) >= 18'(len_q);
+    if (!dirty_d) begin   // OP_ZEROIZE (see the end of the control block)
+      e_d = '0; em2_d = '0; pm2_d = '0; fm2_d = '0;
+      direct_d = 1'b0; byp_d = 1'b0; lastp0_d = 1'b0; hi_d = '0;
+    end
   end
 
   // ---- kernel feed: registers only (the S words of e <= 2NS come from the last stage's register) --
@@ -285,7 +306,7 @@ module pka_mwr4_core
   pka_mwr4_kernel #(
     .Radix(Radix), .W(W), .NS(NS), .Coding(LpCoding), .Freeze(LpFreeze), .ToggleCnt(ToggleCnt)
   ) u_kernel (
-    .clk_i(clk_i), .rst_ni(rst_ni),
+    .clk_i(clk_i), .rst_ni(rst_ni), .wipe_i(wipe),
     .in_valid_i(k_valid), .in_first_i(k_first), .in_last_i(k_last),
     .in_ss_i(k_ss), .in_sc_i(k_sc), .in_cl_i(k_cl), .in_b_i(k_b), .in_m_i(k_m),
     .digit_i(k_digit), .freeze_en_i(!arg_q[0]), .coding_en_i(!arg_q[1]),
@@ -297,7 +318,7 @@ module pka_mwr4_core
   assign post_valid = (state_q == PRun) && last_q && pv_q && o_valid;
 
   pka_mwr4_post #(.W(W)) u_post (
-    .clk_i(clk_i), .valid_i(post_valid), .first_i(o_first), .ss_i(o_ss), .sc_i(o_sc), .cl_i(o_cl),
+    .clk_i(clk_i), .wipe_i(wipe), .valid_i(post_valid), .first_i(o_first), .ss_i(o_ss), .sc_i(o_sc), .cl_i(o_cl),
     .b_i(o_b), .m_i(o_m), .a_top_i(K > 1 && aprev_q), .t_o(p_t), .c_o(p_c)
   );
 
@@ -313,7 +334,7 @@ module pka_mwr4_core
     enz_d = enz_q; etop_d = etop_q;
     stv_d = stv_q; st_car_d = st_car_q; smp_d = smp_q; stw_d = stw_q; sa_d = sa_q;
     asel_d = asel_q; bsel_d = bsel_q; dac_d = dac_q; dxb_d = dxb_q;
-    ib_d = ib_q; ebit_d = ee_q[EIW'(ib_q)];
+    ib_d = ib_q; ebit_d = ee_q[EIW'(ib_q)]; lbit_d = lbit_q; lend_d = lend_q; dirty_d = dirty_q;
     cov_d = cov_q; last_d = last_q; p0_d = p0_q;
     dcar_d = dcar_q; aprev_d = aprev_q; dig_d = dig_q; ash_d = ash_q; cmsh_d = cmsh_q;
     ohw_d = ohw_q;
@@ -391,6 +412,8 @@ module pka_mwr4_core
       Idle: if (eng_i.cmd_valid) begin
         cyc_d = '0; io_d = '0; ld_d = '0; req_d = '0; rsp_d = '0;
         len_d = eng_i.cmd.len; elen_d = eng_i.cmd.elen; arg_d = eng_i.cmd.arg[1:0];
+        dirty_d = 1'b1;
+        lend_d = 1'b0;
         for (int i = 0; i < NTog; i++) tog_d[i] = '0;
         nm_d = '0; xa_d = '0; yb_d = '0; ww_d = '0; ee_d = '0;
         neven_d = 1'b0; ngt1_d = 1'b0; nhi_d = 1'b0; ehi_d = 1'b0; rng_d = 1'b0;
@@ -401,13 +424,15 @@ module pka_mwr4_core
           OP_MONTMUL: kind_d = OpMontmul;
           OP_MODMUL:  kind_d = OpModmul;
           OP_MODEXP:  kind_d = OpModexp;
+          OP_MODEXP_CT: kind_d = OpModexpCt;
+          OP_ZEROIZE: state_d = Wipe;
           default: begin
             status_d = ST_ERR_OPCODE;
             state_d  = Done;
           end
         endcase
-        if (status_d == ST_OK && (eng_i.cmd.len == 0 || 32'(eng_i.cmd.len) > MaxLen
-            || (op_e'(eng_i.cmd.op) == OP_MODEXP && 32'(eng_i.cmd.elen) > MaxLen))) begin
+        if (status_d == ST_OK && state_d == Load && (eng_i.cmd.len == 0 || 32'(eng_i.cmd.len) > MaxLen
+            || (op_e'(eng_i.cmd.op) inside {OP_MODEXP, OP_MODEXP_CT} && 32'(eng_i.cmd.elen) > MaxLen))) begin
           status_d = ST_ERR_LENGTH;
           state_d  = Done;
         end
@@ -511,7 +536,10 @@ module pka_mwr4_core
             StFirst: begin
               if (kind_q == OpMontmul) state_d = Store;
               else if (kind_q == OpModmul) step_d = StSecond;
-              else if (enz_q && etop_q != 0) begin
+              else if (kind_q == OpModexpCt) begin
+                step_d = StOne;
+                ib_d   = elen_q == 16'd0 ? '0 : elen_q - 16'd1;   // E[ib] registered long before step 1
+              end else if (enz_q && etop_q != 0) begin
                 step_d = StSquare;
                 ib_d   = etop_q - 16'd1;
               end else step_d = StFinal;
@@ -528,6 +556,15 @@ module pka_mwr4_core
                 ib_d   = ib_q - 16'd1;
               end
             end
+            // the ladder: elen steps whatever E's value; the bit of a step is latched (lbit) as
+            // its multiplication is issued, the index moves to the next bit as its squaring is
+            StOne:    step_d = elen_q == 16'd0 ? StFinal : StLadMul;
+            StLadMul: begin
+              step_d = StLadSq;
+              if (ib_q == 0) lend_d = 1'b1;
+              else ib_d = ib_q - 16'd1;
+            end
+            StLadSq:  step_d = lend_q ? StFinal : StLadMul;
             default: state_d = Store;   // StSecond, StFinal
           endcase
           if (state_d == Store) begin
@@ -578,6 +615,12 @@ module pka_mwr4_core
         state_d = Idle;
       end
 
+      Wipe: begin   // OP_ZEROIZE: one cycle; every register is cleared below, the kernel by wipe
+        cyc_d   = cyc_q + 1;
+        dirty_d = 1'b0;
+        state_d = Done;
+      end
+
       default: state_d = Idle;
     endcase
 
@@ -587,7 +630,12 @@ module pka_mwr4_core
       dxb_d = 1'b0;
       unique case (step_d)
         StFirst: begin
-          if (kind_q == OpModexp) begin
+          if (kind_q == OpModexpCt) begin   // X = Mont(A, W) -> XB (R1)
+            asel_d = SrcXa;
+            bsel_d = SrcWw;
+            dac_d  = 1'b0;
+            dxb_d  = 1'b1;
+          end else if (kind_q == OpModexp) begin
             asel_d = enz_q ? SrcXa : SrcWw;
             bsel_d = enz_q ? SrcWw : SrcOne;
             dxb_d  = enz_q;
@@ -599,6 +647,21 @@ module pka_mwr4_core
         StSecond: begin asel_d = SrcAc; bsel_d = SrcWw; end
         StSquare: begin asel_d = SrcAc; bsel_d = SrcAc; end
         StMult:   begin asel_d = SrcAc; bsel_d = SrcXb; end
+        StOne:    begin asel_d = SrcWw; bsel_d = SrcOne; end   // R0 = R mod N -> AC
+        // ladder step of bit b (ebit_q, latched in lbit): R_(1-b) = R0 R1, then R_b = R_b^2
+        StLadMul: begin
+          asel_d = SrcAc;
+          bsel_d = SrcXb;
+          dac_d  = ebit_q;
+          dxb_d  = !ebit_q;
+          lbit_d = ebit_q;
+        end
+        StLadSq:  begin
+          asel_d = lbit_q ? SrcXb : SrcAc;
+          bsel_d = lbit_q ? SrcXb : SrcAc;
+          dac_d  = !lbit_q;
+          dxb_d  = lbit_q;
+        end
         default:  begin asel_d = SrcAc; bsel_d = SrcOne; end
       endcase
     end
@@ -609,7 +672,33 @@ module pka_mwr4_core
     nwe32_d = (elen_d + 16'd31) >> 5;
 
     rd_d = (state_d == PSetup || (state_d == PRun && wrap_d && !last_d)) ? '0 : rd_q + 1;
+
+    // OP_ZEROIZE: every register at 0 in the wipe's cycle and until the next command (the counter
+    // cyc holds the wipe's cycles for the port; state, status, kind, step are 0 = Idle, OK, ...)
+    if (!dirty_d) begin
+      kind_d = OpMontmul; step_d = StFirst; status_d = ST_OK; io_d = '0;
+      len_d = '0; elen_d = '0; arg_d = '0;
+      nm_d = '0; xa_d = '0; yb_d = '0; ww_d = '0; ac_d = '0; xb_d = '0; ee_d = '0;
+      ssm_d = '0; scm_d = '0; clm_d = 1'b0; cac_d = '0; cxb_d = '0;
+      nw32_d = '0; nwe32_d = '0;
+      ld_d = '0; req_d = '0; rsp_d = '0;
+      lv_d = 1'b0; lfst_d = 1'b0; llst_d = 1'b0; lw_d = '0; li_d = '0; ls_d = '0;
+      neven_d = 1'b0; ngt1_d = 1'b0; nhi_d = 1'b0; ehi_d = 1'b0; ge_d = 1'b0; rng_d = 1'b0;
+      enz_d = 1'b0; etop_d = '0;
+      stv_d = 1'b0; st_car_d = 1'b0; smp_d = 1'b0; stw_d = '0; sa_d = '0;
+      asel_d = SrcXa; bsel_d = SrcXa; dac_d = 1'b0; dxb_d = 1'b0;
+      ib_d = '0; ebit_d = 1'b0; lbit_d = 1'b0; lend_d = 1'b0;
+      t_d = '0; rd_d = '0; first_d = 1'b0; kv_d = 1'b0; klast_d = 1'b0; wrap_d = 1'b0; pv_d = 1'b0;
+      fin_d = 1'b0; advo_d = 1'b0; cov_d = '0; last_d = 1'b0; nlast_d = 1'b0; p0_d = 1'b0;
+      dcar_d = 1'b0; aprev_d = 1'b0; dig_d = '0; ash_d = '0; cmsh_d = '0;
+      kb_d = '0; km_d = '0; kss_d = '0; ksc_d = '0; bcar_d = 1'b0; bmp_d = 1'b0;
+      ohw_d = '0;
+      for (int i = 0; i < NTog; i++) tog_d[i] = '0;
+    end
   end
+
+  // the kernel and the post-processor are cleared in the wipe's cycle and held at 0 after it
+  assign wipe = state_q == Wipe || !dirty_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -619,6 +708,7 @@ module pka_mwr4_core
       lv_q <= 1'b0; stv_q <= 1'b0;
       first_q <= 1'b0; kv_q <= 1'b0; klast_q <= 1'b0; wrap_q <= 1'b0; pv_q <= 1'b0;
       fin_q <= 1'b0; advo_q <= 1'b0;
+      dirty_q <= 1'b1;
     end else begin
       state_q <= state_d; kind_q <= kind_d; step_q <= step_d; status_q <= status_d;
       cyc_q <= cyc_d; io_q <= io_d; ld_q <= ld_d; req_q <= req_d; rsp_q <= rsp_d;
@@ -626,6 +716,7 @@ module pka_mwr4_core
       lv_q <= lv_d; stv_q <= stv_d;
       first_q <= first_d; kv_q <= kv_d; klast_q <= klast_d; wrap_q <= wrap_d; pv_q <= pv_d;
       fin_q <= fin_d; advo_q <= advo_d;
+      dirty_q <= dirty_d;
     end
   end
 
@@ -640,7 +731,7 @@ module pka_mwr4_core
     rng_q <= rng_d; enz_q <= enz_d; etop_q <= etop_d;
     st_car_q <= st_car_d; smp_q <= smp_d; stw_q <= stw_d; sa_q <= sa_d;
     asel_q <= asel_d; bsel_q <= bsel_d; dac_q <= dac_d; dxb_q <= dxb_d;
-    ib_q <= ib_d; ebit_q <= ebit_d;
+    ib_q <= ib_d; ebit_q <= ebit_d; lbit_q <= lbit_d; lend_q <= lend_d;
     t_q <= t_d; rd_q <= rd_d; cov_q <= cov_d; last_q <= last_d; nlast_q <= nlast_d; p0_q <= p0_d;
     dcar_q <= dcar_d; aprev_q <= aprev_d; dig_q <= dig_d; ash_q <= ash_d; cmsh_q <= cmsh_d;
     kb_q <= kb_d; km_q <= km_d; kss_q <= kss_d; ksc_q <= ksc_d; bcar_q <= bcar_d; bmp_q <= bmp_d;

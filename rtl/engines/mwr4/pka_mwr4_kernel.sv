@@ -8,6 +8,7 @@
 // The last stage's output words go back to stage 0 (directly, or through the S memory of the core
 // when a pass is longer than the pipeline) or, in the last pass, to the post-processor.
 // Toggle counts (ToggleCnt = 1) of all stages are summed per cycle.
+// wipe_i (OP_ZEROIZE) clears every register of every stage.
 `default_nettype none
 
 module pka_mwr4_kernel #(
@@ -21,6 +22,7 @@ module pka_mwr4_kernel #(
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
+  input  logic         wipe_i,
   input  logic         in_valid_i,
   input  logic         in_first_i,
   input  logic         in_last_i,
@@ -75,7 +77,7 @@ module pka_mwr4_kernel #(
     pka_mwr4_pe #(
       .Radix(Radix), .W(W), .Coding(Coding), .Freeze(Freeze), .ToggleCnt(ToggleCnt)
     ) u_pe (
-      .clk_i(clk_i), .rst_ni(rst_ni),
+      .clk_i(clk_i), .rst_ni(rst_ni), .wipe_i(wipe_i),
       .in_valid_i(v[s]), .in_first_i(f[s]), .in_last_i(l[s]),
       .in_ss_i(ss[s]), .in_sc_i(sc[s]), .in_cl_i(cl[s]), .in_b_i(b[s]), .in_m_i(m[s]),
       .digit_i(digit_i), .freeze_en_i(freeze_en_i), .coding_en_i(coding_en_i),

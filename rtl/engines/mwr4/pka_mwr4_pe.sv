@@ -21,6 +21,8 @@
 //   Glitch blockers (latches) are not built: they are invisible to a cycle simulator.
 // ToggleCnt = 1 adds per-cycle toggle counts of the SEL/EN registers, the generator nets and the
 //   datapath registers (measurement only).
+// wipe_i (OP_ZEROIZE): every register of the PE and its generators is cleared (held at 0 while
+//   wipe_i is high): they hold words of S, B, M and the recoded digits, all operand-derived.
 `default_nettype none
 
 module pka_mwr4_pe #(
@@ -34,6 +36,7 @@ module pka_mwr4_pe #(
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
+  input  logic         wipe_i,      // clear every register (OP_ZEROIZE)
   input  logic         in_valid_i,
   input  logic         in_first_i,
   input  logic         in_last_i,
@@ -80,7 +83,7 @@ module pka_mwr4_pe #(
   logic [K-1:0] sp_low;
 
   pka_mwr4_ppgen #(.Radix(Radix), .W(W), .Coding(Coding)) u_ppgen (
-    .clk_i(clk_i), .valid_i(in_valid_i), .first_i(in_first_i), .b_i(in_b_i), .en_i(en_pp),
+    .clk_i(clk_i), .wipe_i(wipe_i), .valid_i(in_valid_i), .first_i(in_first_i), .b_i(in_b_i), .en_i(en_pp),
     .sel_i(sel_pp), .coding_en_i(coding_en_i), .pp_o(pp), .neg_o(neg_pp), .net_o(pp_net)
   );
 
@@ -91,7 +94,7 @@ module pka_mwr4_pe #(
   );
 
   pka_mwr4_pmgen #(.Radix(Radix), .W(W)) u_pmgen (
-    .clk_i(clk_i), .valid_i(in_valid_i), .first_i(in_first_i), .m_i(in_m_i), .en_i(en_pm),
+    .clk_i(clk_i), .wipe_i(wipe_i), .valid_i(in_valid_i), .first_i(in_first_i), .m_i(in_m_i), .en_i(en_pm),
     .sel_i(sel_pm), .pm_o(pm), .net_o(pm_net)
   );
 
@@ -105,6 +108,12 @@ module pka_mwr4_pe #(
     en_pm_d  = in_valid_i ? en_pm : en_pm_q;
     sel_pp_d = in_valid_i ? sel_pp : sel_pp_q;
     sel_pm_d = in_valid_i ? sel_pm : sel_pm_q;
+    if (wipe_i) begin
+      en_pp_d  = 1'b0;
+      en_pm_d  = 1'b0;
+      sel_pp_d = '0;
+      sel_pm_d = '0;
+    end
   end
 
   // ---- second section: two CSAs per word, the top word carry-propagated ---------------------------
@@ -132,12 +141,20 @@ module pka_mwr4_pe #(
     hc_d = in_valid_i ? new_sc[W-1:K] : hc_q;
     cl_d = (in_valid_i && in_first_i) ? low[K] : cl_q;
     flush_d = in_valid_i && in_last_i;
+    if (wipe_i) begin
+      ca_d    = 1'b0;
+      cb_d    = 1'b0;
+      hs_d    = '0;
+      hc_d    = '0;
+      cl_d    = 1'b0;
+      flush_d = 1'b0;
+    end
   end
 
   // ---- output registers (the register between stages of Fig. 3) ----------------------------------
-  logic [W-1:0] oss_q, oss_d, osc_q, osc_d, b1_q, b2_q, m1_q, m2_q;
+  logic [W-1:0] oss_q, oss_d, osc_q, osc_d, b1_q, b1_d, b2_q, b2_d, m1_q, m1_d, m2_q, m2_d;
   logic         ocl_q, ocl_d;
-  logic [2:0]   f1_q, f1_d, f2_q;   // {valid, first, last}, delayed twice
+  logic [2:0]   f1_q, f1_d, f2_q, f2_d;   // {valid, first, last}, delayed twice
 
   always_comb begin
     oss_d = oss_q;
@@ -152,6 +169,14 @@ module pka_mwr4_pe #(
       osc_d = {K'(0), hc_q};
     end
     f1_d = {in_valid_i, in_first_i & in_valid_i, in_last_i & in_valid_i};
+    f2_d = f1_q;
+    b1_d = in_b_i;
+    b2_d = b1_q;
+    m1_d = in_m_i;
+    m2_d = m1_q;
+    if (wipe_i) begin
+      {oss_d, osc_d, ocl_d, f1_d, f2_d, b1_d, b2_d, m1_d, m2_d} = '0;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -160,14 +185,14 @@ module pka_mwr4_pe #(
       f1_q <= '0; f2_q <= '0; flush_q <= 1'b0;
     end else begin
       en_pp_q <= en_pp_d; en_pm_q <= en_pm_d; sel_pp_q <= sel_pp_d; sel_pm_q <= sel_pm_d;
-      f1_q <= f1_d; f2_q <= f1_q; flush_q <= flush_d;
+      f1_q <= f1_d; f2_q <= f2_d; flush_q <= flush_d;
     end
   end
 
   always_ff @(posedge clk_i) begin
     ca_q <= ca_d; cb_q <= cb_d; hs_q <= hs_d; hc_q <= hc_d; cl_q <= cl_d;
     oss_q <= oss_d; osc_q <= osc_d; ocl_q <= ocl_d;
-    b1_q <= in_b_i; b2_q <= b1_q; m1_q <= in_m_i; m2_q <= m1_q;
+    b1_q <= b1_d; b2_q <= b2_d; m1_q <= m1_d; m2_q <= m2_d;
   end
 
   assign out_valid_o = f2_q[2];
@@ -181,10 +206,12 @@ module pka_mwr4_pe #(
 
   // ---- toggle counters (measurement only) ---------------------------------------------------------
   if (ToggleCnt == 1) begin : g_tog
-    logic [W-1:0] ppn_q, pmn_q;
+    logic [W-1:0] ppn_q, pmn_q, ppn_d, pmn_d;
+    assign ppn_d = wipe_i ? '0 : pp_net;
+    assign pmn_d = wipe_i ? '0 : pm_net;
     always_ff @(posedge clk_i) begin
-      ppn_q <= pp_net;
-      pmn_q <= pm_net;
+      ppn_q <= ppn_d;
+      pmn_q <= pmn_d;
     end
     always_comb begin
       tog_sel_o = 8'($countones(sel_pp_d ^ sel_pp_q)) + 8'($countones(sel_pm_d ^ sel_pm_q));

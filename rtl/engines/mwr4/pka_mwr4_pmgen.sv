@@ -5,6 +5,7 @@
 // shifts of +-M (2M, 4M take the top bits of the previous +-M word), so -2M, -4M are exact too. Radix
 // 8 adds the word-serial adder 3M = M + 2M (2-bit carry), and -3M = ~3M with bit 0 set (3M is odd).
 // EN_PM = 0 forces PM = 0 (SEL_PM may stay frozen). net_o: the word before the enable gate.
+// wipe_i (OP_ZEROIZE) clears the previous-word state (it holds bits of M).
 // Latency: combinational, with the previous-word state updated when valid_i.
 `default_nettype none
 
@@ -14,6 +15,7 @@ module pka_mwr4_pmgen #(
   localparam int unsigned SelW = Radix == 8 ? 3 : Radix == 4 ? 2 : 1
 ) (
   input  logic            clk_i,
+  input  logic            wipe_i,  // clear the state (OP_ZEROIZE)
   input  logic            valid_i,
   input  logic            first_i,
   input  logic [W-1:0]    m_i,
@@ -63,6 +65,11 @@ module pka_mwr4_pmgen #(
     bprev_d = valid_i ? base[W-1:W-2] : bprev_q;
     mprev_d = valid_i ? m_i[W-1] : mprev_q;
     c3_d    = valid_i ? m3[W+1:W] : c3_q;
+    if (wipe_i) begin
+      bprev_d = '0;
+      mprev_d = 1'b0;
+      c3_d    = '0;
+    end
   end
 
   always_ff @(posedge clk_i) begin

@@ -9,12 +9,14 @@
 // sign(T), sign(T - M), sign(T - 2M) give c = +1 (T < 0), 0 (T < M), -1 (T < 2M) or -2, as a 2-bit
 // two's complement number, valid in the cycle of the last word. T is in (-M, 3M) by the model's
 // range argument, so T + c*M is in [0, M). Latency: combinational, word carries registered.
+// wipe_i (OP_ZEROIZE) clears the word carries and borrows.
 `default_nettype none
 
 module pka_mwr4_post #(
   parameter int unsigned W = 16  // word size
 ) (
   input  logic         clk_i,
+  input  logic         wipe_i,   // clear the state (OP_ZEROIZE)
   input  logic         valid_i,
   input  logic         first_i,
   input  logic [W-1:0] ss_i,
@@ -47,6 +49,12 @@ module pka_mwr4_post #(
     br1_d   = valid_i ? d1[W] : br1_q;
     br2_d   = valid_i ? d2[W] : br2_q;
     mprev_d = valid_i ? m_i[W-1] : mprev_q;
+    if (wipe_i) begin
+      carry_d = '0;
+      br1_d   = 1'b0;
+      br2_d   = 1'b0;
+      mprev_d = 1'b0;
+    end
   end
 
   always_ff @(posedge clk_i) begin

@@ -7,6 +7,7 @@
 // of the two's complement is the carry-in neg_o of word 0 (it enters the PE's first CSA). EN_PP = 0
 // forces PP = 0 whatever SEL_PP is, which is why SEL_PP may stay frozen then (section 5).
 // net_o is the word before the enable gate (observed by the toggle counters only).
+// wipe_i (OP_ZEROIZE) clears the previous-word state (it holds bits of B).
 // Latency: combinational, with the previous-word state updated when valid_i.
 `default_nettype none
 
@@ -17,6 +18,7 @@ module pka_mwr4_ppgen #(
   localparam int unsigned SelW  = Radix == 8 ? 3 : Radix == 4 ? 2 : 1
 ) (
   input  logic            clk_i,
+  input  logic            wipe_i,       // clear the state (OP_ZEROIZE)
   input  logic            valid_i,      // a word is consumed this cycle
   input  logic            first_i,      // word 0
   input  logic [W-1:0]    b_i,
@@ -69,6 +71,10 @@ module pka_mwr4_ppgen #(
     neg_o  = en_i & neg;
     prev_d = valid_i ? b_i[W-1:W-2] : prev_q;
     c3_d   = valid_i ? b3[W+1:W] : c3_q;
+    if (wipe_i) begin
+      prev_d = '0;
+      c3_d   = '0;
+    end
   end
 
   always_ff @(posedge clk_i) begin

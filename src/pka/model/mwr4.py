@@ -70,6 +70,18 @@ cycle per product:
 modexp (left-to-right binary): X' = Mont(X, R^2), h-1 squarings, popcount(E)-1 multiplications and
 Mont(acc, 1): h + popcount(E) products (E = 0: Mont(R^2, 1), Mont(., 1): 2 products). modmul:
 Mont(Mont(A, B), R^2): 2 products. R^2 mod N (R = 2^(kD)) is precomputed on the host (SLOT_W).
+
+modexp_ct (OP_MODEXP_CT, constant time; not in the paper, which has no exponentiation): Montgomery's
+powering ladder over all elen bits of E, leading zeros included. X = Mont(A, R^2) (buffer XB = R1),
+R0 = Mont(R^2, 1) = R mod N (buffer AC), then for each bit b from the top R_(1-b) = Mont(R0, R1),
+R_b = Mont(R_b, R_b) (b only selects buffers), finally Mont(R0, 1): 2 elen + 3 products, a count
+that depends on elen alone; every product has the same cycles (the final correction is the code c,
+read on the fly, never a conditional subtraction pass), so
+
+    cycles(MODEXP_CT) = (2 elen + 3) * cycles(product).
+
+The wipe (OP_ZEROIZE): every storage element of the engine is a register (operand buffers, S memory,
+PE words), so one cycle clears them all: wipe_cycles() = 1.
 """
 
 from __future__ import annotations
@@ -428,6 +440,25 @@ def modexp_products(exp: int) -> int:
     return exp.bit_length() + bin(exp).count("1")
 
 
+def modexp_ct_products(elen: int) -> int:
+    """Products of the ladder (OP_MODEXP_CT): conversion, R mod N, 2 per bit, back: 2 elen + 3."""
+    return 2 * elen + 3
+
+
+def modexp_ct_cycles(n: int, elen: int, cfg: Config) -> int:
+    """cycles_o of OP_MODEXP_CT: a function of n, elen and the build only, never of E's value."""
+    return modexp_ct_products(elen) * product_cycles(n, cfg)
+
+
+WIPE_CYCLES = 1
+
+
+def wipe_cycles() -> int:
+    """cycles_o of OP_ZEROIZE: one cycle clears every register (the engine has no RAM), whatever
+    the build (MaxLen, NS, w); io_cycles 0."""
+    return WIPE_CYCLES
+
+
 # ---- the low-power select registers (section 5) -----------------------------------------------------
 
 def sel_pp_code(qa: int, k: int, coding: bool) -> int:
@@ -483,11 +514,13 @@ def select_toggles(qa: tuple[int, ...], qm: tuple[int, ...], cfg: Config, freeze
 
 # ---- the Python surface -----------------------------------------------------------------------------
 
-def _check_inputs(mod: int, operands: tuple[tuple[int, str], ...], exp: int | None = None) -> int:
+def _check_inputs(mod: int, operands: tuple[tuple[int, str], ...], exp: int | None = None,
+                  elen: int | None = None) -> int:
     """The engine's checks in the hardware's order; returns the modulus length n.
 
     Host-side first (what cannot be sent to the engine: signs), then what the engine checks when it
-    takes the command (lengths), then after loading (even modulus, then the ranges)."""
+    takes the command (lengths), then after loading (even modulus, then the ranges). With elen
+    (MODEXP_CT) the exponent is elen bits: elen is a length, exp >= 2^elen a range error."""
     if mod <= 0:
         raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be positive")
     if exp is not None and exp < 0:
@@ -497,13 +530,17 @@ def _check_inputs(mod: int, operands: tuple[tuple[int, str], ...], exp: int | No
     n = mod.bit_length()
     if n > MAX_BITS:
         raise PkaError(Status.ERR_LENGTH, f"modulus of {n} bits above the engine maximum {MAX_BITS}")
-    if exp is not None and exp.bit_length() > MAX_BITS:
+    if elen is not None and not 0 <= elen <= MAX_BITS:
+        raise PkaError(Status.ERR_LENGTH, f"exponent length {elen} outside 0..{MAX_BITS}")
+    if elen is None and exp is not None and exp.bit_length() > MAX_BITS:
         raise PkaError(Status.ERR_LENGTH, f"exponent of {exp.bit_length()} bits above the engine maximum {MAX_BITS}")
     check_odd_modulus(mod)
     if mod == 1:
         raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be at least 3")
     for v, name in operands:
         check_range(v, mod, name)
+    if elen is not None and exp is not None and exp >> elen:
+        raise PkaError(Status.ERR_OPERAND_RANGE, f"exponent out of range [0, 2^{elen})")
     return n
 
 
@@ -562,3 +599,49 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, int | str]) -> Op
     assert count == modexp_products(exp)
     det = _detail(n, cfg, count)
     return OpResult(res, count * product_cycles(n, cfg), None, det)
+
+
+def ladder(base: int, exp: int, elen: int, mod: int, cfg: Config, n: int) -> tuple[int, list[tuple[str, str, str]]]:
+    """The RTL's MODEXP_CT product by product: the result and the schedule of (A, B, destination)
+    buffers (XA = A, WW = R^2, ONE = 1, AC = R0, XB = R1), which the bits of E only permute.
+
+    Invariant after step i (asserted): R0 = X^(E >> i) R, R1 = R0 X (Montgomery domain)."""
+    g = geometry(n, cfg)
+    w2 = r2_mod(mod, g.r_bits)
+    r = pow(2, g.r_bits, mod)
+    buf = {"XA": base, "WW": w2, "ONE": 1, "AC": 0, "XB": 0}
+    sched: list[tuple[str, str, str]] = []
+
+    def mont(a: str, b: str, dst: str) -> None:
+        buf[dst] = mont_product(buf[a], buf[b], mod, cfg, n).value
+        sched.append((a, b, dst))
+
+    mont("XA", "WW", "XB")                         # R1 = X = A R
+    mont("WW", "ONE", "AC")                        # R0 = R mod N
+    for i in range(elen - 1, -1, -1):
+        bit = (exp >> i) & 1
+        mont("AC", "XB", "AC" if bit else "XB")    # R_(1-b) = R0 R1
+        sq = "XB" if bit else "AC"
+        mont(sq, sq, sq)                           # R_b = R_b^2
+        assert buf["AC"] == pow(base, exp >> i, mod) * r % mod
+        assert buf["XB"] == buf["AC"] * base % mod
+    mont("AC", "ONE", "AC")                        # out of the Montgomery domain
+    return buf["AC"], sched
+
+
+def modexp_ct(base: int, exp: int, mod: int, params: Mapping[str, int | str], elen: int | None = None) -> OpResult:
+    """base^exp mod N by OP_MODEXP_CT: the powering ladder over exactly `elen` bits of exp (default:
+    the modulus length), so the cycle count is modexp_ct_cycles(n, elen) whatever exp's value.
+
+    Errors in the hardware's order: signs (host), lengths (elen outside 0..MAX_BITS: ERR_LENGTH),
+    even modulus, N = 1, base >= N, exp >= 2^elen (ERR_OPERAND_RANGE)."""
+    cfg = config(params)
+    if elen is None:
+        elen = max(mod, 0).bit_length()
+    n = _check_inputs(mod, ((base, "base"),), exp, elen)
+    res, sched = ladder(base, exp, elen, mod, cfg, n)
+    assert res == pow(base, exp, mod)
+    assert len(sched) == modexp_ct_products(elen)
+    det = _detail(n, cfg, len(sched))
+    det["elen"] = elen
+    return OpResult(res, modexp_ct_cycles(n, elen, cfg), None, det)

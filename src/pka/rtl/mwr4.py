@@ -1,4 +1,5 @@
-"""RTL driver of mwr4 (rtl/engines/mwr4/): the same montmul/modmul/modexp as pka.model.mwr4, on Verilator.
+"""RTL driver of mwr4 (rtl/engines/mwr4/): the same montmul/modmul/modexp/modexp_ct as pka.model.mwr4,
+on Verilator, and the wipe (OP_ZEROIZE).
 
 Build parameters: Radix, NS, W from the engine parameters; MaxLen = the smallest of 64, 128, ...,
 4096 bits that holds the modulus and the exponent (so operations of similar size share a build);
@@ -155,6 +156,43 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, int | str], progr
     detail = {"total_cycles": r.cmd.cycles, "products": products,
               "product_cycles": r.cmd.cycles // products}
     return OpResult(r.result, r.cmd.cycles, r.cmd.io_cycles, detail)
+
+
+def modexp_ct(base: int, exp: int, mod: int, params: Mapping[str, int | str], progress: Progress = None,
+              stall: int = 0, elen: int | None = None, maxlen: int = 0) -> OpResult:
+    """base^exp mod N by OP_MODEXP_CT: the ladder over exactly `elen` bits of exp (default: the
+    modulus length, the length to give a secret exponent); cycles = cycles_o, a function of
+    (n, elen) only. `maxlen` runs it on a larger build (n and elen are runtime inputs)."""
+    cfg = model.config(params)
+    if elen is None:
+        elen = max(mod, 0).bit_length()
+    if mod <= 0 or exp < 0 or base < 0:
+        return model.modexp_ct(base, exp, mod, params, elen)    # raises the model's error
+    n = mod.bit_length()
+    if n > model.MAX_BITS or not 0 <= elen <= model.MAX_BITS:
+        raise PkaError(Status.ERR_LENGTH, f"mwr4: lengths ({n}, {elen}) above the engine maximum {model.MAX_BITS}")
+    if base >> (32 * -(-n // 32)) or exp >> (32 * -(-elen // 32)):   # beyond the words the engine reads
+        if mod % 2 == 0:
+            raise PkaError(Status.ERR_EVEN_MODULUS, "modulus must be odd")
+        raise PkaError(Status.ERR_OPERAND_RANGE, "operand out of range")
+    w2 = r2_mod(mod, model.geometry(n, cfg).r_bits) if mod % 2 and mod > 1 else 0
+    products = model.modexp_ct_products(elen)
+    r = run(Op.MODEXP_CT, n, {Slot.N: mod, Slot.A: base, Slot.W: w2, Slot.E: exp}, cfg, elen=elen,
+            stall=stall, budget=_budget(n, cfg, products), progress=progress, maxlen=maxlen)
+    detail = {"total_cycles": r.cmd.cycles, "products": products, "elen": elen,
+              "product_cycles": r.cmd.cycles // products}
+    return OpResult(r.result, r.cmd.cycles, r.cmd.io_cycles, detail)
+
+
+def wipe(params: Mapping[str, int | str], maxlen: int = 64) -> OpResult:
+    """OP_ZEROIZE on the build of `maxlen` bits (and params' radix, ns, w): every register of the
+    engine cleared; result 0, cycles = cycles_o (pka.model.mwr4.wipe_cycles()), io_cycles."""
+    cfg = model.config(params)
+    h = harness(design(cfg, maxlen))
+    res = h.command(Op.ZEROIZE, 0, 0, 0, max_cycles=1000)
+    if res.status != Status.OK:
+        raise PkaError(Status(res.status), f"mwr4 engine: {Status(res.status).name}")
+    return OpResult(0, res.cycles, res.io_cycles, {"total_cycles": res.cycles})
 
 
 def toggles(a: int, b: int, mod: int, params: Mapping[str, int | str], freeze: bool = True,
