@@ -24,14 +24,16 @@
 //   OP_MODRED   R = (A_HI:A) mod N, A_HI:A = A_HI 2^(32 ceil(n/32)) + A < 2^(2n) (MRDC, W = R^2)
 //   OP_MUL      R_HI:R = A B for A, B < 2^n (MULT mode; R, R_HI: ceil(n/32) words each)
 //   OP_RSA_CRT  R = A^d mod N by CRT on two HSCMs: eng_i.cmd.len = bits of N, eng_i.cmd.elen = bits of
-//               P, eng_i.cmd.arg[15:0] = bits of Q, [19:16] = window; P, Q, N, A (< N), DP, DQ,
+//               P, eng_i.cmd.arg[15:0] = bits of Q, [19:16] = window, [31:24] = X extra exponent
+//               bits (0..MaxXBits = 64, for blinded exponents d_p + r_p (p-1), d_q + r_q (q-1));
+//               P, Q, N, A (< N), DP (< 2^(bits(P)+X)), DQ (< 2^(bits(Q)+X)),
 //               QINV = q^-1 mod p; host constants X0 = R_p^3 mod p, X1 = R_q^3 mod q,
 //               X2 = p^-1 mod q.  Checks u q + v p = N + 1 (two MULTs), then per HSCM: MRDC,
-//               a fixed window over all bits(p) (bits(q)) bits of DP (DQ) with digits of
+//               a fixed window over all bits(p) + X (bits(q) + X) bits of DP (DQ) with digits of
 //               window - 1 bits (at least 1) and one multiplication per digit, C^0 included,
 //               HSCM(S, u|v), final reduction; then y_p q and y_q p (MULT), their sum, final
 //               reduction mod N (eq. 4 with t in {0, 1}).  Constant time: the cycles depend on
-//               the lengths and the window only (no skipped zeros, no data-dependent step).
+//               the lengths, X and the window only (no skipped zeros, no data-dependent step).
 //   OP_ZEROIZE  the wipe: both operand RAMs and N RAMs zeroed one word per cycle (Depth cycles),
 //               every register of every unit (PEs, FIFOs, sequencers, program generators with
 //               the exponent registers, redc, ALU, I/O) held at 0 meanwhile and until the next
@@ -42,11 +44,11 @@
 // OP_ZEROIZE Depth = (15 + 2^(MaxWindow-1)) (f_max + 1) (pka.model.hscm.wipe_cycles).
 // io_cycles: operand loads (with zero fill of the RAM entries), exponent alignment, the range
 // checks (one compare pass per operand) and the result store.
-// Errors (status, done within a bounded time): unknown op ST_ERR_OPCODE; window > MaxWindow or a
-// two-HSCM op with Pes odd ST_ERR_UNSUPPORTED; n < 2k+4, n > MaxLen (CRT: p, q > MaxLen/2,
+// Errors (status, done within a bounded time): unknown op ST_ERR_OPCODE; window > MaxWindow, RSA_CRT's
+// X > MaxXBits or a two-HSCM op with Pes odd ST_ERR_UNSUPPORTED; n < 2k+4, n > MaxLen (CRT: p, q > MaxLen/2,
 // |bits(p) - bits(q)| > 2k), elen > MaxLen, or a modulus without exactly its given length
 // ST_ERR_LENGTH; even N, P or Q ST_ERR_EVEN_MODULUS; A, B >= N (message >= N, MUL operands
-// >= 2^n, A_HI:A >= 2^(2n), DP >= 2^bits(P), DQ >= 2^bits(Q)) ST_ERR_OPERAND_RANGE; u q + v p != N + 1 (p, q not coprime, wrong
+// >= 2^n, A_HI:A >= 2^(2n), DP >= 2^(bits(P)+X), DQ >= 2^(bits(Q)+X)) ST_ERR_OPERAND_RANGE; u q + v p != N + 1 (p, q not coprime, wrong
 // inverses or N != p q) ST_ERR_NO_INVERSE.
 `default_nettype none
 
@@ -89,6 +91,10 @@ module pka_hscm_core
   localparam int unsigned Half      = Pes / 2;
   localparam int unsigned SlotWords = 1 << (MemAw - 4);
   localparam int unsigned MinLen    = 2 * W + 4;
+  // exponent register bits: MODEXP's elen <= MaxLen; RSA_CRT's bits(p) + X <= MaxLen/2 + MaxXBits,
+  // loaded as whole 32-bit port words
+  localparam int unsigned CrtEBits  = (MaxLen / 2 + MaxXBits + 31) / 32 * 32;
+  localparam int unsigned EBits     = (CrtEBits > MaxLen) ? CrtEBits : MaxLen;
 
   initial begin
     if (MaxLen % 32 != 0 || MaxLen < 64 || MaxLen > 4096) $fatal(1, "MaxLen: multiple of 32, 64..4096");
@@ -96,6 +102,8 @@ module pka_hscm_core
     if (Pes < 1 || Pes > 128) $fatal(1, "Pes must be 1..128");
     if (MaxWindow < 1 || MaxWindow > 8) $fatal(1, "MaxWindow must be 1..8");
     if (SlotWords * 32 < MaxLen + 2 * W + 1) $fatal(1, "MemAw too small: a slot must hold MaxLen+2W+1 bits");
+    // (implied by the line above for every legal MaxLen: a blinded d_p' of MaxLen/2 + MaxXBits bits)
+    if (SlotWords * 32 < MaxLen / 2 + MaxXBits) $fatal(1, "MemAw too small for MaxLen/2+MaxXBits exponent bits");
     if (MinLen > MaxLen) $fatal(1, "MaxLen below the engine minimum 2W+4");
   end
 
@@ -117,6 +125,7 @@ module pka_hscm_core
   logic        first_q;              // first cycle of a state
   op_e         op_q, op_d;
   logic [15:0] len_q, len_d, elen_q, elen_d, lenq_q, lenq_d;
+  logic [15:0] lpx_q, lpx_d, lqx_q, lqx_d;   // RSA_CRT: exponent bits bits(p) + X, bits(q) + X
   logic [3:0]  win_q, win_d;
   logic [7:0]  status_q, status_d;
   logic [31:0] cyc_q, cyc_d, io_q, io_d;
@@ -269,7 +278,8 @@ module pka_hscm_core
     if (!cmd_err && cop != OP_ZEROIZE
         && (((cop == OP_MODEXP_CT || cop == OP_RSA_CRT) && (Pes < 2 || Pes % 2 != 0))
                      || (cop == OP_MODEXP && 32'(eng_i.cmd.arg[3:0]) > MaxWindow)
-                     || (cop == OP_RSA_CRT && 32'(eng_i.cmd.arg[19:16]) > MaxWindow))) begin
+                     || (cop == OP_RSA_CRT && 32'(eng_i.cmd.arg[19:16]) > MaxWindow)
+                     || (cop == OP_RSA_CRT && 32'(eng_i.cmd.arg[31:24]) > MaxXBits))) begin
       cmd_err = 1'b1;
       cmd_st  = ST_ERR_UNSUPPORTED;
     end
@@ -372,6 +382,8 @@ module pka_hscm_core
     len_d    = len_q;
     elen_d   = elen_q;
     lenq_d   = lenq_q;
+    lpx_d    = lpx_q;
+    lqx_d    = lqx_q;
     win_d    = win_q;
     status_d = status_q;
     cyc_d    = cyc_q;
@@ -398,6 +410,8 @@ module pka_hscm_core
         len_d    = eng_i.cmd.len;
         elen_d   = eng_i.cmd.elen;
         lenq_d   = eng_i.cmd.arg[15:0];
+        lpx_d    = eng_i.cmd.elen + ((cop == OP_RSA_CRT) ? 16'(eng_i.cmd.arg[31:24]) : 16'd0);
+        lqx_d    = eng_i.cmd.arg[15:0] + ((cop == OP_RSA_CRT) ? 16'(eng_i.cmd.arg[31:24]) : 16'd0);
         win_d    = (cop == OP_RSA_CRT) ? eng_i.cmd.arg[19:16] : eng_i.cmd.arg[3:0];
         cyc_d    = '0;
         io_d     = '0;
@@ -408,6 +422,8 @@ module pka_hscm_core
           len_d  = '0;
           elen_d = '0;
           lenq_d = '0;
+          lpx_d  = '0;
+          lqx_d  = '0;
           win_d  = '0;
           st_d   = S_WIPE;
         end
@@ -564,7 +580,7 @@ module pka_hscm_core
           default:      pg_mode[r] = PG_CRT;
         endcase
       end
-      pg_elen[r]  = is_crt ? n_r[r] : elen_q;
+      pg_elen[r]  = is_crt ? ((r == 0) ? lpx_q : lqx_q) : elen_q;   // CRT: bits(p|q) + X
       pg_eload[r] = pw(pg_elen[r]) << 5;
       pg_norm[r]  = !is_ct && !is_crt;   // leading zeros skipped for MODEXP (public E) only
       pg_clear[r] = io_eclr[r];
@@ -672,6 +688,8 @@ module pka_hscm_core
     len_q  <= len_d;
     elen_q <= elen_d;
     lenq_q <= lenq_d;
+    lpx_q  <= lpx_d;
+    lqx_q  <= lqx_d;
     win_q  <= win_d;
     rk_q   <= rk_d;
   end
@@ -759,7 +777,7 @@ module pka_hscm_core
     );
 
     pka_hscm_prog #(
-      .EBits     (MaxLen),
+      .EBits     (EBits),
       .MaxWindow (MaxWindow)
     ) u_prog (
       .clk_i         (clk_i),
@@ -856,6 +874,8 @@ module pka_hscm_core
     .len_i         (len_q),
     .elen_i        (elen_q),
     .lenq_i        (lenq_q),
+    .dpl_i         (lpx_q),
+    .dql_i         (lqx_q),
     .store_words_i (store_words),
     .store_ent_i   (store_ent),
     .load_done_o   (io_ldone),
@@ -911,6 +931,6 @@ module pka_hscm_core
   );
 
   logic unused;
-  assign unused = ^{nrd_unused[0], nrd_unused[1], alu_busy, a_res[0], a_res[1], eng_i.cmd.arg[31:20],
+  assign unused = ^{nrd_unused[0], nrd_unused[1], alu_busy, a_res[0], a_res[1], eng_i.cmd.arg[23:20],
                     io_nwa};
 endmodule

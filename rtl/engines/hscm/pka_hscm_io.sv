@@ -10,7 +10,8 @@
 //   MODRED   N -> MOD, A -> MSG words 0.., A_HI -> MSG after A (A_HI:A < 2^(2n)), W -> W
 //   MUL      A -> A, B -> B (both < 2^n)
 //   RSA_CRT  P -> MOD0/QQ1 (odd, n_p bits), Q -> MOD1/QQ0 (odd, n_q bits), N -> NMOD0 (n bits),
-//            A -> MSG0/MSG1, DP -> exponent 0 (< 2^n_p), DQ -> exponent 1 (< 2^n_q), QINV -> U0, X2 -> U1,
+//            A -> MSG0/MSG1, DP -> exponent 0 (< 2^(n_p+X)), DQ -> exponent 1 (< 2^(n_q+X)),
+//            QINV -> U0, X2 -> U1,
 //            X0 -> W0 (R_p^3 mod p), X1 -> W1 (R_q^3 mod q)
 // A port word is split into W-bit words (W = 16: two; W = 64: two port words make one); then the
 // rest of the entry is written with zeros, so that every operand read beyond its length is 0.
@@ -43,6 +44,8 @@ module pka_hscm_io
   input  logic [15:0]      len_i,
   input  logic [15:0]      elen_i,
   input  logic [15:0]      lenq_i,
+  input  logic [15:0]      dpl_i,         // RSA_CRT: bits of DP and DQ (bits(p|q) + X)
+  input  logic [15:0]      dql_i,
   input  logic [15:0]      store_words_i, // port words to store
   input  logic [7:0]       store_ent_i,
   output logic             load_done_o,   // pulse; status in load_err_o
@@ -111,7 +114,7 @@ module pka_hscm_io
   endfunction
 
   function automatic item_t load_item(op_e op, logic [3:0] idx, logic [15:0] n, logic [15:0] el,
-                                      logic [15:0] nq);
+                                      logic [15:0] nq, logic [15:0] dpl, logic [15:0] dql);
     item_t x;
     logic  two;
     x = '0;
@@ -162,8 +165,8 @@ module pka_hscm_io
           x = it(4'(SLOT_A), n, DST_RAM, 1'b1, ENT_MSG, 1'b1, ENT_MSG, CHK_NONE, '0);
           x.fill = 16'(2 * Ew);
         end
-        4'd4: x = it(4'(SLOT_DP), el, DST_EXP, 1'b1, '0, 1'b0, '0, CHK_LIM, 17'(el));
-        4'd5: x = it(4'(SLOT_DQ), nq, DST_EXP, 1'b0, '0, 1'b1, '0, CHK_LIM, 17'(nq));
+        4'd4: x = it(4'(SLOT_DP), dpl, DST_EXP, 1'b1, '0, 1'b0, '0, CHK_LIM, 17'(dpl));
+        4'd5: x = it(4'(SLOT_DQ), dql, DST_EXP, 1'b0, '0, 1'b1, '0, CHK_LIM, 17'(dql));
         4'd6: x = it(4'(SLOT_QINV), el, DST_RAM, 1'b1, ENT_U, 1'b0, '0, CHK_NONE, '0);
         4'd7: x = it(4'(SLOT_X2), nq, DST_RAM, 1'b0, '0, 1'b1, ENT_U, CHK_NONE, '0);
         4'd8: x = it(4'(SLOT_X0), el, DST_RAM, 1'b1, ENT_W, 1'b0, '0, CHK_NONE, '0);
@@ -210,7 +213,7 @@ module pka_hscm_io
 
   // ---- one cycle ahead: the next item, masks and addresses of port word lp_d -----------------
   always_comb begin
-    item_d = load_item(op_i, li_d, len_i, elen_i, lenq_i);
+    item_d = load_item(op_i, li_d, len_i, elen_i, lenq_i, dpl_i, dql_i);
     begin
       logic signed [17:0] rel;
       rel = $signed({1'b0, item.lim}) - $signed(18'({lp_d, 5'd0}));

@@ -53,6 +53,12 @@ package pka_hscm_pkg;
   localparam logic [7:0] ENT_T0   = 8'd15;  // C_1, C_3, ..., C_(2^k - 1): T0 + j = C_(2j+1)
   localparam int unsigned NumFixedEnt = 15;
 
+  // RSA_CRT's exponent blinding: the command's arg[31:24] = X extra exponent bits, 0..MaxXBits
+  // (any value; above it ST_ERR_UNSUPPORTED).  The exponents are then bits(p) + X and
+  // bits(q) + X bits long (d_p + r_p (p - 1) with r_p < 2^X); the exponent registers hold
+  // max(MaxLen, MaxLen/2 + MaxXBits rounded up to 32) bits (pka_hscm_core's EBits).
+  localparam int unsigned MaxXBits = 64;
+
   // word address of entry ent: ent * ew as shifts and adds of the constant ew's bits (a product
   // would be mapped to a DSP block, slow in front of a RAM address)
   function automatic logic [31:0] ent_base(logic [7:0] ent, int unsigned ew);

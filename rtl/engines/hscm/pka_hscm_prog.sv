@@ -18,10 +18,11 @@
 // E = 0 (EXP): HSCM(1, W), HSCM(., 1) -> RES.
 // CRT (constant time, the fixed window): MRDC -> T0 (C^1), HSCM(1, W = R^3) and HSCM(., 1) -> SQ
 // (C^0 = R mod p, the Montgomery one), C^2 = C C -> T1, C^j = C^(j-1) C -> T(j-1) up to
-// j = 2^k - 1; then every bit of the exponent (elen_i bits, leading zeros kept) in digits from
-// the top, k bits each and the last one elen mod k: S = C^(top digit); per further digit d of b
-// bits, b squarings and S C^d, also for d = 0 (SQ); HSCM(S, U) -> RES.  The products depend on
-// elen_i and k only; the exponent chooses which table entry a multiplication reads.
+// j = 2^k - 1; then every bit of the exponent (elen_i = bits(p|q) + X bits, X > 0 for a
+// blinded exponent; leading zeros kept) in digits from the top, k bits each and the last one
+// elen mod k: S = C^(top digit); per further digit d of b bits, b squarings and S C^d, also for
+// d = 0 (SQ); HSCM(S, U) -> RES.  The products depend on elen_i and k only; the exponent
+// chooses which table entry a multiplication reads.
 // wipe_i (OP_ZEROIZE) clears every register, the exponent register included.
 //
 // The exponent register: words shifted in from the top by the loader (e_push_i), then aligned
@@ -38,7 +39,8 @@
 module pka_hscm_prog
   import pka_hscm_pkg::*;
 #(
-  parameter int unsigned EBits     = 64,  // exponent register bits (MaxLen)
+  parameter int unsigned EBits     = 64,  // exponent register bits (>= 16; the core's
+                                         // max(MaxLen, MaxLen/2 + MaxXBits rounded up to 32))
   parameter int unsigned MaxWindow = 6    // largest A1 digit size, 1..8
 ) (
   input  logic        clk_i,

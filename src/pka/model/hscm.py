@@ -57,8 +57,9 @@ Sizes: f = ceil((n+2k+2)/k) digits (= floor(n/k) + 3 when k does not divide n + 
   alpha = R_bit, multiplicands R0 and R1: every step is one product on each HSCM, n+2 products.
 * CRT-RSA (section 3.2, Figure 5): MRDC, MEXP, MULT.  MEXP is not the paper's sliding window here
   but a constant-time fixed window (crt_program): every bit of d_p (d_q) as a bits(p)-bit
-  number, digits of k = window - 1 bits over the table C^0 .. C^(2^k - 1) (the same RAM as
-  A1's window w), one multiplication per digit whatever its value (C^0 = the Montgomery one).  Eq. (4) as printed,
+  number (bits(p) + X with X extra bits for a blinded exponent d_p + r (p - 1), ours), digits
+  of k = window - 1 bits over the table C^0 .. C^(2^k - 1) (the same RAM as A1's window w),
+  one multiplication per digit whatever its value (C^0 = the Montgomery one).  Eq. (4) as printed,
   S = S_p v q + S_q u p - t N with u = q^-1 mod p, v = p^-1 mod q, has u and v swapped (S_p v q is
   not = S_p mod p).  Used: y_p = S_p u mod p (the last Montgomery product of the p-exponentiation
   multiplies by u instead of 1, then the final reduction), y_q = S_q v mod q, and
@@ -86,6 +87,12 @@ from pka.model.common import CrtKey, OpResult, powmod
 MAX_BITS = 4096          # largest modulus of any build (cmd_len of the biggest MaxLen)
 WIDTHS = (16, 32, 64)    # legal w = k
 MAX_WINDOW = 8           # largest A1 digit size (the RTL build needs MaxWindow >= window)
+#: RSA_CRT's exponent blinding: at most this many extra exponent bits X (cmd arg[31:24], any value
+#: 0..MAX_XBITS; pka_hscm_pkg::MaxXBits).  d_p' = d_p + r (p - 1) with r < 2^64 has at most
+#: bits(p) + 64 bits.
+MAX_XBITS = 64
+#: the 8-bit field of X in the command argument
+XBITS_FIELD = 255
 #: above this many modulus bits the public functions run Algorithm 3 on whole integers (same
 #: q digits and values; the word-level carry-save PE model is checked against it in the tests)
 WORD_LEVEL_MAX_BITS = 520
@@ -826,10 +833,20 @@ def crt_products(bits: int, window: int) -> int:
     return 2 + 2 + (1 << k) - 2 + (bits - k) + (-(-bits // k) - 1) + 1
 
 
-def crt_checks(m: int, key: CrtKey, params: Mapping[str, Any]) -> None:
+def check_xbits(xbits: int) -> None:
+    """X, RSA_CRT's extra exponent bits: an 8-bit field of the command (a value that does not fit
+    is a host error, ERR_PARAM); the engine serves 0..MAX_XBITS, above that ERR_UNSUPPORTED."""
+    if not 0 <= xbits <= XBITS_FIELD:
+        raise PkaError(Status.ERR_PARAM, f"xbits = {xbits} does not fit arg[31:24] (0..{XBITS_FIELD})")
+    if xbits > MAX_XBITS:
+        raise PkaError(Status.ERR_UNSUPPORTED, f"xbits = {xbits} above the engine's {MAX_XBITS}")
+
+
+def crt_checks(m: int, key: CrtKey, params: Mapping[str, Any], xbits: int = 0) -> None:
     """The checks of rsa_crt in the order the RTL makes them (PkaError on bad input)."""
     pes, w, window, _ = _params(params)
     _check_split(pes)
+    check_xbits(xbits)
     p, q, n = key.p, key.q, key.n
     if min(p, q, n) <= 0:
         raise PkaError(Status.ERR_OPERAND_RANGE, "p, q and n must be positive")
@@ -846,24 +863,30 @@ def crt_checks(m: int, key: CrtKey, params: Mapping[str, Any]) -> None:
     check_odd_modulus(q, "q")
     if not 0 <= m < n:
         raise PkaError(Status.ERR_OPERAND_RANGE, "message out of range [0, n)")
-    if not 0 <= key.dp < 1 << p.bit_length() or not 0 <= key.dq < 1 << q.bit_length():
-        raise PkaError(Status.ERR_OPERAND_RANGE, "d_p, d_q must be shorter than p, q")
+    if not 0 <= key.dp < 1 << (p.bit_length() + xbits) or not 0 <= key.dq < 1 << (q.bit_length() + xbits):
+        raise PkaError(Status.ERR_OPERAND_RANGE,
+                       f"d_p, d_q must have at most bits(p) + {xbits}, bits(q) + {xbits} bits")
     if gcd(p, q) != 1 or p * q != n or not 0 <= key.qinv < p or not 0 <= key.pinv < q \
             or (key.qinv * q) % p != 1 or (key.pinv * p) % q != 1:
         raise PkaError(Status.ERR_NO_INVERSE, "p and q not coprime, or the key's inverses are wrong")
 
 
-def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any]) -> OpResult:
+def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any], xbits: int = 0) -> OpResult:
     """m^d mod n by CRT on two HSCMs of pes/2 PEs: MRDC, MEXP, MULT (eq. 4), canonical.
 
-    Constant time: each half runs crt_program, a fixed window over all bits(p) (bits(q)) bits of
-    d_p (d_q), so the cycles depend on the lengths and the window only.
+    Constant time: each half runs crt_program, a fixed window over all bits(p) + xbits
+    (bits(q) + xbits) bits of d_p (d_q), so the cycles depend on the lengths, xbits and the
+    window only.
+    xbits (cmd arg[31:24], 0..MAX_XBITS): extra exponent bits for a blinded exponent
+    d_p' = d_p + r_p (p - 1), d_q' = d_q + r_q (q - 1) (r of up to xbits bits); the engine then
+    takes d_p < 2^(bits(p) + xbits), d_q < 2^(bits(q) + xbits).  xbits = 0 is the unblinded
+    operation (same cycles as before blinding existed).
     Host constants: R^3 mod p, R^3 mod q, v = p^-1 mod q (and u = qinv from the key), N.
     The engine first checks u q + v p = N + 1 (two MULTs), which holds iff p and q are coprime,
     u and v are the inverses and N = p q.
     """
     pes, w, window, _ = _params(params)
-    crt_checks(m, key, params)
+    crt_checks(m, key, params, xbits)
     p, q, n = key.p, key.q, key.n
     mp, mq = modulus(p, w), modulus(q, w)
     ring = pes // 2
@@ -879,8 +902,8 @@ def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any]) -> OpResult:
     halves = []
     for mod, dexp, u in ((mp, key.dp, key.qinv), (mq, key.dq, key.pinv)):
         ram = {"MSG": m, "W": r3(mod.m, w), "U": u}
-        prog = crt_program(dexp, mod.g.n, window)
-        assert len(prog) == crt_products(mod.g.n, window)
+        prog = crt_program(dexp, mod.g.n + xbits, window)
+        assert len(prog) == crt_products(mod.g.n + xbits, window)
         s = run_chain(prog, mod, ram)[-1]
         red = final_reduce(s, mod.m, mod.g.n, w)
         halves.append((red.r, chain_cycles(len(prog), mod.g, ring) + reduce_cycles(mod.g), len(prog)))
@@ -897,13 +920,13 @@ def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any]) -> OpResult:
     red = final_reduce(x, n, gn.n, w)
     s = red.r
     # the CRT of m^dp mod p and m^dq mod q (= m^d mod n for a consistent key; the engine takes
-    # any dp < 2^bits(p), dq < 2^bits(q))
+    # any dp < 2^(bits(p) + xbits), dq < 2^(bits(q) + xbits))
     assert s % p == powmod(m, key.dp, p) and s % q == powmod(m, key.dq, q)
     tl.add("mult", max(chain_cycles(1, mp.g, ring), chain_cycles(1, mq.g, ring)))
     tl.add("add", alu_cycles(words))
     tl.add("reduce", reduce_cycles(gn))
     return OpResult(s, tl.total, detail={"phases": tl.phases, "products_p": np_, "products_q": nq_,
-                                         "t": t, "ring": ring})
+                                         "t": t, "ring": ring, "xbits": xbits})
 
 
 def modred(omega: int, mod: int, params: Mapping[str, Any]) -> OpResult:

@@ -214,25 +214,35 @@ def mul(a: int, b: int, n: int, params: Mapping[str, Any], progress: Progress = 
     return OpResult(lo | (hi << (32 * nw)), cyc, io, {})
 
 
-def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any], progress: Progress = None) -> OpResult:
-    """m^d mod n by CRT on two HSCMs of pes/2 PEs (OP_RSA_CRT), canonical."""
+def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any], progress: Progress = None,
+            xbits: int = 0) -> OpResult:
+    """m^d mod n by CRT on two HSCMs of pes/2 PEs (OP_RSA_CRT), canonical.
+
+    xbits: extra exponent bits X (cmd arg[31:24]) for blinded exponents key.dp = d_p + r_p (p-1),
+    key.dq = d_q + r_q (q-1): the engine processes bits(p) + X and bits(q) + X exponent bits
+    (pka.model.hscm.rsa_crt).  0..255 fits the field; the engine serves 0..64."""
     pes, w, window, _ = _params(params)
     if pes < 2 or pes % 2:
         raise PkaError(Status.ERR_UNSUPPORTED, f"two HSCMs need an even number of PEs (pes = {pes})")
+    if not 0 <= xbits <= model.XBITS_FIELD:
+        model.check_xbits(xbits)
     p, q, n = key.p, key.q, key.n
     if min(p, q, n) <= 0:
         raise PkaError(Status.ERR_OPERAND_RANGE, "p, q and n must be positive")
     nb = _modulus_len(n, w)
     h = _h_for(max(nb, 2 * max(p.bit_length(), q.bit_length())), w, pes, window)
     np_, nq = p.bit_length(), q.bit_length()
-    check = lambda: model.crt_checks(m, key, params)  # noqa: E731
+    check = lambda: model.crt_checks(m, key, params, xbits)  # noqa: E731
     _fits(nb, (m,), check)
-    _fits(np_, (p, key.dp, key.qinv), check)
-    _fits(nq, (q, key.dq, key.pinv), check)
+    _fits(np_, (p, key.qinv), check)
+    _fits(nq, (q, key.pinv), check)
+    _fits(np_ + xbits, (key.dp,), check)
+    _fits(nq + xbits, (key.dq,), check)
     for slot, v in ((Slot.N, n), (Slot.A, m), (Slot.P, p), (Slot.Q, q), (Slot.DP, key.dp),
                     (Slot.DQ, key.dq), (Slot.QINV, key.qinv), (Slot.X2, key.pinv)):
         h.write_slot(slot, v)
     h.write_slot(Slot.X0, model.r3(p, w) if p % 2 else 0)
     h.write_slot(Slot.X1, model.r3(q, w) if q % 2 else 0)
-    cyc, io = _run(h, Op.RSA_CRT, nb, np_, (nq & 0xFFFF) | (window << 16), progress=progress)
-    return OpResult(h.read_slot(Slot.R, _words(nb)), cyc, io, {"ring": pes // 2})
+    cyc, io = _run(h, Op.RSA_CRT, nb, np_, (nq & 0xFFFF) | (window << 16) | (xbits << 24),
+                   progress=progress)
+    return OpResult(h.read_slot(Slot.R, _words(nb)), cyc, io, {"ring": pes // 2, "xbits": xbits})
