@@ -1,7 +1,8 @@
 """Golden model of hscm (paper 004): Algorithm 3 word-level vs integer form vs pow, the PE identity,
 bounds (eq. 1-3, 8-10, B7), MRDC (eq. 5), MULT (Algorithm 4, Figure 6), final reduction
 (Appendix B), A1 / binary / ladder exponentiation, CRT-RSA (eq. 4) with its constant-time fixed
-window, MODEXP_CT's cycles depending on elen only, errors, the cycle model, the wipe's cycles."""
+window and blinded exponents (X extra bits), MODEXP_CT's cycles depending on elen only, errors,
+the cycle model, the wipe's cycles."""
 
 from __future__ import annotations
 
@@ -375,6 +376,92 @@ def test_rsa_crt_constant_time(bits: int, window: int, count: int) -> None:
         assert r.result % key.p == pow(msg, key.dp, key.p) and r.result % key.q == pow(msg, key.dq, key.q)
         cycles.add(r.cycles)
     assert len(cycles) == 1
+
+
+# ---- exponent blinding: RSA_CRT with X extra exponent bits ------------------------------------
+
+def blind(key: CrtKey, rp: int, rq: int) -> CrtKey:
+    """The key with blinded exponents d_p + r_p (p - 1), d_q + r_q (q - 1) (same signatures)."""
+    return CrtKey(key.n, key.e, key.d, key.p, key.q, key.dp + rp * (key.p - 1),
+                  key.dq + rq * (key.q - 1), key.qinv, key.pinv)
+
+
+@pytest.mark.parametrize("bits,window,xs,count", [(128, 4, (0, 17, 64), 20), (200, 6, (1, 64), 4)])
+def test_rsa_crt_blinded(bits: int, window: int, xs: tuple[int, ...], count: int) -> None:
+    """Blinded exponents (r of X bits; X = 64 is the sequencer's width) give the unblinded
+    signature; the fixed window runs bits + X bits (crt_products(bits + X)), one cycle count per
+    (size, X) over random keys, random r and the edges r = 0, 2^X - 1; X = 0 is the unblinded
+    operation (more keys: test_rsa_crt_constant_time)."""
+    rng = random.Random(SEED + 31 + bits)
+    prm = {"pes": 4, "w": K, "window": window, "ladder": 0}
+    keys = [crt_key(rng, bits) for _ in range(max(count, vectors(count)))]
+    unblinded = H.rsa_crt(5, keys[0], prm)
+    for x in xs:
+        top = (1 << x) - 1
+        cycles = set()
+        runs = [(k, rng.getrandbits(x), rng.getrandbits(x)) for k in keys]
+        runs += [(keys[0], 0, 0), (keys[0], top, top), (keys[1], 0, top), (keys[1], top, 0)]
+        for i, (key, rp, rq) in enumerate(runs):
+            msg = rng.randrange(key.n)
+            bk = blind(key, rp, rq)
+            assert bk.dp < 1 << (key.p.bit_length() + x) and bk.dq < 1 << (key.q.bit_length() + x)
+            r = H.rsa_crt(msg, bk, prm, xbits=x)
+            assert r.result == pow(msg, key.d, key.n)
+            if i >= len(keys):                       # the edges: against the unblinded model run
+                assert r.result == H.rsa_crt(msg, key, prm).result
+            assert r.detail["products_p"] == H.crt_products(key.p.bit_length() + x, window)
+            cycles.add(r.cycles)
+        assert len(cycles) == 1, f"X = {x}: cycles depend on the key or r: {sorted(cycles)}"
+        assert (cycles == {unblinded.cycles}) == (x == 0)
+
+
+def test_rsa_crt_blinded_2048_cost() -> None:
+    """RSA-2048 on 2 x 16 PEs, window 6: X = 64 costs 77 products per half more (64 squarings,
+    13 digit multiplications): 393,111 cycles against 370,533 unblinded (+6.1 %); 2 x 32 PEs:
+    197,099 against 185,809."""
+    rng = random.Random(SEED + 2048)
+    key = crt_key(rng, 2048)
+    r_p, r_q = rng.getrandbits(64), rng.getrandbits(64)
+    msg = rng.randrange(key.n)
+    for pes, plain, blinded in ((32, 370_533, 393_111), (64, 185_809, 197_099)):
+        prm = {"pes": pes, "w": K, "window": 6, "ladder": 0}
+        r0 = H.rsa_crt(msg, key, prm)
+        r64 = H.rsa_crt(msg, blind(key, r_p, r_q), prm, xbits=64)
+        assert (r0.cycles, r64.cycles) == (plain, blinded)
+        assert r64.result == r0.result
+        assert r64.detail["products_p"] - r0.detail["products_p"] == 77 == \
+            H.crt_products(1088, 6) - H.crt_products(1024, 6)
+
+
+def test_rsa_crt_blinded_errors() -> None:
+    """X above 64: ERR_UNSUPPORTED (X does not fit arg[31:24]: ERR_PARAM, host side); DP, DQ of
+    more than bits + X bits: ERR_OPERAND_RANGE; exactly bits + X bits, or an unblinded exponent
+    with X > 0 (leading zeros), are fine."""
+    rng = random.Random(SEED + 32)
+    key = crt_key(rng, 128)
+    prm = {"pes": 4, "w": K, "window": 3, "ladder": 0}
+    for x, st in ((65, Status.ERR_UNSUPPORTED), (255, Status.ERR_UNSUPPORTED), (256, Status.ERR_PARAM),
+                  (-1, Status.ERR_PARAM)):
+        with pytest.raises(PkaError) as e:
+            H.rsa_crt(5, key, prm, xbits=x)
+        assert e.value.status == st, x
+    bp, bq = key.p.bit_length(), key.q.bit_length()
+    for x in (0, 16, 64):
+        for dp, dq in ((1 << (bp + x), key.dq), (key.dp, 1 << (bq + x))):
+            bad = CrtKey(key.n, key.e, key.d, key.p, key.q, dp, dq, key.qinv, key.pinv)
+            with pytest.raises(PkaError) as e:
+                H.rsa_crt(5, bad, prm, xbits=x)
+            assert e.value.status == Status.ERR_OPERAND_RANGE
+        full = CrtKey(key.n, key.e, key.d, key.p, key.q, (1 << (bp + x)) - 1, (1 << (bq + x)) - 1,
+                      key.qinv, key.pinv)
+        r = H.rsa_crt(7, full, prm, xbits=x)
+        assert r.result % key.p == pow(7, full.dp, key.p) and r.result % key.q == pow(7, full.dq, key.q)
+        assert H.rsa_crt(7, key, prm, xbits=x).result == pow(7, key.d, key.n)
+    # X is checked before the lengths (command decode: ERR_UNSUPPORTED first, as the RTL)
+    with pytest.raises(PkaError) as e:
+        H.rsa_crt(5, CrtKey(key.n, key.e, key.d, key.p + 1, key.q, key.dp, key.dq, key.qinv, key.pinv),
+                  prm, xbits=65)
+    assert e.value.status == Status.ERR_UNSUPPORTED
 
 
 def test_modexp_ct_elen_only() -> None:
