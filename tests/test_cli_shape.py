@@ -139,5 +139,5 @@ def test_demo_model(capsys: pytest.CaptureFixture[str]) -> None:
     rc, out, err = run(capsys, "demo", "--backend", "model", "--json")
     d = json.loads(out)
     assert rc == 0, err
-    assert d["rsa"]["verified"] and d["ecdh"]["verified"] and d["ecdh"]["cycles"] == 135_480
-    assert d["rsa"]["cycles"] == 360_549        # seeded key: the README's figure is reproducible
+    assert d["rsa"]["verified"] and d["ecdh"]["verified"] and d["ecdh"]["cycles"] == 136_244
+    assert d["rsa"]["cycles"] == 370_533        # constant time: the same for every key (model backend: the engine alone)

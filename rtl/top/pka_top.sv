@@ -395,7 +395,7 @@ module pka_top
       pka_victor_core #(.MaxLen(MaxLen), .MemAw(MemAw), .K(VictorK), .Delta(VictorDelta), .Eps(VictorEps)) u_core (
         .clk_i(clk_i), .rst_ni(erst_n), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
     end else if (e == int'(EngRns) && EnRns) begin : gen_rns
-      pka_rns_core #(.MaxLen(MaxLen), .MemAw(MemAw), .W(RnsW)) u_core (
+      pka_rns_core #(.MaxLen(MaxLen), .MemAw(MemAw), .W(RnsW), .FaultCheck(int'(EnResultCheck))) u_core (
         .clk_i(clk_i), .rst_ni(erst_n), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
     end else if (e == int'(EngHscm) && EnHscm) begin : gen_hscm
       pka_hscm_core #(.MaxLen(MaxLen), .MemAw(MemAw), .W(HscmW), .Pes(HscmPes), .MaxWindow(HscmMaxWindow)) u_core (

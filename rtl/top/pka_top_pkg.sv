@@ -47,7 +47,7 @@ package pka_top_pkg;
                        | (opmask_t'(1) << OP_RSA_CRT);
       // doc/rns.md: operands are residue vectors and constant tables written by the host
       EngRns:     return (opmask_t'(1) << OP_MODEXP) | (opmask_t'(1) << OP_MODMUL) | (opmask_t'(1) << OP_MONTMUL)
-                       | (opmask_t'(1) << OP_ECC_MUL);
+                       | (opmask_t'(1) << OP_ECC_MUL) | (opmask_t'(1) << OP_MODEXP_CT);
       default:    return '0;
     endcase
   endfunction

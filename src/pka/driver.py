@@ -451,7 +451,7 @@ class Pka:
         return int(ctx.from_rns((tuple(words[:ctx.n]), tuple(words[ctx.n:]))))
 
     def rns_run(self, op: int, ctx: Any, regs: dict[int, int], scalar: int = 0, elen: int = 0, expo: int = 0,
-                progress: Callable[[int], None] | None = None) -> Completion:
+                progress: Callable[[int], None] | None = None, arg: int = 0) -> Completion:
         """What pka.rtl.rns.write_context writes, through the bus, then the command."""
         from pka.model import rns as model
 
@@ -473,7 +473,7 @@ class Pka:
         self.bus.write_words(slot_addr(Slot.X1), x1)
         self.write_slot(Slot.E, scalar, words_for(max(elen, 1)))
         self.write_slot(Slot.X2, expo, words_for(ctx.p.bit_length()))
-        return self.run(op, ctx.p.bit_length(), elen, engine=ENGINE_IDS["rns"], progress=progress)
+        return self.run(op, ctx.p.bit_length(), elen, arg, engine=ENGINE_IDS["rns"], progress=progress)
 
     def _rns_ctx(self, n: int, params: dict[str, Any] | None) -> Any:
         from pka.model import rns as model
@@ -507,26 +507,30 @@ class Pka:
         return self.result(res, self._rns_read(ctx, Slot.R) % n, b0, n=ctx.n, total_cycles=res.compute)
 
     def ecc_mul_rns(self, curve: str, k: int, params: dict[str, Any], point: tuple[int, int] | None = None,
-                    progress: Callable[[int], None] | None = None) -> OpResult:
+                    progress: Callable[[int], None] | None = None, host_check: bool = True) -> OpResult:
+        """k * point with the checked ECC_MUL (rns MM build, doc/rns.md): x and y of the point in
+        SLOT_A and SLOT_B; the engine checks the point on the curve (ERR_NOT_ON_CURVE), runs the
+        ladder of bits(order) steps, recovers y and checks the result on the curve (ERR_FAULT);
+        ERR_INFINITY for the point at infinity. result = x, detail["y"] = y. host_check=False skips
+        the driver's own point check (to exercise the hardware's)."""
         from pka.model import rns as model
 
         c = model._curve(curve)
         w = int(params.get("w", 32))
         model.check_scalar(c, k)
         px, py = point if point is not None else (c.gx, c.gy)
-        model.check_point(curve, px, py)
+        if host_check:
+            model.check_point(curve, px, py)
         if str(params.get("alg", "mm")) == "sbmm":
             raise PkaError(Status.ERR_UNSUPPORTED, "rns RTL: the SBMM datapath is not implemented (use alg=mm)")
         ctx = model.mm_context(c.p, w)
         elen = c.order.bit_length()
         b0 = self.bus.bus_cycles
-        res = self.rns_run(Op.ECC_MUL, ctx, model.ecc_inputs(c, px, ctx.m), scalar=k, elen=elen, expo=c.p - 2,
+        res = self.rns_run(Op.ECC_MUL, ctx, model.ecc_inputs(c, px, ctx.m, py), scalar=k, elen=elen, expo=c.p - 2,
                            progress=progress)
-        z = self._rns_read(ctx, Slot.R_HI) % c.p
-        if z == 0:
-            raise PkaError(Status.ERR_NO_INVERSE, "result is the point at infinity")
         x = self._rns_read(ctx, Slot.R) % c.p
-        return self.result(res, x, b0, curve=curve, n=ctx.n, w=w, elen=elen, total_cycles=res.compute)
+        y = self._rns_read(ctx, Slot.R_HI) % c.p
+        return self.result(res, x, b0, curve=curve, n=ctx.n, w=w, elen=elen, y=y, total_cycles=res.compute)
 
     def default_engine(self, op: int, binary: bool = False) -> str:
         """The engine automatic dispatch picks for `op` (pka_top_pkg::EnginePrio); binary: only
@@ -612,7 +616,7 @@ PROFILES: dict[str, EngineProfile] = {
                             lambda p, b: _pow2_len(b)),
     "hscm": EngineProfile("hscm", frozenset({Op.MODEXP, Op.MODEXP_CT, Op.MODMUL, Op.MONTMUL, Op.MODRED, Op.MUL,
                                             Op.RSA_CRT}), _hscm_r, _hscm_top, _hscm_len),
-    "rns": EngineProfile("rns", frozenset({Op.MODEXP, Op.MODMUL, Op.MONTMUL, Op.ECC_MUL}), None, _rns_top,
+    "rns": EngineProfile("rns", frozenset({Op.MODEXP, Op.MODEXP_CT, Op.MODMUL, Op.MONTMUL, Op.ECC_MUL}), None, _rns_top,
                          lambda p, b: _pow2_len(b)),
 }
 ENGINE_PRIO = ("hscm", "victor", "mwr4", "csa2", "rns", "example")   # = pka_top_pkg::EnginePrio

@@ -78,16 +78,19 @@ class Backend:
         pka = driver.session("rns", params, c.p.bit_length())
         ctx = rns.mm_context(c.p, w)
         b0 = pka.bus.bus_cycles
-        res = pka.rns_run(Op.ECC_MUL, ctx, rns.ecc_inputs(c, x, ctx.m), scalar=k, elen=elen, expo=c.p - 2,
-                          progress=progress)
+        # the x-only ladder (ARG[0] = ECC_X_ARG): R = x, or ERR_INFINITY at the point at infinity
+        try:
+            res = pka.rns_run(Op.ECC_MUL, ctx, rns.ecc_inputs(c, x, ctx.m), scalar=k, elen=elen, expo=c.p - 2,
+                              progress=progress, arg=rns.ECC_X_ARG)
+        except PkaError as err:
+            if err.status != Status.ERR_INFINITY or pka.last is None:
+                raise
+            return pka.result(pka.last, 0, b0, curve=curve, n=ctx.n, w=w, elen=elen, infinity=True,
+                              total_cycles=pka.last.compute)
 
-        def read(slot: int) -> int:
-            words = pka.bus.read_words(driver.slot_addr(slot), 2 * ctx.n)
-            return int(ctx.from_rns((tuple(words[:ctx.n]), tuple(words[ctx.n:])))) % c.p
-
-        z = read(Slot.R_HI)
-        xr = read(Slot.R)
-        return pka.result(res, xr, b0, curve=curve, n=ctx.n, w=w, elen=elen, infinity=z == 0,
+        words = pka.bus.read_words(driver.slot_addr(Slot.R), 2 * ctx.n)
+        xr = int(ctx.from_rns((tuple(words[:ctx.n]), tuple(words[ctx.n:])))) % c.p
+        return pka.result(res, xr, b0, curve=curve, n=ctx.n, w=w, elen=elen, infinity=False,
                           total_cycles=res.compute)
 
 

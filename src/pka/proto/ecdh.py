@@ -89,7 +89,8 @@ class PointResult:
 
 def point_mul(be: Backend, name: str, k: int, params: dict[str, Any], point: Point | None = None,
               progress: Callable[[int], None] | None = None) -> PointResult:
-    """The whole point k P: x(k P) and x((k+1) P) on the backend, y on the host (module doc).
+    """The whole point k P: one checked ECC_MUL when the backend returns y (the rns MM build), else
+    x(k P) and x((k+1) P) on the backend and y on the host (module doc).
     k = +-1 mod order need no ladder for y; k = 0 gives the point at infinity."""
     c = curve(name)
     p = point if point is not None else (c.gx, c.gy)
@@ -101,6 +102,9 @@ def point_mul(be: Backend, name: str, k: int, params: dict[str, Any], point: Poi
     if k == c.order - 1:
         return PointResult((p[0], (-p[1]) % c.p), 0, 0)
     r1 = scalar_mult(be, name, k, params, point, progress)
+    if "y" in r1.detail:
+        # the checked ECC_MUL returns y (recovered and checked on the curve in the engine): one ladder
+        return PointResult((r1.result, int(r1.detail["y"])), r1.cycles, 1, {"cycles_k": r1.cycles})
     r2 = scalar_mult(be, name, k + 1, params, point, progress)
     y = recover_y(c, p, r1.result, r2.result)
     assert (y * y - (r1.result ** 3 + c.a * r1.result + c.b)) % c.p == 0, "y recovery left the curve"

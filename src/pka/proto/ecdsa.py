@@ -12,9 +12,9 @@ is being added to the sequencer; until then the RTL path is marked so in the res
 
 Verification (host-composed from the backend's ladders, exact): with w = s^-1, u1 = e w, u2 = r w,
     R = u1 G + u2 Q = u1 (G + c Q),  c = u2 / u1 mod n
-c Q as a whole point from two ladders (x(cQ), x((c+1)Q), y by Okeya-Sakurai: pka.proto.ecdh),
-T = G + c Q by the affine group law on the host, then x(u1 T) on the backend: three ladders
-(u1 = 0: R = u2 Q, one ladder). Invalid input (r or s outside [1, n), Q off the curve, R at
+c Q as a whole point from one checked ECC_MUL (x and y; two ladders and host y recovery on a
+backend without y: pka.proto.ecdh), T = G + c Q by the affine group law on the host, then x(u1 T) on
+the backend: two ladders (u1 = 0: R = u2 Q, one ladder). Invalid input (r or s outside [1, n), Q off the curve, R at
 infinity) gives valid = False, never an error.
 """
 
