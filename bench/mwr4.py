@@ -1,8 +1,10 @@
 """Benchmark of mwr4 (paper 001): cycles of one Montgomery product for n in {256, 1024} over
 NS in {1, 2, 4, 8, 16, 32}, w in {4, 8, 16, 32} and radix 2 (Tenca-Koc), 4 (the paper), 8; the toggle
-counts of the low-power techniques; plots in the style of the paper's Figures 5-10.
+counts of the low-power techniques; plots in the style of the paper's Figures 5-10; MODEXP_CT (the
+constant-time ladder) against MODEXP, and the wipe (OP_ZEROIZE).
 
-    python bench/mwr4.py [--subset default|none] [--toggle-vectors 16] [--modexp 256]
+    python bench/mwr4.py [--subset default|none] [--toggle-vectors 16] [--modexp 256] [--ct-vectors 8]
+    python bench/mwr4.py --only ct      # just the MODEXP_CT / wipe section, merged into the JSON
 
 The full grid comes from the cycle model (closed form, pka.model.mwr4.product_cycles); a
 representative subset of builds is simulated on Verilator (each on a MaxLen = 1024 build, n = 256
@@ -128,6 +130,77 @@ def modexp_run(n: int, seed: int) -> dict[str, Any]:
             "model_cycles": ref.cycles, "wall_s": round(wall, 1)}
 
 
+CT_PARAMS: dict[str, int | str] = {"radix": 4, "ns": 8, "w": 16}
+CT_FORMULA = "cycles(MODEXP_CT) = (2 elen + 3) * cycles(product); MODEXP: (h + popcount(E)) * cycles(product)"
+
+
+def ct_section(seed: int, vectors: int, rtl_n: int = 256) -> dict[str, Any]:
+    """MODEXP_CT against MODEXP at n = elen = 256 and 1024 (radix 4, NS 8, w 16) from the model (one
+    random full-length exponent each, results checked), the closed forms for MODEXP's best, average
+    and worst exponent of n bits; on the RTL at rtl_n bits: `vectors` random exponents plus 0, 1
+    and all ones give one MODEXP_CT cycle count (= the model's) while MODEXP's varies; the wipe."""
+    from pka.rtl import mwr4 as rtl
+
+    cfg = model.config(CT_PARAMS)
+    rng = random.Random(seed)
+    rows: list[dict[str, Any]] = []
+    for n in SIZES:
+        m = rng.getrandbits(n) | 1 | (1 << (n - 1))
+        x, e = rng.randrange(m), rng.getrandbits(n) | (1 << (n - 1))
+        ct, plain = model.modexp_ct(x, e, m, CT_PARAMS, n), model.modexp(x, e, m, CT_PARAMS)
+        assert ct.result == plain.result == pow(x, e, m)
+        pc = model.product_cycles(n, cfg)
+        avg = (n + 1 + (n - 1) / 2) * pc          # top bit set, the others random
+        rows.append({"n": n, "elen": n, "product_cycles": pc, "modexp_ct_cycles": ct.cycles,
+                     "modexp_ct_products": ct.detail["products"], "modexp_cycles_this_e": plain.cycles,
+                     "modexp_products_this_e": plain.detail["products"],
+                     "modexp_cycles_min": (n + 1) * pc, "modexp_cycles_avg": round(avg),
+                     "modexp_cycles_max": 2 * n * pc, "ct_over_avg": round(ct.cycles / avg, 4),
+                     "ct_over_max": round(ct.cycles / (2 * n * pc), 4)})
+    m = rng.getrandbits(rtl_n) | 1 | (1 << (rtl_n - 1))
+    exps = [0, 1, (1 << rtl_n) - 1] + [rng.getrandbits(rtl_n) for _ in range(vectors)]
+    ct_counts: set[tuple[int, int | None]] = set()
+    plain_counts: set[int] = set()
+    t0 = time.perf_counter()
+    for e in exps:
+        x = rng.randrange(m)
+        r = rtl.modexp_ct(x, e, m, CT_PARAMS, elen=rtl_n)
+        assert r.result == pow(x, e, m)
+        ct_counts.add((r.cycles, r.io_cycles))
+        rp = rtl.modexp(x, e, m, CT_PARAMS)
+        assert rp.result == pow(x, e, m) and rp.cycles == model.modexp(x, e, m, CT_PARAMS).cycles
+        plain_counts.add(rp.cycles)
+    wall = time.perf_counter() - t0
+    assert len(ct_counts) == 1
+    (ct_cyc, ct_io), = ct_counts
+    assert ct_cyc == model.modexp_ct_cycles(rtl_n, rtl_n, cfg)
+    wipes = [rtl.wipe(CT_PARAMS, maxlen=ml) for ml in (rtl_n, 1024)]
+    assert all((w.cycles, w.io_cycles) == (model.wipe_cycles(), 0) for w in wipes)
+    rtl_row = {"n": rtl_n, "elen": rtl_n, "exponents": len(exps), "modexp_ct_cycles": ct_cyc,
+               "modexp_ct_io_cycles": ct_io, "distinct_modexp_ct_counts": len(ct_counts),
+               "distinct_modexp_counts": len(plain_counts), "modexp_cycles_range": [min(plain_counts),
+                                                                                     max(plain_counts)],
+               "wall_s": round(wall, 1)}
+    return {"params": CT_PARAMS, "formula": CT_FORMULA, "model": rows, "rtl": rtl_row,
+            "wipe_cycles": model.wipe_cycles(), "wipe_rtl": [{"max_len": ml, "cycles": w.cycles,
+                                                              "io_cycles": w.io_cycles}
+                                                             for ml, w in zip((rtl_n, 1024), wipes)]}
+
+
+def print_ct(ct: dict[str, Any]) -> None:
+    print(f"\nMODEXP_CT vs MODEXP, n = elen (radix 4, NS 8, w 16): {ct['formula']}")
+    print(f"{'n':>5} {'product':>8} {'MODEXP_CT':>10} {'MODEXP min':>11} {'avg':>10} {'max':>10} {'CT/avg':>7} {'CT/max':>7}")
+    for r in ct["model"]:
+        print(f"{r['n']:>5} {r['product_cycles']:>8} {r['modexp_ct_cycles']:>10} {r['modexp_cycles_min']:>11} "
+              f"{r['modexp_cycles_avg']:>10} {r['modexp_cycles_max']:>10} {r['ct_over_avg']:>7} {r['ct_over_max']:>7}")
+    r = ct["rtl"]
+    print(f"RTL, n = elen = {r['n']}: {r['exponents']} exponents -> {r['distinct_modexp_ct_counts']} MODEXP_CT count "
+          f"({r['modexp_ct_cycles']} cycles, io {r['modexp_ct_io_cycles']}); MODEXP: {r['distinct_modexp_counts']} "
+          f"counts in {r['modexp_cycles_range']}")
+    print(f"wipe (OP_ZEROIZE): {ct['wipe_cycles']} cycle, io 0 (RTL: "
+          + ", ".join(f"MaxLen {w['max_len']}: {w['cycles']}" for w in ct["wipe_rtl"]) + ")")
+
+
 def equal_area(n: int = 256, w: int = 8, slices: int = 95) -> list[dict[str, Any]]:
     """Cycle estimate at the paper's equal-area point: NS = floor(95 / PE slices at w = 8)."""
     rows = []
@@ -194,10 +267,22 @@ def main() -> None:
     ap.add_argument("--subset", choices=("default", "none"), default="default")
     ap.add_argument("--toggle-vectors", type=int, default=16)
     ap.add_argument("--modexp", type=int, nargs="*", default=[256])
+    ap.add_argument("--ct-vectors", type=int, default=8)
+    ap.add_argument("--only", choices=("ct",), default=None,
+                    help="run one section and merge it into the existing JSON")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--out", type=Path, default=RESULTS / "mwr4.json")
     args = ap.parse_args()
     RESULTS.mkdir(parents=True, exist_ok=True)
+
+    if args.only == "ct":
+        ct = ct_section(args.seed, args.ct_vectors)
+        print_ct(ct)
+        old = json.loads(args.out.read_text()) if args.out.exists() else {"engine": "mwr4", "paper": "001"}
+        old["modexp_ct"] = ct
+        args.out.write_text(json.dumps(old, indent=1) + "\n")
+        print(f"updated {args.out} (modexp_ct)", file=sys.stderr)
+        return
 
     rows = grid()
     sim = simulate(SUBSET, args.seed) if args.subset == "default" else []
@@ -205,6 +290,7 @@ def main() -> None:
     mex = [modexp_run(n, args.seed) for n in args.modexp]
     area = equal_area()
     figs = plots(rows)
+    ct = ct_section(args.seed, args.ct_vectors)
 
     for n in SIZES:
         print(f"\nn = {n}: cycles of one Montgomery product (cycle model; * = also simulated, equal)")
@@ -233,9 +319,10 @@ def main() -> None:
     for m in mex:
         print(f"\nmodexp n={m['n']} (radix 4, NS 8, w 16) on the RTL: {m['cycles']} cycles = "
               f"{m['products']} products x {m['product_cycles']}, model {m['model_cycles']}")
+    print_ct(ct)
     doc = {"engine": "mwr4", "paper": "001", "formula": FORMULA, "grid": rows, "rtl_subset": sim,
            "toggles": tog, "modexp": mex, "equal_area": area, "paper_table3_us": PAPER_TABLE3_US,
-           "worst_radix4_ratio": worst, "figures": figs}
+           "worst_radix4_ratio": worst, "figures": figs, "modexp_ct": ct}
     args.out.write_text(json.dumps(doc, indent=1) + "\n")
     print(f"wrote {args.out}", file=sys.stderr)
 

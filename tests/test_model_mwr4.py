@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 import pka.model.mwr4 as mw
 from pka.errors import PkaError, Status
 from pka.model.mwr4 import (BOOTH_TABLE_R4, MONT_TABLE_R4, CarrySave, Config, booth_digit, correction,
-                            digit_ranges, geometry, kernel_cycles, modexp, modexp_products, modmul,
-                            mont_digit, mont_product, mont_product_words, montmul, multiplier_digits,
-                            pe_digit, product_cycles, s_bounds_ok)
+                            digit_ranges, geometry, kernel_cycles, ladder, modexp, modexp_ct,
+                            modexp_ct_cycles, modexp_ct_products, modexp_products, modmul, mont_digit,
+                            mont_product, mont_product_words, montmul, multiplier_digits, pe_digit,
+                            product_cycles, s_bounds_ok, wipe_cycles)
 
 VECTORS = int(os.environ.get("PKA_VECTORS", "20"))
 CONFIGS = [Config(r, ns, w) for r in (2, 4, 8) for ns, w in ((1, 4), (2, 8), (3, 16), (5, 32), (8, 4))]
@@ -248,6 +249,103 @@ def test_modexp_edges(n: int) -> None:
             for e in (0, 1, 2, (1 << n) - 1, (1 << 40) - 1):
                 assert modexp(x, e, m, params).result == pow(x, e, m)
             assert modmul(x, m - 1, m, params).result == x * (m - 1) % m
+
+
+# ---- MODEXP_CT: the powering ladder, constant time -----------------------------------------------
+
+@pytest.mark.parametrize("cfg", CONFIGS[1::3], ids=lambda c: f"r{c.radix}-ns{c.ns}-w{c.w}")
+def test_modexp_ct_random(cfg: Config) -> None:
+    """Results against pow, cycles = (2 elen + 3) products, elen from 0 to beyond the exponent."""
+    rng = random.Random(cfg.radix * 100 + cfg.ns * 7 + cfg.w)
+    params = _params(cfg)
+    for _ in range(VECTORS):
+        n = rng.choice([2, 8, 17, 33, 64, 100])
+        m = _modulus(rng, n)
+        elen = rng.choice([0, 1, n, n, n + rng.randrange(1, 40), rng.randrange(1, n + 1)])
+        x, e = rng.randrange(m), rng.getrandbits(elen) >> rng.choice([0, 0, 1, max(elen - 1, 0)])
+        r = modexp_ct(x, e, m, params, elen)
+        assert r.result == pow(x, e, m), (n, m, x, e, elen)
+        assert r.cycles == (2 * elen + 3) * product_cycles(n, cfg) == modexp_ct_cycles(n, elen, cfg)
+        assert r.detail["products"] == modexp_ct_products(elen) and r.detail["elen"] == elen
+    # the default elen is the modulus length (the length to give a secret exponent)
+    m = _modulus(rng, 40)
+    assert modexp_ct(3, 5, m, params).cycles == modexp_ct_cycles(40, 40, cfg)
+
+
+@pytest.mark.parametrize("n", [2, 17, 64, 130])
+def test_modexp_ct_edges(n: int) -> None:
+    """Smallest and largest modulus of a size, base 0, 1, N-1, exponents 0, 1, 2^(elen-1), all ones,
+    and a short exponent under a long elen (leading zeros)."""
+    params: dict[str, int | str] = {"radix": 4, "ns": 3, "w": 8}
+    cyc = modexp_ct_cycles(n, n, Config(4, 3, 8))
+    for m in {(1 << (n - 1)) + 1, (1 << n) - 1}:
+        for x in {0, 1, 2, m - 1}:
+            for e in (0, 1, 2, 3, 1 << (n - 1), (1 << n) - 1):
+                r = modexp_ct(x, e, m, params, n)
+                assert (r.result, r.cycles) == (pow(x, e, m), cyc), (m, x, e)
+    assert modexp_ct(5, 0, 7, params, 0).result == 1
+
+
+def test_modexp_ct_schedule_depends_on_lengths_only() -> None:
+    """The ladder's products: the same count and kind for every exponent of one elen; the bits only
+    choose buffers (R_(1-b) = R0 R1 then R_b = R_b^2); every product costs product_cycles(n)."""
+    cfg = Config(4, 2, 8)
+    rng = random.Random(5)
+    m, n, elen = _modulus(rng, 32), 32, 32
+    shapes = set()
+    for e in [0, 1, (1 << elen) - 1, 1 << (elen - 1)] + [rng.getrandbits(elen) for _ in range(40)]:
+        res, sched = ladder(7, e, elen, m, cfg, n)
+        assert res == pow(7, e, m)
+        assert len(sched) == 2 * elen + 3
+        assert sched[:2] == [("XA", "WW", "XB"), ("WW", "ONE", "AC")] and sched[-1] == ("AC", "ONE", "AC")
+        for i, (mul, sq) in enumerate(zip(sched[2:-1:2], sched[3:-1:2])):
+            bit = (e >> (elen - 1 - i)) & 1
+            assert mul == ("AC", "XB", "AC" if bit else "XB")
+            assert sq == (("XB",) * 3 if bit else ("AC",) * 3)
+        shapes.add(tuple(("mul" if a != b else "sq") for a, b, _ in sched))
+    assert len(shapes) == 1
+
+
+def test_modexp_ct_cost_vs_modexp() -> None:
+    """MODEXP_CT at the default build (radix 4, NS 8, w 16): 2 n + 3 products at elen = n, against
+    h + popcount(E) for MODEXP (1.5 n on average, 2 n for all ones)."""
+    cfg = Config(4, 8, 16)
+    for n, pc in ((256, 289), (1024, 4177)):
+        assert product_cycles(n, cfg) == pc
+        assert modexp_ct_cycles(n, n, cfg) == (2 * n + 3) * pc
+        assert modexp_products((1 << n) - 1) * pc == modexp_ct_cycles(n, n, cfg) - 3 * pc
+    assert modexp_ct_cycles(256, 256, cfg) == 148_835
+    assert modexp_ct_cycles(1024, 1024, cfg) == 8_567_027
+
+
+def test_modexp_ct_errors() -> None:
+    """The hardware's order: signs (host), lengths, even modulus, N = 1, base >= N, E >= 2^elen."""
+    p: dict[str, int | str] = {"radix": 4, "ns": 2, "w": 8}
+    cases = [
+        (lambda: modexp_ct(2, 3, 0, p), Status.ERR_OPERAND_RANGE),
+        (lambda: modexp_ct(2, -1, 11, p), Status.ERR_OPERAND_RANGE),
+        (lambda: modexp_ct(-2, 3, 11, p), Status.ERR_OPERAND_RANGE),
+        (lambda: modexp_ct(2, 3, 11, p, 4097), Status.ERR_LENGTH),
+        (lambda: modexp_ct(2, 3, 10, p, 4097), Status.ERR_LENGTH),        # length before even
+        (lambda: modexp_ct(2, 3, 11, p, -1), Status.ERR_LENGTH),
+        (lambda: modexp_ct(2, 3, (1 << 5000) + 1, p, 8), Status.ERR_LENGTH),
+        (lambda: modexp_ct(2, 9, 10, p, 3), Status.ERR_EVEN_MODULUS),     # even before range
+        (lambda: modexp_ct(2, 3, 1, p), Status.ERR_OPERAND_RANGE),
+        (lambda: modexp_ct(11, 3, 11, p), Status.ERR_OPERAND_RANGE),
+        (lambda: modexp_ct(2, 8, 11, p, 3), Status.ERR_OPERAND_RANGE),    # E >= 2^elen
+        (lambda: modexp_ct(2, 1, 11, p, 0), Status.ERR_OPERAND_RANGE),
+        (lambda: modexp_ct(2, 1 << 5000, 11, p, 8), Status.ERR_OPERAND_RANGE),
+        (lambda: modexp_ct(2, 3, 11, {"radix": 16}), Status.ERR_PARAM),
+    ]
+    for fn, status in cases:
+        with pytest.raises(PkaError) as exc:
+            fn()
+        assert exc.value.status == status, exc.value
+
+
+def test_wipe_cycles() -> None:
+    """OP_ZEROIZE clears every register in one cycle, on every build."""
+    assert wipe_cycles() == 1
 
 
 def test_modulus_one_rejected() -> None:

@@ -1,4 +1,5 @@
-"""mwr4 RTL vs the golden model: results AND cycles, random stalls, recirculation, errors, toggles.
+"""mwr4 RTL vs the golden model: results AND cycles, random stalls, recirculation, errors, toggles,
+MODEXP_CT (constant time: one cycle count over many exponents of one elen) and the wipe.
 
 Three small builds (MaxLen = 64) cover radix 4 (the paper), radix 2 (Tenca-Koc) and radix 8, with
 NS and w chosen so that both S paths of the kernel are used (e > 2 NS: words wait in the S memory;
@@ -81,6 +82,71 @@ def test_edge_operands(params: dict[str, int]) -> None:
                     assert (r.result, r.cycles) == (pow(x, e, m), model.modexp(x, e, m, params).cycles)
 
 
+@pytest.mark.parametrize("params", CONFIGS, ids=IDS)
+def test_modexp_ct_random_with_stalls(params: dict[str, int]) -> None:
+    """OP_MODEXP_CT against the model: results and cycles, elen = n, longer, shorter than n, 0."""
+    rng = random.Random(11 + sum(params.values()))
+    for i in range(max(4, VECTORS // 2)):
+        n = rng.choice([3, 16, 33, rng.randrange(2, 65), 64])
+        m = _modulus(rng, n)
+        elen = rng.choice([n, n, 0, 1, rng.randrange(1, 65)])
+        x, e = rng.randrange(m), rng.getrandbits(elen) >> rng.choice([0, 0, 3])
+        r, ref = rtl.modexp_ct(x, e, m, params, stall=STALLS[i % 3], elen=elen), model.modexp_ct(x, e, m, params, elen)
+        assert (r.result, r.cycles) == (pow(x, e, m), ref.cycles), (n, m, x, e, elen)
+        assert r.io_cycles and r.io_cycles > 0
+
+
+@pytest.mark.parametrize("params", CONFIGS[:1], ids=IDS[:1])
+def test_modexp_ct_edge_operands(params: dict[str, int]) -> None:
+    """Smallest/largest modulus of a size, base 0, 1, N-1, exponents 0, 1, top bit only, all ones."""
+    for n in (2, 33, 64):
+        cyc = model.modexp_ct_cycles(n, n, model.config(params))
+        for m in {(1 << (n - 1)) + 1, (1 << n) - 1}:
+            for x in {0, 1, m - 1}:
+                for e in (0, 1, 1 << (n - 1), (1 << n) - 1):
+                    r = rtl.modexp_ct(x, e, m, params, elen=n)
+                    assert (r.result, r.cycles) == (pow(x, e, m), cyc), (n, m, x, e)
+
+
+def test_modexp_ct_constant_time() -> None:
+    """100 random exponents (and bases, moduli) of one elen give exactly one (cycles, io_cycles) on
+    the RTL, the model's; the control: plain MODEXP's cycles over the same exponents vary."""
+    p = CONFIGS[0]
+    n = elen = 64
+    rng = random.Random(2026)
+    exps = [0, 1, 1 << (elen - 1), (1 << elen) - 1] + [rng.getrandbits(elen) for _ in range(100)]
+    ct: set[tuple[int, int | None]] = set()
+    plain: set[int] = set()
+    for e in exps:
+        m = _modulus(rng, n)
+        x = rng.randrange(m)
+        r = rtl.modexp_ct(x, e, m, p, elen=elen)
+        assert r.result == pow(x, e, m)
+        ct.add((r.cycles, r.io_cycles))
+        rp = rtl.modexp(x, e, m, p)
+        assert rp.result == pow(x, e, m)
+        plain.add(rp.cycles)
+    assert len(ct) == 1, sorted(ct)
+    assert next(iter(ct))[0] == model.modexp_ct_cycles(n, elen, model.config(p))
+    assert len(plain) > 10, sorted(plain)        # the test can tell a leak
+
+
+@pytest.mark.parametrize("params", CONFIGS, ids=IDS)
+def test_wipe(params: dict[str, int]) -> None:
+    """OP_ZEROIZE: ST_OK, cycles = the model's wipe_cycles(), io_cycles 0; after a secret op, twice in
+    a row, and the engine computes right after it."""
+    rng = random.Random(3 + sum(params.values()))
+    m = _modulus(rng, 64)
+    x, e = rng.randrange(m), rng.getrandbits(64)
+    for _ in range(2):
+        assert rtl.modexp_ct(x, e, m, params, elen=64).result == pow(x, e, m)
+        for _ in range(2):
+            w = rtl.wipe(params)
+            assert (w.cycles, w.io_cycles) == (model.wipe_cycles(), 0)
+        r = rtl.modexp(x, e, m, params)
+        assert (r.result, r.cycles) == (pow(x, e, m), model.modexp(x, e, m, params).cycles)
+
+
 def test_error_codes_and_return_to_idle() -> None:
     """Every status the engine produces, each within a few cycles, then a good op again."""
     cfg = model.config(CONFIGS[0])
@@ -108,6 +174,9 @@ def test_error_codes_and_return_to_idle() -> None:
         (dict(), Op.MONTMUL, 0, 0, Status.ERR_LENGTH),
         (dict(), Op.MODMUL, 65, 0, Status.ERR_LENGTH),
         (dict(), Op.MODEXP, 8, 65, Status.ERR_LENGTH),
+        (dict(), Op.MODEXP_CT, 8, 65, Status.ERR_LENGTH),
+        (dict(), Op.MODEXP_CT, 0, 3, Status.ERR_LENGTH),
+        (dict(n=0xC4), Op.MODEXP_CT, 8, 3, Status.ERR_EVEN_MODULUS),
         (dict(n=0xC4), Op.MONTMUL, 8, 0, Status.ERR_EVEN_MODULUS),
         (dict(n=0xC4, x=0xFF), Op.MODEXP, 8, 3, Status.ERR_EVEN_MODULUS),
         (dict(n=1), Op.MONTMUL, 8, 0, Status.ERR_OPERAND_RANGE),
@@ -117,6 +186,9 @@ def test_error_codes_and_return_to_idle() -> None:
         (dict(w=m), Op.MODMUL, 8, 0, Status.ERR_OPERAND_RANGE),
         (dict(w=m), Op.MODEXP, 8, 3, Status.ERR_OPERAND_RANGE),
         (dict(e=9), Op.MODEXP, 8, 3, Status.ERR_OPERAND_RANGE),         # E >= 2^elen
+        (dict(e=9), Op.MODEXP_CT, 8, 3, Status.ERR_OPERAND_RANGE),
+        (dict(x=m), Op.MODEXP_CT, 8, 8, Status.ERR_OPERAND_RANGE),
+        (dict(), Op.ZEROIZE, 0, 0, Status.OK),
     ]
     for fills, op, n, elen, st in cases:
         fill(**fills)
@@ -142,6 +214,15 @@ def test_api_errors_match_model() -> None:
     with pytest.raises(PkaError) as exc:
         rtl.modexp(2, 3, 11, {"radix": 16})
     assert exc.value.status == Status.ERR_PARAM
+    bad_ct = [(2, 3, 10, 8), (11, 3, 11, 8), (2, -1, 11, 8), (2, 3, 1, 8), (2, 3, 0, 8), (-1, 3, 11, 8),
+              (2, 8, 11, 3), (2, 1, 11, 0), (2, 1 << 5000, 11, 8), (2, 1 << 40, 10, 8), (2, 3, 11, 4097),
+              (2, 3, 10, 5000), (1 << 40, 3, 11, 8)]
+    for base, e, mod, elen in bad_ct:
+        with pytest.raises(PkaError) as want:
+            model.modexp_ct(base, e, mod, p, elen)
+        with pytest.raises(PkaError) as got:
+            rtl.modexp_ct(base, e, mod, p, elen=elen)
+        assert got.value.status == want.value.status, (base, e, mod, elen, got.value, want.value)
 
 
 def test_select_toggles_equal_model() -> None:

@@ -257,8 +257,8 @@ module pka_mwr4_core
     unique case (ld_q)
       2'd0: ld_slot = 4'(SLOT_N);
       2'd1: ld_slot = 4'(SLOT_A);
-      2'd2: ld_slot = kind_q inside {OpModexp, OpModexpCt} ? 4'(SLOT_W) : 4'(SLOT_B);
-      default: ld_slot = kind_q inside {OpModexp, OpModexpCt} ? 4'(SLOT_E) : 4'(SLOT_W);
+      2'd2: ld_slot = (kind_q == OpModexp || kind_q == OpModexpCt) ? 4'(SLOT_W) : 4'(SLOT_B);
+      default: ld_slot = (kind_q == OpModexp || kind_q == OpModexpCt) ? 4'(SLOT_E) : 4'(SLOT_W);
     endcase
     ld_words = ld_slot == 4'(SLOT_E) ? nwe32_q : nw32_q;
   end
@@ -432,7 +432,7 @@ module pka_mwr4_core
           end
         endcase
         if (status_d == ST_OK && state_d == Load && (eng_i.cmd.len == 0 || 32'(eng_i.cmd.len) > MaxLen
-            || (op_e'(eng_i.cmd.op) inside {OP_MODEXP, OP_MODEXP_CT} && 32'(eng_i.cmd.elen) > MaxLen))) begin
+            || ((op_e'(eng_i.cmd.op) == OP_MODEXP || op_e'(eng_i.cmd.op) == OP_MODEXP_CT) && 32'(eng_i.cmd.elen) > MaxLen))) begin
           status_d = ST_ERR_LENGTH;
           state_d  = Done;
         end
