@@ -314,12 +314,17 @@ class Injector:
                 outcome = "detected"
             else:
                 outcome = "other"
-        except ValueError:
-            # the driver could not name the status code the hardware reported (a flipped code)
+        except (AssertionError, ValueError):
             last = self.pka.last
             if last is None:
                 raise
-            outcome, status = "other", f"CODE_{last.status}"
+            if last.status == Status.OK:
+                # status OK, but the host cannot even convert the result (rns: the two residue
+                # halves disagree): a wrong result released
+                outcome, status = "released_wrong", "OK"
+            else:
+                # the driver could not name the status code the hardware reported (a flipped code)
+                outcome, status = "other", f"CODE_{last.status}"
         except RuntimeError as exc:
             if "SLVERR" in str(exc):
                 # the bus answered an access of the driver with an error (a flip in the bus side)
