@@ -134,7 +134,7 @@ def test_error_codes_and_return_to_idle(variant: str) -> None:
     load(n)
     assert status(Op.NOP, 32) == Status.ERR_OPCODE
     assert status(Op.MONTMUL, 32) == Status.ERR_OPCODE
-    assert status(Op.MODEXP_CT, 32) == Status.ERR_OPCODE
+    assert status(Op.RSA_CRT, 32) == Status.ERR_OPCODE
     assert status(Op.MODEXP, 2) == Status.ERR_LENGTH        # K < 3
     assert status(Op.MODEXP, 0) == Status.ERR_LENGTH
     assert status(Op.MODMUL, 33) == Status.ERR_LENGTH       # K > L

@@ -17,7 +17,11 @@
 // is the C flip-flop of the previous chunk's top slice and whose carry out goes to its own.
 // Storing: on st_shift A^P and N move down one word (32 slices), so the controller reads the
 // result and the N word it is compared with at fixed positions (words 0 and 1: the shift control
-// is registered here, so the controller sees the array one shift behind for a cycle).
+// is registered here, so the controller sees the array one shift behind for a cycle); on
+// stz_shift A^Z moves down a word the same way (OP_MODEXP_CT stores the result from A^Z).
+// OP_MODEXP_CT's ladder: swap / azp choose which wave sum loads A^Z, A^P and 4B (pka_csa2_slice).
+// Load data is registered only with a load (ld_data_q is 0 otherwise), so no register here keeps
+// a word of the port: with the slices' clear (clr + init) the wipe leaves every register 0.
 `default_nettype none
 
 module pka_csa2_array #(
@@ -42,6 +46,9 @@ module pka_csa2_array #(
   input  logic run_u_i,        // the S/2 + C tokens move on (else they vanish)
   input  logic run_bn_i,       // the 4B + N token moves on (else it vanishes)
   input  logic st_shift_i,     // A^P and N shift down 32 slices (storing the result)
+  input  logic stz_shift_i,    // A^Z shifts down 32 slices (OP_MODEXP_CT's store)
+  input  logic swap_i,         // ladder: A^P := U^Z, 4B := 4 U^P (secret: an exponent bit change)
+  input  logic azp_i,          // ladder: A^Z := U^P
   // the look-ahead selection, this cycle
   input  logic [1:0] vsel_z_i,
   input  logic [1:0] vsel_p_i,
@@ -65,25 +72,26 @@ module pka_csa2_array #(
   output logic az0_o,
   output logic ap0_o,
   output logic [63:0] ap_lo_o,  // words 0 and 1 of A^P (the result after the final round) ...
-  output logic [63:0] n_lo_o    // ... and of N (zeros above slice L+3)
+  output logic [63:0] n_lo_o,   // ... and of N (zeros above slice L+3)
+  output logic [63:0] az_lo_o   // words 0 and 1 of A^Z (OP_MODEXP_CT's copy of the result)
 );
   initial begin
     if (MaxLen % 32 != 0 || MaxLen < 32 || MaxLen > 4096) $fatal(1, "MaxLen: multiple of 32 in 32..4096");
     if (ChunkW < 1 || ChunkW > 64) $fatal(1, "ChunkW: 1..64");
   end
 
-  logic [Ns-1:0] sz, cz, sp, cp, az, ap, n, b4, uz;
+  logic [Ns-1:0] sz, cz, sp, cp, az, ap, n, b4, uz, up;
   logic [Ns-1:0] wz, wp, wcz, wcp;   // chunk adders (ChunkW > 1): sum bits, the chunk's carry out
 
   // ---- registered controls, one copy per group of RepW slices --------------------------------
   typedef struct packed {
-    logic init, loop_z, loop_p, shift_z, shift_p, one, run_u, run_bn, clr, st;
+    logic init, loop_z, loop_p, shift_z, shift_p, one, run_u, run_bn, clr, st, stz, swap, azp;
   } ctl_t;
   ctl_t ctl_d;
   ctl_t [Ng-1:0] ctl_q;
   assign ctl_d = '{init: init_i, loop_z: loop_z_i, loop_p: loop_p_i, shift_z: shift_z_i,
                    shift_p: shift_p_i, one: one_i, run_u: run_u_i, run_bn: run_bn_i, clr: clr_i,
-                   st: st_shift_i};
+                   st: st_shift_i, stz: stz_shift_i, swap: swap_i, azp: azp_i};
   for (genvar g = 0; g < Ng; g++) begin : g_ctl
     // keep: the copies are identical on purpose (Yosys would merge them back into one flip-flop)
     (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -165,8 +173,8 @@ module pka_csa2_array #(
   end
 
   always_ff @(posedge clk_i) begin
-    ld_data_q <= ld_data_i;
-    ap_one_q  <= ap_one_i;
+    ld_data_q <= ld_valid_i ? ld_data_i : '0;   // (a load's word, else 0: nothing of the port kept)
+    ap_one_q  <= clr_i & ap_one_i;
   end
 
   // ---- the slices -----------------------------------------------------------------------------
@@ -205,6 +213,9 @@ module pka_csa2_array #(
       .shift_z_i  (ctl_q[G].shift_z),
       .shift_p_i  (ctl_q[G].shift_p),
       .st_i       (ctl_q[G].st),
+      .stz_i      (ctl_q[G].stz),
+      .swap_i     (ctl_q[G].swap),
+      .azp_i      (ctl_q[G].azp),
       .one_i      (ctl_q[G].one),
       .u_z_i      (tok_uz_q[Ch]),
       .u_p_i      (tok_up_q[Ch]),
@@ -222,10 +233,12 @@ module pka_csa2_array #(
       .az_up_i    (i + 1 < Ns ? az[i + 1 < Ns ? i + 1 : i] : 1'b0),
       .ap_up_i    (i + 1 < Ns ? ap[i + 1 < Ns ? i + 1 : i] : 1'b0),
       .ap_st_i    (i + 32 < Ns ? ap[i + 32 < Ns ? i + 32 : i] : 1'b0),
+      .az_st_i    (i + 32 < Ns ? az[i + 32 < Ns ? i + 32 : i] : 1'b0),
       .n_st_i     (i + 32 < Ns ? n[i + 32 < Ns ? i + 32 : i] : 1'b0),
       .cz_dn_i    (i >= 1 ? cz[i >= 1 ? i - 1 : 0] : 1'b0),
       .cp_dn_i    (i >= 1 ? cp[i >= 1 ? i - 1 : 0] : 1'b0),
       .uz_m2_i    (i >= 2 ? uz[i >= 2 ? i - 2 : 0] : 1'b0),
+      .up_m2_i    (i >= 2 ? up[i >= 2 ? i - 2 : 0] : 1'b0),
       .wz_i       (wz[i]),
       .wp_i       (wp[i]),
       .wcz_i      (wcz[i]),
@@ -238,7 +251,8 @@ module pka_csa2_array #(
       .ap_o       (ap[i]),
       .n_o        (n[i]),
       .b4_o       (b4[i]),
-      .uz_o       (uz[i])
+      .uz_o       (uz[i]),
+      .up_o       (up[i])
     );
   end
 
@@ -252,9 +266,11 @@ module pka_csa2_array #(
   if (Ns >= 64) begin : g_lo
     assign ap_lo_o = ap[63:0];
     assign n_lo_o  = n[63:0];
+    assign az_lo_o = az[63:0];
   end else begin : g_lo_pad
     assign ap_lo_o = {{(64 - Ns){1'b0}}, ap};
     assign n_lo_o  = {{(64 - Ns){1'b0}}, n};
+    assign az_lo_o = {{(64 - Ns){1'b0}}, az};
   end
 
   // Bits the controller does not need (the words above 1 reach it by the store shift; the top
@@ -263,6 +279,6 @@ module pka_csa2_array #(
   // 4B only feeds the chunk adders; a control copy whose group starts no chunk > 0 has no token to
   // move).
   logic unused;
-  assign unused = ^{sz[0], sp[0], uz[Ns-1:Ns-2], sz[Ns-1:3], cz[Ns-1:2], sp[Ns-1:3], cp[Ns-1:2], az[Ns-1:1],
-                    b4, ctl_q};
+  assign unused = ^{sz[0], sp[0], uz[Ns-1:Ns-2], up[Ns-1:Ns-2], sz[Ns-1:3], cz[Ns-1:2], sp[Ns-1:3],
+                    cp[Ns-1:2], b4, ctl_q};
 endmodule

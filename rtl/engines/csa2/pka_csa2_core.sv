@@ -2,8 +2,10 @@
 // pka_csa2_core: carry-save radix-2 Montgomery exponentiator (paper 000, Cilardo et al.), the
 // controller of Figure 1 around the L+4 bit-slices of pka_csa2_array, with the common boundary.
 //
-// OP_MODEXP  R = A^E mod N      (K = eng_i.cmd.len modulus bits, H = eng_i.cmd.elen exponent bits)
-// OP_MODMUL  R = A * B mod N
+// OP_MODEXP     R = A^E mod N   (K = eng_i.cmd.len modulus bits, H = eng_i.cmd.elen exponent bits)
+// OP_MODEXP_CT  R = A^E mod N   by Montgomery's powering ladder over exactly H bits (constant time)
+// OP_MODMUL     R = A * B mod N
+// OP_ZEROIZE    the wipe (pka_pkg): every register cleared in one cycle, no port access
 // Slots: N, A, B (modmul), E (modexp), W = (2^(K+2))^2 mod N (host-precomputed) -> R.
 // Operands A, B, W < N, N odd with N < 2^K; 3 <= K <= MaxLen, H <= MaxLen (H = 0: R = 1).
 //
@@ -15,6 +17,14 @@
 // the V selected one cycle earlier), then the carry-propagate waves U = S/2 + C (Z and P) and
 // 4B + N for the next round (B = the new Z, or 1 before the final round).
 //
+// OP_MODEXP_CT: round 0 as above (R1 = MonProd(A, W) in Z, R0 = MonProd(1, W) in P); rounds
+// 1..H the ladder, MSB first, both products with B = R_b (Z: R_b := MonProd(R_b, R_b), P:
+// R_(1-b) := MonProd(R_(1-b), R_b)); round H+1 MonProd(R0, 1) in both sections. E is loaded
+// bit-reversed (word w at word ne-1-w) and aligned by 32 ne - H bits (five shift stages in round
+// 0), then read at e_q[0] and shifted once a round. At the end of a round the wave sums cross
+// over when the next bit differs (swap, azp: the choice of source, same cycles). The result is
+// compared with N from A^P (a pass without port access) and stored from A^Z's copy, 0 if it
+// equals N: no data-dependent pass. cycles as MODEXP with the same H.
 // Cycles (cycles, compute only; operand load/store in io_cycles), Nc = ceil((K+4)/ChunkW):
 //   pre-computation 4W + N: Nc + 1; a round: (K+4) loop + (Nc+1) waves (+ the loop's first step
 //   overlapped with the previous wave's last cycle).
@@ -29,7 +39,9 @@
 // lanes) and E shifts on a registered enable; the word counters carry registered "last" flags.
 // Errors (status, then done within a bounded number of cycles): unknown op ST_ERR_OPCODE; K < 3,
 // K > MaxLen, H > MaxLen ST_ERR_LENGTH; even N ST_ERR_EVEN_MODULUS; N >= 2^K or A, B, W >= N
-// ST_ERR_OPERAND_RANGE. eng_i.cmd.arg is unused.
+// ST_ERR_OPERAND_RANGE. eng_i.cmd.arg is unused. OP_ZEROIZE: after the wipe every register is 0
+// but cyc_q (the wipe's cycle count) and wiped_q (holds the length-derived flags at 0 until the
+// next command).
 `default_nettype none
 
 module pka_csa2_core
@@ -69,10 +81,16 @@ module pka_csa2_core
     if (ChunkW < 1 || ChunkW > 64 || (1 << ChunkLog) != ChunkW) $fatal(1, "ChunkW: power of two 1..64");
   end
 
-  typedef enum logic [3:0] {Idle, Load, Check, Pre, Pad, Loop, Cpa, Store, Zero, Done} state_e;
+  typedef enum logic [3:0] {Idle, Load, Check, Pre, Pad, Loop, Cpa, Store, Zero, Done, Wipe, Cmp} state_e;
   state_e state_q, state_d;
 
   logic        mul_q, mul_d;                 // OP_MODMUL
+  logic        ct_q, ct_d;                   // OP_MODEXP_CT (the ladder)
+  logic        wiped_q, wiped_d;             // idle after OP_ZEROIZE: derived registers held at 0
+  logic        cb_q, cb_d;                   // ladder: the bit of this round (secret), 1 in round 0
+  logic [4:0]  fe_q, fe_d;                   // ladder: E alignment, 32 ne - H
+  logic [4:0]  ast_q, ast_d;                 // ladder: alignment stage (one-hot: >> 16, 8, 4, 2, 1)
+  logic        pendz_q;                      // A^Z shifts this cycle (OP_MODEXP_CT's store)
   logic [15:0] k_q, k_d, h_q, h_d;           // K, H (modmul: 1)
   logic [7:0]  status_q, status_d;
   logic [31:0] cyc_q, cyc_d, io_q, io_d;
@@ -113,6 +131,7 @@ module pka_csa2_core
   // ---- the datapath ---------------------------------------------------------------------------
   // controls of the next cycle (registered in the array)
   logic loop_z_d, loop_p_d, shift_z_d, shift_p_d, one_d, run_u_d, run_bn_d, st_shift_d;
+  logic stz_shift_d, swap_d, azp_d;
   // wave starts (the token is at chunk 0 next cycle), loading
   logic u_z_start, u_p_start, clr, ld_valid;
   logic [1:0] vsel_z, vsel_p;
@@ -120,7 +139,7 @@ module pka_csa2_core
   logic [2:1] sz_lo, sp_lo;
   logic [1:0] cz_lo, cp_lo;
   logic n1, az0, ap0;
-  logic [63:0] ap_lo, n_lo;
+  logic [63:0] ap_lo, n_lo, az_lo;
 
   pka_csa2_array #(.MaxLen(MaxLen), .ChunkW(ChunkW)) u_array (
     .clk_i        (clk_i),
@@ -134,13 +153,16 @@ module pka_csa2_core
     .run_u_i      (run_u_d),
     .run_bn_i     (run_bn_d),
     .st_shift_i   (st_shift_d),
+    .stz_shift_i  (stz_shift_d),
+    .swap_i       (swap_d),
+    .azp_i        (azp_d),
     .vsel_z_i     (vsel_z),
     .vsel_p_i     (vsel_p),
     .u_z_start_i  (u_z_start),
     .u_p_start_i  (u_p_start),
     .bn_start_i   (pre0_q),
     .clr_i        (clr),
-    .ap_one_i     (op_e'(eng_i.cmd.op) == OP_MODEXP),
+    .ap_one_i     (op_e'(eng_i.cmd.op) == OP_MODEXP || op_e'(eng_i.cmd.op) == OP_MODEXP_CT),
     .ld_valid_i   (ld_valid),
     .ld_tgt_i     (ld_tgt),
     .ld_word_i    (rs_word_q),
@@ -153,7 +175,8 @@ module pka_csa2_core
     .az0_o        (az0),
     .ap0_o        (ap0),
     .ap_lo_o      (ap_lo),
-    .n_lo_o       (n_lo)
+    .n_lo_o       (n_lo),
+    .az_lo_o      (az_lo)
   );
 
   // ---- helpers ----------------------------------------------------------------------------------
@@ -188,9 +211,14 @@ module pka_csa2_core
     return MemAw'(32'(slot) * SlotWords + 32'(w));
   endfunction
 
+  function automatic logic [31:0] bitrev(logic [31:0] x);
+    for (int unsigned i = 0; i < 32; i++) bitrev[i] = x[31 - i];
+  endfunction
+
   logic [1:0]  last_item;
-  logic        ebit_next, st_eq;
-  logic [31:0] st_word;
+  logic        hold0;                        // the wipe: every register's next value is 0
+  logic        ebit_next, st_eq, nbit;
+  logic [31:0] st_word, stz_word;
 
   always_comb begin
     last_item   = mul_q ? 2'd3 : 2'd2;
@@ -202,10 +230,13 @@ module pka_csa2_core
     final_d     = (round_q == hp1_q);
     oner_d      = (round_q == h_q);
     ebit_next   = rnz_q ? e_q[1] : e_q[0];
-    enpn_d      = oner_q | mul_q | ebit_next;
+    enpn_d      = oner_q | mul_q | ct_q | ebit_next;
+    nbit        = oner_q | e_q[0];           // the ladder's next bit (1: the final round's R0)
     // the word being stored: word 0 of A^P, or word 1 while the array applies a shift
     st_word     = pend_q ? ap_lo[63:32] : ap_lo[31:0];
     st_eq       = pend_q ? (ap_lo[63:32] == n_lo[63:32]) : (ap_lo[31:0] == n_lo[31:0]);
+    stz_word    = pendz_q ? az_lo[63:32] : az_lo[31:0];
+    if (hold0) {nc_d, kp3_d, nc1_d, nc2_d, hp1_d, final_d, oner_d, enpn_d} = '0;   // the wipe
   end
 
   // ---- controller -------------------------------------------------------------------------------
@@ -220,7 +251,8 @@ module pka_csa2_core
     nword_d = nword_q; lt_d = lt_q; even_d = even_q; wide_d = wide_q; e_d = e_q;
     rem_d = rem_q; round_d = round_q; enp_d = enp_q; eq_d = eq_q;
     nwm1_d = nwm1_q; nem1_d = nem1_q; ne0_d = ne0_q; top_mask_d = top_mask_q; rnz_d = rnz_q;
-    hit_e_d = '0; st_shift_d = 1'b0;
+    ct_d = ct_q; wiped_d = wiped_q; cb_d = cb_q; fe_d = fe_q; ast_d = ast_q >> 1;
+    hit_e_d = '0; st_shift_d = 1'b0; stz_shift_d = 1'b0;
     rem_ld = 1'b0; rem_nc = 1'b0; pre0_d = 1'b0;
     mem_req = 1'b0; mem_we = 1'b0; mem_addr = '0; mem_wdata = '0;
     done = 1'b0;
@@ -228,8 +260,10 @@ module pka_csa2_core
 
     unique case (state_q)
       Idle: if (eng_i.cmd_valid) begin
-        cyc_d = '0; io_d = '0; status_d = ST_OK;
+        cyc_d = '0; io_d = '0; status_d = ST_OK; wiped_d = 1'b0;
         mul_d = (op_e'(eng_i.cmd.op) == OP_MODMUL);
+        ct_d  = (op_e'(eng_i.cmd.op) == OP_MODEXP_CT);
+        fe_d  = 5'(-eng_i.cmd.elen);            // 32 ne - H: E's leading bits in its top word
         k_d   = eng_i.cmd.len;
         h_d   = (op_e'(eng_i.cmd.op) == OP_MODMUL) ? 16'd1 : eng_i.cmd.elen;
         nwm1_d = WiW'((32'(eng_i.cmd.len) - 1) / 32);
@@ -241,10 +275,13 @@ module pka_csa2_core
         lt_d = '0; even_d = 1'b0; wide_d = 1'b0; nword_d = '0;
         e_d = '0; clr = 1'b1;
         state_d = Load;
-        if (op_e'(eng_i.cmd.op) != OP_MODEXP && op_e'(eng_i.cmd.op) != OP_MODMUL) begin
+        if (op_e'(eng_i.cmd.op) == OP_ZEROIZE) begin
+          state_d = Wipe;    // the array clears on clr (this cycle's) and init (below)
+        end else if (op_e'(eng_i.cmd.op) != OP_MODEXP && op_e'(eng_i.cmd.op) != OP_MODMUL &&
+                     op_e'(eng_i.cmd.op) != OP_MODEXP_CT) begin
           status_d = ST_ERR_OPCODE; state_d = Done;
         end else if (eng_i.cmd.len < 16'd3 || 32'(eng_i.cmd.len) > MaxLen ||
-                     (op_e'(eng_i.cmd.op) == OP_MODEXP && 32'(eng_i.cmd.elen) > MaxLen)) begin
+                     (op_e'(eng_i.cmd.op) != OP_MODMUL && 32'(eng_i.cmd.elen) > MaxLen)) begin
           status_d = ST_ERR_LENGTH; state_d = Done;
         end
       end
@@ -276,7 +313,7 @@ module pka_csa2_core
         if (eng_i.mem.rvalid) begin
           if (rs_e_q) begin
             for (int unsigned w = 0; w < Words; w++) begin   // E[rs_word] := the data, next cycle
-              if (32'(rs_word_q) == w) hit_e_d[w] = 1'b1;
+              if (32'(ct_q ? WiW'(nem1_q - rs_word_q) : rs_word_q) == w) hit_e_d[w] = 1'b1;
             end
             rs_word_d = rs_word_q + 1;
             if (rs_last_q) state_d = Check;
@@ -313,6 +350,7 @@ module pka_csa2_core
           status_d = ST_ERR_OPERAND_RANGE; state_d = Done;
         end else begin
           state_d = Pre; round_d = '0; rnz_d = 1'b0; enp_d = 1'b1; pre0_d = 1'b1;
+          cb_d = 1'b1; ast_d = ct_q ? 5'b10000 : 5'b00000;   // round 0: A^Z = R1, A^P = R0
           rem_d = nc_q; rem_ld = 1'b1; rem_nc = 1'b1;
         end
       end
@@ -357,8 +395,9 @@ module pka_csa2_core
         rem_d = rem_q - 1;
         if (last_q) begin
           if (final_q) begin
-            state_d = Store; rq_word_d = '0; rq_e_d = 1'b0; eq_d = 1'b1;
+            state_d = ct_q ? Cmp : Store; rq_word_d = '0; rq_e_d = 1'b0; eq_d = 1'b1;
           end else begin
+            if (ct_q) cb_d = nbit;            // the ladder's bit of the next round
             round_d = round_q + 1; rnz_d = 1'b1;
             enp_d = enpn_q;
             rem_ld = 1'b1;
@@ -373,20 +412,43 @@ module pka_csa2_core
 
       // R := A^P word by word (each granted word shifts A^P and N down a word); if it equals N
       // (only when the result is 0 mod N), write zeros.
+      // OP_MODEXP_CT: compare A^P with N word by word (A^P, N shift), no port access; then Store
+      // writes A^Z's copy, or 0 if it equals N: the same passes whatever the result.
+      Cmp: begin
+        io_d = io_q + 1;
+        st_shift_d = 1'b1;
+        eq_d = eq_q & st_eq;
+        rq_word_d = rq_word_q + 1;
+        if (rq_last_q) begin
+          rq_word_d = '0; state_d = Store;
+        end
+      end
+
       Store: begin
         io_d = io_q + 1;
         mem_req = 1'b1; mem_we = 1'b1;
         mem_addr = addr(4'(SLOT_R), rq_word_q);
-        mem_wdata = st_word;
+        mem_wdata = ct_q ? (eq_q ? '0 : stz_word) : st_word;
         if (eng_i.mem.gnt) begin
-          st_shift_d = 1'b1;
-          eq_d = eq_q & st_eq;
+          if (ct_q) stz_shift_d = 1'b1;
+          else begin
+            st_shift_d = 1'b1;
+            eq_d = eq_q & st_eq;
+          end
           rq_word_d = rq_word_q + 1;
           if (rq_last_q) begin
             rq_word_d = '0;
-            state_d = eq_d ? Zero : Done;
+            state_d = (eq_d && !ct_q) ? Zero : Done;
           end
         end
+      end
+
+      // OP_ZEROIZE: the array clears this cycle (clr, init from the accept; V := 0), every
+      // register of the controller too (hold0 below)
+      Wipe: begin
+        cyc_d = cyc_q + 1;
+        wiped_d = 1'b1;
+        state_d = Done;
       end
 
       Zero: begin
@@ -408,8 +470,12 @@ module pka_csa2_core
     endcase
 
     // E: the registered word loads, and the shift by one bit per round after round 0
+    // (OP_MODEXP_CT: bit-reversed at word ne-1-w, then aligned: e_q[0] = E_(H-1))
     for (int unsigned w = 0; w < Words; w++) begin
-      if (hit_e_q[w]) e_d[32 * w +: 32] = e_ld_q;
+      if (hit_e_q[w]) e_d[32 * w +: 32] = ct_q ? bitrev(e_ld_q) : e_ld_q;
+    end
+    for (int unsigned j = 0; j < 5; j++) begin
+      if (ast_q[j] && fe_q[j]) e_d = e_q >> (1 << j);
     end
     if (esh_q) e_d = e_q >> 1;
     // the word counters' "last word" flags for the next cycle
@@ -423,6 +489,20 @@ module pka_csa2_core
       last_d = pen_q; pen_d = rem2_q; rem2_d = (rem_q == 16'd3);
     end else begin
       last_d = last_q; pen_d = pen_q; rem2_d = rem2_q;
+    end
+
+    // The wipe (OP_ZEROIZE) and the idle after it: every register of the controller 0 but the
+    // state, the cycle count and the wiped flag (the array clears on clr + init, see Wipe).
+    hold0 = (state_q == Wipe) || wiped_d;
+    if (hold0) begin
+      mul_d = 1'b0; k_d = '0; h_d = '0; status_d = ST_OK; io_d = '0;
+      rq_word_d = '0; rq_item_d = '0; rs_word_d = '0; rs_item_d = '0;
+      rq_e_d = 1'b0; rs_e_d = 1'b0; rq_done_d = 1'b0;
+      nword_d = '0; lt_d = '0; even_d = 1'b0; wide_d = 1'b0; e_d = '0; hit_e_d = '0;
+      nwm1_d = '0; nem1_d = '0; ne0_d = 1'b0; top_mask_d = '0; rq_last_d = 1'b0; rs_last_d = 1'b0;
+      rnz_d = 1'b0; eq_d = 1'b0; rem_d = '0; last_d = 1'b0; pen_d = 1'b0; rem2_d = 1'b0;
+      round_d = '0; enp_d = 1'b0; pre0_d = 1'b0; ct_d = 1'b0; cb_d = 1'b0; fe_d = '0; ast_d = '0;
+      st_shift_d = 1'b0; stz_shift_d = 1'b0;
     end
 
     // The array's controls for the next cycle, from the phase of the next cycle (the same
@@ -445,12 +525,24 @@ module pka_csa2_core
     run_u_d   = nx_cpa && !last_d && !pen_d;     // the U token is not yet at chunk nc-1
     run_bn_d  = (nx_pre || nx_cpa) && !last_d;   // the 4B + N token is not yet at chunk nc-1
     u_z_start = (state_q == Loop) && last_q;
-    // E shifts in the last cycle of a wave that ends a round > 0 before the final one
-    esh_d     = nx_cpa && last_d && !final_q && rnz_q;
+    // E shifts in the last cycle of a wave that ends a round > 0 before the final one (the
+    // ladder: every round before the final one, round 0 included)
+    esh_d     = nx_cpa && last_d && !final_q && (rnz_q || ct_q);
     u_p_start = u_z_start && enp_q;
+    // The ladder's crossing at the end of a round (its waves): the next round's bit nbit differs
+    // from this round's cb: A^P := U^Z, B := U^P; before the final round A^Z := R0 as well.
+    swap_d    = nx_cpa && ct_q && !final_q && (cb_q ^ nbit);
+    azp_d     = nx_cpa && ct_q && !final_q && (cb_q ^ nbit ^ oner_q);
+    if (hold0) begin
+      init_d = 1'b0; loop_z_d = 1'b0; loop_p_d = 1'b0; shift_z_d = 1'b0; shift_p_d = 1'b0;
+      one_d = 1'b0; run_u_d = 1'b0; run_bn_d = 1'b0; esh_d = 1'b0; swap_d = 1'b0; azp_d = 1'b0;
+    end
+    // OP_ZEROIZE accepted: clear the slices' S, C next cycle (with clr, which every accept sends)
+    if (state_q == Idle && eng_i.cmd_valid && op_e'(eng_i.cmd.op) == OP_ZEROIZE) init_d = 1'b1;
 
-    vsel_z = {az0, init_q ? 1'b0 : q_lookahead(sz_lo, cz_lo, n1)};
-    vsel_p = {ap0, init_q ? 1'b0 : q_lookahead(sp_lo, cp_lo, n1)};
+    // (in the wipe V is loaded with the selection 0: q is forced by init_q, A_0 here)
+    vsel_z = {az0 && state_q != Wipe, init_q ? 1'b0 : q_lookahead(sz_lo, cz_lo, n1)};
+    vsel_p = {ap0 && state_q != Wipe, init_q ? 1'b0 : q_lookahead(sp_lo, cp_lo, n1)};
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -460,12 +552,14 @@ module pka_csa2_core
       rem_q <= '0; last_q <= 1'b0; pen_q <= 1'b0; rem2_q <= 1'b0;
       round_q <= '0; enp_q <= 1'b0; init_q <= 1'b0; pre0_q <= 1'b0;
       hit_e_q <= '0; esh_q <= 1'b0; pend_q <= 1'b0;
+      wiped_q <= 1'b0; ast_q <= '0; pendz_q <= 1'b0;
     end else begin
       state_q <= state_d; status_q <= status_d; cyc_q <= cyc_d; io_q <= io_d;
       rq_done_q <= rq_done_d; rq_e_q <= rq_e_d; rs_e_q <= rs_e_d;
       rem_q <= rem_d; last_q <= last_d; pen_q <= pen_d; rem2_q <= rem2_d;
       round_q <= round_d; enp_q <= enp_d; init_q <= init_d; pre0_q <= pre0_d;
       hit_e_q <= hit_e_d; esh_q <= esh_d; pend_q <= st_shift_d;
+      wiped_q <= wiped_d; ast_q <= ast_d; pendz_q <= stz_shift_d;
     end
   end
 
@@ -474,7 +568,9 @@ module pka_csa2_core
     rq_word_q <= rq_word_d; rq_item_q <= rq_item_d; rs_word_q <= rs_word_d; rs_item_q <= rs_item_d;
     nword_q <= nword_d; lt_q <= lt_d; even_q <= even_d; wide_q <= wide_d; e_q <= e_d;
     nwm1_q <= nwm1_d; nem1_q <= nem1_d; ne0_q <= ne0_d; top_mask_q <= top_mask_d;
-    rq_last_q <= rq_last_d; rs_last_q <= rs_last_d; rnz_q <= rnz_d; e_ld_q <= eng_i.mem.rdata;
+    rq_last_q <= rq_last_d; rs_last_q <= rs_last_d; rnz_q <= rnz_d;
+    e_ld_q <= eng_i.mem.rvalid ? eng_i.mem.rdata : '0;   // (nothing of the port kept otherwise)
+    ct_q <= ct_d; cb_q <= cb_d; fe_q <= fe_d;
     eq_q <= eq_d;
     nc_q <= nc_d; kp3_q <= kp3_d; nc1_q <= nc1_d; nc2_q <= nc2_d;
     hp1_q <= hp1_d; final_q <= final_d; oner_q <= oner_d; enpn_q <= enpn_d;

@@ -16,7 +16,12 @@
 // ChunkW > 1 (fast): the loop adder is a plain full adder and the wave sums come from the array's
 // chunk adders (one `+` of ChunkW bits per chunk and section, on the FPGA carry chain); the top
 // slice of a chunk keeps the chunk's carry out in its C flip-flop for the next chunk.
-// Storing the result, A^P and N shift down 32 slices per stored word (st_i).
+// Storing the result, A^P and N shift down 32 slices per stored word (st_i); A^Z alone on stz_i
+// (OP_MODEXP_CT stores its copy of the result from A^Z).
+// OP_MODEXP_CT (Montgomery's powering ladder): at the end of a round the wave sums may cross over,
+// swap_i: A^P := U^Z and 4B := 4 U^P (the next round's B = R_b is the P product's result), and
+// azp_i: A^Z := U^P. Same cycles whichever way: a secret-dependent choice of source, no more.
+// OP_ZEROIZE: clr_i with init_i (and the core's vsel = 0) clears every register in one cycle.
 // The controls arrive registered (pka_csa2_array), so each is a flip-flop output here.
 `default_nettype none
 
@@ -35,6 +40,9 @@ module pka_csa2_slice #(
   input  logic shift_z_i,     // A^Z shifts one slice down
   input  logic shift_p_i,     // A^P shifts one slice down
   input  logic st_i,          // A^P and N shift 32 slices down (store)
+  input  logic stz_i,         // A^Z shifts 32 slices down (OP_MODEXP_CT's store)
+  input  logic swap_i,        // the wave crosses over: A^P := U^Z, 4B := 4 U^P (ladder, secret)
+  input  logic azp_i,         // A^Z := U^P instead of U^Z (ladder, secret)
   input  logic one_i,         // 4B := 4 (B = 1 for the final MonProd(P, 1)) instead of 4 * U^Z
   // wave tokens of this slice's chunk
   input  logic u_z_i,         // the S/2 + C wave is at this chunk, Z section (loads A^Z)
@@ -55,10 +63,12 @@ module pka_csa2_slice #(
   input  logic az_up_i,       // A^Z_(i+1)
   input  logic ap_up_i,       // A^P_(i+1)
   input  logic ap_st_i,       // A^P_(i+32)
+  input  logic az_st_i,       // A^Z_(i+32)
   input  logic n_st_i,        // N_(i+32)
   input  logic cz_dn_i,       // C^Z_(i-1) flip-flop (ChunkW = 1)
   input  logic cp_dn_i,       // C^P_(i-1) flip-flop (ChunkW = 1)
   input  logic uz_m2_i,       // wave sum of slice i-2, Z section (this cycle)
+  input  logic up_m2_i,       // wave sum of slice i-2, P section (this cycle)
   // chunk adders (ChunkW > 1): this slice's sum bits and the chunk's carry out
   input  logic wz_i,
   input  logic wp_i,
@@ -73,7 +83,8 @@ module pka_csa2_slice #(
   output logic ap_o,
   output logic n_o,
   output logic b4_o,
-  output logic uz_o
+  output logic uz_o,
+  output logic up_o
 );
   localparam bit HasB4 = (Index >= 2);   // 4B_0 = 4B_1 = 0
   localparam bit IsTwo = (Index == 2);   // 4 * 1 = bit 2
@@ -140,8 +151,9 @@ module pka_csa2_slice #(
     if (ChunkW == 1 && u_z_i) sz_d = wsz;      // (the paper's adder writes S; dead after the wave)
     if (bn_i) bn_d = wsz;
     if (shift_z_i) az_d = az_up_i;
-    else if (u_z_i) az_d = wsz;
-    if (HasB4 && b4_i) b4_d = one_i ? IsTwo : uz_m2_i;
+    else if (u_z_i) az_d = azp_i ? wsp : wsz;
+    else if (stz_i) az_d = az_st_i;
+    if (HasB4 && b4_i) b4_d = one_i ? IsTwo : (swap_i ? up_m2_i : uz_m2_i);
     // P section
     if (loop_p_i) begin
       sp_d = lsp;
@@ -151,7 +163,7 @@ module pka_csa2_slice #(
     end
     if (ChunkW == 1 && u_p_i) sp_d = wsp;
     if (shift_p_i) ap_d = ap_up_i;
-    else if (u_p_i) ap_d = wsp;
+    else if (u_p_i) ap_d = swap_i ? wsz : wsp;
     else if (st_i) ap_d = ap_st_i;
     if (st_i) n_d = n_st_i;
     // Algorithm 2 step 1, and operand loading
@@ -182,4 +194,5 @@ module pka_csa2_slice #(
   assign n_o  = n_q;
   assign b4_o = b4_q;
   assign uz_o = wsz;
+  assign up_o = wsp;
 endmodule

@@ -51,6 +51,27 @@ Cycle model (what the RTL's cycles_o reports; operand load/store is io, not coun
   fast:  (Nc+1) + (H+2)(K+5+Nc), Nc = ceil((K+4)/32)   32-bit chunked carry-propagate waves
 The fast variant changes only the two carry-propagate additions of each round (S/2 + C, and the
 4B + N of the next round), from K+4 one-bit steps to Nc 32-bit chunk steps; see doc/csa2.md.
+
+OP_MODEXP_CT (constant time, not in the paper): Algorithm 3 skips the P product when E_j = 0 (the P
+section is frozen: the same cycles, but the work depends on E's bits) and runs H = the exponent's
+bit length rounds. The CT op is Montgomery's powering ladder on the same two sections, MSB first
+over exactly H = cmd elen bits (leading zeros included), both products in every round:
+
+    R1 := MonProd(X, W) || R0 := MonProd(1, W)                    # round 0, as Algorithm 3
+    for j := H-1 downto 0:  b := E_j                              # rounds 1..H
+        R_b := MonProd(R_b, R_b) || R_(1-b) := MonProd(R_(1-b), R_b)   # B = R_b shared
+    return MonProd(R0, 1)                                         # round H+1, in both sections
+
+Both products of a round share B = R_b, as the sections require (Z: A^Z = R_b, P: A^P = R_(1-b));
+the only data-dependent step is which wave sum loads which register at the end of a round (a
+swap when E_j != E_(j-1), the same cycles either way). cycles_o = exp_cycles(K, H): the same count
+as MODEXP with the same H. The result = N case (Walter) is stored as 0 without a data-dependent
+pass: both sections compute MonProd(R0, 1) in round H+1, one copy is compared with N (a pass of
+ceil(K/32) cycles, no port access, counted in io_cycles), the other is stored, masked to 0 if equal.
+
+OP_ZEROIZE (the wipe, pka_pkg): every slice register, the controller's registers and the E
+register are cleared in WIPE_CYCLES = 1 cycle (one clear of the whole array; V is loaded with the
+selection 0 in the same cycle), whatever L.
 """
 
 from __future__ import annotations
@@ -65,6 +86,7 @@ MIN_K = 3                # the smallest modulus the engine accepts (bits)
 MAX_L = 4096             # the largest array (RTL MaxLen) the driver builds
 CHUNK_W = 32             # chunk width of the fast variant's carry-propagate waves (RTL ChunkW)
 VARIANTS = ("paper", "fast")
+WIPE_CYCLES = 1          # OP_ZEROIZE: one cycle clears the whole array (a build constant)
 
 
 # ---- configuration and errors ----------------------------------------------------------------
@@ -195,6 +217,32 @@ def final_conversion(p: int, n: int, k: int) -> int:
     return 0 if r == n else r
 
 
+def exp_ladder(x: int, e: int, n: int, k: int, h: int) -> tuple[int, int]:
+    """OP_MODEXP_CT: the powering ladder over exactly h bits of e, MSB first, on the two sections.
+
+    Round 0 is Algorithm 3's (R1 = MonProd(X, W) in Z, R0 = MonProd(1, W) in P); each of the h
+    ladder rounds runs both products with B = R_b; round h+1 runs MonProd(R0, 1) in both sections.
+    Returns (X^e mod N canonical, MonProds executed = 2h + 4, whatever e's bits).
+    """
+    assert 0 <= e < 1 << h or h == e == 0, "e has at most h bits"
+    w = r2_mod(n, k + 2)
+    r_mont = (1 << (k + 2)) % n
+    r1 = monprod(x, w, n, k)                      # Z section: A^Z = X, B = W
+    r0 = monprod(1, w, n, k)                      # P section: A^P = 1, B = W
+    products = 2
+    for j in range(h - 1, -1, -1):
+        b = (e >> j) & 1
+        rb, ro = (r1, r0) if b else (r0, r1)
+        sq = monprod(rb, rb, n, k)                # Z: A^Z = R_b,     B = R_b
+        mu = monprod(ro, rb, n, k)                # P: A^P = R_(1-b), B = R_b
+        products += 2
+        r0, r1 = (mu, sq) if b else (sq, mu)
+        assert r0 % n == pow(x, e >> j, n) * r_mont % n, "R0 = X^(E >> j) in the Montgomery domain"
+        assert r1 % n == r0 * x % n, "R1 = R0 X (the ladder's invariant)"
+    final_conversion(r0, n, k)                    # the Z section's copy (compared with N)
+    return final_conversion(r0, n, k), products + 2
+
+
 # ---- cycle model --------------------------------------------------------------------------------
 
 def chunks(k: int) -> int:
@@ -238,6 +286,33 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any]) -> OpResult
     result, products = exp_right_to_left(base, exp, mod, cfg.k, cfg.h)
     total = exp_cycles(cfg.k, cfg.h, cfg.variant)
     return OpResult(result, total, None, _detail(cfg, products, total))
+
+
+def modexp_ct(base: int, exp: int, mod: int, params: Mapping[str, Any], elen: int | None = None) -> OpResult:
+    """base^exp mod N by OP_MODEXP_CT: the ladder over exactly `elen` bits of exp (default: the
+    modulus length, the length to give a secret exponent); cycles = exp_cycles(K, elen) whatever
+    exp's value. Errors in the hardware's order (lengths with elen as H, even modulus, base >= N),
+    then exp >= 2^elen (ERR_OPERAND_RANGE, a host check: the engine drops those bits)."""
+    if exp < 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be >= 0")
+    if elen is None:
+        elen = max(mod, 0).bit_length()
+    if elen < 0:
+        raise PkaError(Status.ERR_LENGTH, "exponent length must be >= 0")
+    cfg = check_config(mod, elen, params)
+    check_operand(base, mod, "base")
+    if exp >> elen:
+        raise PkaError(Status.ERR_OPERAND_RANGE, f"exponent out of range [0, 2^{elen})")
+    result, products = exp_ladder(base, exp, mod, cfg.k, cfg.h)
+    total = exp_cycles(cfg.k, cfg.h, cfg.variant)
+    detail = _detail(cfg, products, total)
+    detail["elen"] = elen
+    return OpResult(result, total, None, detail)
+
+
+def wipe_cycles() -> int:
+    """OP_ZEROIZE's cycles_o on any build (L, variant): one cycle clears every register."""
+    return WIPE_CYCLES
 
 
 def modmul(a: int, b: int, mod: int, params: Mapping[str, Any]) -> OpResult:

@@ -1,4 +1,5 @@
-"""RTL driver of csa2 (rtl/engines/csa2/): the same modexp/modmul as pka.model.csa2, on Verilator.
+"""RTL driver of csa2 (rtl/engines/csa2/): the same modexp/modexp_ct/modmul as pka.model.csa2, on
+Verilator, and the wipe (OP_ZEROIZE).
 
 Build parameters: MaxLen = L (the `l` parameter, or the smallest power of two >= max(K, H, 32)),
 ChunkW = 1 for variant=paper (the paper's bit-serial carry-propagate waves and cycle count) or
@@ -106,6 +107,38 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any], progress: P
     detail = {"k": k, "h": hb, "l": l, "variant": variant, "rounds": hb + 2, "total_cycles": cycles,
               "product_cycles": model.product_cycles(k, variant), "pre_cycles": model.pre_cycles(k, variant)}
     return OpResult(result, cycles, io, detail)
+
+
+def modexp_ct(base: int, exp: int, mod: int, params: Mapping[str, Any], elen: int | None = None,
+              progress: Progress = None) -> OpResult:
+    """base^exp mod N by OP_MODEXP_CT (the ladder over exactly `elen` bits; default: the modulus
+    length, the length to give a secret exponent); cycles = cycles_o, a function of (K, elen)."""
+    if elen is None:
+        elen = max(mod, 0).bit_length()
+    if exp < 0 or elen < 0:
+        return model.modexp_ct(base, exp, mod, params, elen)      # raises the model's error
+    variant, k, l = _setup(mod, elen, params)
+    if exp >> elen:                                                # the engine drops these bits
+        return model.modexp_ct(base, exp, mod, params, elen)
+    slots = {Slot.N: mod, Slot.A: base, Slot.E: exp, Slot.W: _w(mod, k)}
+    result, cycles, io = _run(Op.MODEXP_CT, k, elen, l, variant, slots, progress)
+    detail = {"k": k, "h": elen, "elen": elen, "l": l, "variant": variant, "rounds": elen + 2,
+              "total_cycles": cycles, "product_cycles": model.product_cycles(k, variant),
+              "pre_cycles": model.pre_cycles(k, variant)}
+    return OpResult(result, cycles, io, detail)
+
+
+def wipe(params: Mapping[str, Any], l: int = 32) -> OpResult:
+    """OP_ZEROIZE on the build of array size `l` (and params' variant): every register cleared;
+    cycles = pka.model.csa2.wipe_cycles(), io_cycles = 0."""
+    variant = str(params.get("variant", "paper"))
+    if variant not in model.VARIANTS:
+        raise PkaError(Status.ERR_PARAM, f"csa2: variant={variant} not supported (paper, fast)")
+    h = harness(l, variant)
+    res = h.command(Op.ZEROIZE, 0, 0, 0, max_cycles=100)
+    if res.status != Status.OK:
+        raise PkaError(Status(res.status), f"csa2 engine: {Status(res.status).name}")
+    return OpResult(0, res.cycles, res.io_cycles, {"total_cycles": res.cycles})
 
 
 def modmul(a: int, b: int, mod: int, params: Mapping[str, Any], progress: Progress = None) -> OpResult:
