@@ -263,3 +263,24 @@ def test_large_operands(radix: int) -> None:
     x, e = rng.randrange(m), rng.getrandbits(256)
     r = rtl.modexp(x, e, m, p, stall=300)
     assert (r.result, r.cycles) == (pow(x, e, m), model.modexp(x, e, m, p).cycles)
+
+
+@pytest.mark.slow
+def test_modexp_ct_constant_time_256() -> None:
+    """Slow tier, the benchmark build (radix 4, NS 8, w 16): 100 random 256-bit exponents (elen 256)
+    give one MODEXP_CT (cycles, io_cycles), the model's; MODEXP over the same exponents varies."""
+    p = {"radix": 4, "ns": 8, "w": 16}
+    rng = random.Random(256)
+    m = _modulus(rng, 256)
+    ct: set[tuple[int, int | None]] = set()
+    plain: set[int] = set()
+    for e in [0, (1 << 256) - 1] + [rng.getrandbits(256) for _ in range(100)]:
+        x = rng.randrange(m)
+        r = rtl.modexp_ct(x, e, m, p, elen=256, stall=0)
+        assert r.result == pow(x, e, m)
+        ct.add((r.cycles, r.io_cycles))
+        plain.add(rtl.modexp(x, e, m, p).cycles)
+    assert len(ct) == 1 and next(iter(ct))[0] == model.modexp_ct_cycles(256, 256, model.config(p)) == 148_835
+    assert len(plain) > 10
+    r = rtl.modexp_ct(3, rng.getrandbits(256), m, p, elen=256, stall=300)
+    assert r.cycles == 148_835
