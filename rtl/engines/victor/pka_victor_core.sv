@@ -16,8 +16,15 @@
 // multiplies (checked a, b, base < N; results < 1.27 N), not for A = B = 2N-1 (see the model).
 //
 // Operations (eng_i.cmd.len = n = bit length of N, 2 <= n <= MaxLen):
-//   OP_MODEXP  R = A^E mod N, canonical. Reads N, A (< N), E (eng_i.cmd.elen bits, <= MaxLen).
-//   OP_MODMUL  R = A*B mod N, canonical. Reads N, A (< N), B (< N).
+//   OP_MODEXP     R = A^E mod N, canonical. Reads N, A (< N), E (eng_i.cmd.elen bits, <= MaxLen).
+//   OP_MODEXP_CT  the same in constant time: right to left over exactly elen bits, the multiply
+//                 context always running on one of two accumulators, X_b := X_b * M (b = e_i),
+//                 X_0 = X_1 = 1 at the start (a real product, no copy). The accumulator not in
+//                 use waits in the division remainder register (idle in the loop); at each
+//                 multiply's conversion it is swapped with A1 when the next bit differs (and
+//                 before the final subtraction when the last bit is 0): same cycles as MODEXP.
+//   OP_MODMUL     R = A*B mod N, canonical. Reads N, A (< N), B (< N).
+//   OP_ZEROIZE    the wipe (pka_pkg): every register 0 after one cycle, no port access.
 // Slots: SLOT_N, SLOT_A, SLOT_B, SLOT_E in, SLOT_R out (ceil(n/32) words). No host constants:
 // the eps+1 bits of 1/N the estimator needs, Y = floor(2^(n+Eps)/N), are computed here by Eps+1
 // restoring-division steps. Errors: ST_ERR_OPCODE, ST_ERR_LENGTH (n < 2, n > MaxLen,
@@ -116,14 +123,16 @@ module pka_victor_core
     $fatal(1, "the serial n / K would not finish before the loop");
   end
 
-  typedef enum logic [3:0] {Idle, Load, Check, Recip, Loop, Drain, Reduce, Store, Done} state_e;
+  typedef enum logic [3:0] {Idle, Load, Check, Recip, Loop, Drain, Reduce, Store, Done, Wipe} state_e;
   state_e state_q, state_d;
 
   // ---- registers ----------------------------------------------------------------------------
   // control (reset)
   logic [7:0]  status_q, status_d;
   logic [31:0] cyc_q, cyc_d, io_q, io_d;
-  logic        is_exp_q, is_exp_d;        // OP_MODEXP (else OP_MODMUL)
+  logic        is_exp_q, is_exp_d;        // OP_MODEXP or OP_MODEXP_CT (else OP_MODMUL)
+  logic        ct_q, ct_d;                // OP_MODEXP_CT
+  logic        xb_q, xb_d;                // CT: the bit whose accumulator X_b is in A1 (secret)
   logic [1:0]  opnd_q, opnd_d;            // operand being loaded: 0 N, 1 A, 2 B or E
   logic [WiW-1:0] req_q, req_d, rsp_q, rsp_d;
   logic        n_odd_q, n_odd_d;
@@ -221,6 +230,7 @@ module pka_victor_core
   logic            ld_top;     // the operand's bit n-1 (N: must be set)
   logic            is_e;
   logic [BW-1:0]   conv;       // the carry-propagated result (S_a + S_c) / 2^(2K)
+  logic [MaxLen-1:0] one_s;    // 1 in the frame, 2^s (s = MaxLen - n): the CT accumulators' start
 
   always_comb begin
     is_e       = is_exp_q && opnd_q == 2'd2;
@@ -238,6 +248,7 @@ module pka_victor_core
     ld_lost = |(eng_i.mem.rdata & ~(32'hffff_ffff >> f_q));
     ld_top = eng_i.mem.rdata[5'd31 - f_q];
     conv = add_sum[W-1:2*K];
+    one_s = MaxLen'(1) << {WiW'(Words) - nw_q, f_q};   // s = 32 (Words - nw) + (32 nw - n)
     digit    = t_q[0] ? (mul_act_q ? top_digit(a1_q, pad_q, 0) : '0) : top_digit(a0_q, pad_q, 0);
     digit_lo = t_q[0] ? (mul_act_q ? top_digit(a1_q, pad_q, K) : '0) : top_digit(a0_q, pad_q, K);
   end
@@ -261,9 +272,10 @@ module pka_victor_core
       pad_d  = 3'(K - 1) - dr_q;
     end
     if (dcnt_q != '0) dcnt_d = dcnt_q - 1;
-    if (state_q == Idle && eng_i.cmd_valid) begin   // a command: start on its registered length
-      dq_d = DQW'(eng_i.cmd.len[LW-1:0]); dr_d = '0; dcnt_d = DCW'(DivSteps + 1);
+    if (state_q == Idle && eng_i.cmd_valid && op_e'(eng_i.cmd.op) != OP_ZEROIZE) begin
+      dq_d = DQW'(eng_i.cmd.len[LW-1:0]); dr_d = '0; dcnt_d = DCW'(DivSteps + 1);  // (its length)
     end
+    if (state_q == Wipe) {dq_d, dr_d, dcnt_d, tpen_d, pad_d} = '0;
   end
 
   // ---- the controller --------------------------------------------------------------------------
@@ -273,7 +285,7 @@ module pka_victor_core
     is_exp_d = is_exp_q; opnd_d = opnd_q; req_d = req_q; rsp_d = rsp_q; n_odd_d = n_odd_q;
     wide_d = wide_q;
     t_d = t_q; steps_d = steps_q; cnt_d = cnt_q; first_d = first_q;
-    mul_act_d = mul_act_q; x_one_d = x_one_q;
+    mul_act_d = mul_act_q; x_one_d = x_one_q; ct_d = ct_q; xb_d = xb_q;
     elen_d = elen_q; nw_d = nw_q; nwe_d = nwe_q; f_d = f_q;
     t_zero_d = t_zero_q; t_last_d = t_last_q; last_step_d = last_step_q;
     n_d = n_q; b_d = b_q; a0_d = a0_q; a1_d = a1_q; e_d = e_q; ld_d = ld_q; rem_d = rem_q; y_d = y_q;
@@ -284,13 +296,16 @@ module pka_victor_core
     unique case (state_q)
       Idle: if (eng_i.cmd_valid) begin
         cyc_d = '0; io_d = '0; opnd_d = '0; req_d = '0; rsp_d = '0; ld_d = '0;
-        is_exp_d = op_e'(eng_i.cmd.op) == OP_MODEXP;
+        is_exp_d = op_e'(eng_i.cmd.op) == OP_MODEXP || op_e'(eng_i.cmd.op) == OP_MODEXP_CT;
+        ct_d = op_e'(eng_i.cmd.op) == OP_MODEXP_CT;
         elen_d = is_exp_d ? eng_i.cmd.elen : 16'd0;
         nw_d = WiW'((32'(eng_i.cmd.len) + 31) / 32);
         nwe_d = WiW'((32'(eng_i.cmd.elen) + 31) / 32);
         f_d = 5'(-eng_i.cmd.len);               // 32 nw - n
         x_one_d = 1'b1; mul_act_d = 1'b0; first_d = 1'b1; wide_d = 1'b0;
-        if (op_e'(eng_i.cmd.op) != OP_MODEXP && op_e'(eng_i.cmd.op) != OP_MODMUL) begin
+        if (op_e'(eng_i.cmd.op) == OP_ZEROIZE) begin
+          status_d = ST_OK; state_d = Wipe;
+        end else if (!is_exp_d && op_e'(eng_i.cmd.op) != OP_MODMUL) begin
           status_d = ST_ERR_OPCODE; state_d = Done;
         end else if (eng_i.cmd.len < 16'd2 || 32'(eng_i.cmd.len) > MaxLen ||
                      (is_exp_d && 32'(eng_i.cmd.elen) > MaxLen)) begin
@@ -390,7 +405,17 @@ module pka_victor_core
           sa2_d = sa1_q; sc2_d = sc1_q; q2_d = q_est; first2_d = 1'b0;
         end
         // the wide adder converts the context that just finished (add_x/y = S_a, S_c of stage 1)
-        if (t_zero_q) begin
+        if (t_zero_q && ct_q) begin
+          // CT: A1 := X_(e_i) for this step's multiply; the other accumulator waits in rem
+          if (first_q) begin
+            a1_d = AW'(one_s); rem_d = (MaxLen + 2)'(one_s);   // X_0 = X_1 = 1
+          end else if (xb_q ^ e_q[0]) begin
+            a1_d = AW'(rem_q); rem_d = (MaxLen + 2)'(conv);    // the bit changes: swap
+          end else begin
+            a1_d = AW'(conv);
+          end
+          xb_d = e_q[0]; mul_act_d = 1'b1; x_one_d = 1'b0;
+        end else if (t_zero_q) begin
           if (!first_q && mul_act_q) a1_d = AW'(conv);     // X of the previous step
           mul_act_d = is_exp_q && e_q[0] && !x_one_q;
           if (is_exp_q && e_q[0] && x_one_q) begin         // X := 1 * M is M
@@ -418,7 +443,12 @@ module pka_victor_core
       // convert the last step's multiply
       Drain: begin
         cyc_d = cyc_q + 1;
-        if (mul_act_q) a1_d = AW'(conv);
+        if (mul_act_q) begin
+          a1_d = AW'(conv);
+          if (ct_q && !xb_q) begin                          // CT: the result is X_1
+            a1_d = AW'(rem_q); rem_d = (MaxLen + 2)'(conv);
+          end
+        end
         state_d = Reduce;
       end
 
@@ -447,6 +477,20 @@ module pka_victor_core
         state_d = Idle;
       end
 
+      // OP_ZEROIZE: every register 0 (the division's in its own block above), one cycle
+      Wipe: begin
+        cyc_d = cyc_q + 1;
+        state_d = Done;
+        status_d = ST_OK; io_d = '0;
+        is_exp_d = 1'b0; opnd_d = '0; req_d = '0; rsp_d = '0; n_odd_d = 1'b0; wide_d = 1'b0;
+        t_d = '0; steps_d = '0; cnt_d = '0; first_d = 1'b0; mul_act_d = 1'b0; x_one_d = 1'b0;
+        ct_d = 1'b0; xb_d = 1'b0;
+        elen_d = '0; nw_d = '0; nwe_d = '0; f_d = '0;
+        t_zero_d = 1'b0; t_last_d = 1'b0; last_step_d = 1'b0;
+        n_d = '0; b_d = '0; a0_d = '0; a1_d = '0; e_d = '0; ld_d = '0; rem_d = '0; y_d = '0;
+        sa1_d = '0; sc1_d = '0; sa2_d = '0; sc2_d = '0; q2_d = '0; first2_d = 1'b0;
+      end
+
       default: state_d = Idle;
     endcase
   end
@@ -472,6 +516,7 @@ module pka_victor_core
   end
   always_ff @(posedge clk_i) begin
     n_q <= n_d; b_q <= b_d; a0_q <= a0_d; a1_q <= a1_d; e_q <= e_d; ld_q <= ld_d;
+    ct_q <= ct_d; xb_q <= xb_d;
     rem_q <= rem_d; y_q <= y_d;
     sa1_q <= sa1_d; sc1_q <= sc1_d; sa2_q <= sa2_d; sc2_q <= sc2_d; q2_q <= q2_d;
     first2_q <= first2_d;

@@ -108,6 +108,27 @@ Cycle model (what the RTL's cycles_o reports; loads/stores are io_cycles):
     modmul: 2 (a, b < N) + (eps+1) + 2(n'+1) + 1
 The paper counts 2 n (n'+2) for an n-bit exponent (section 4); ours is 2h cycles fewer, plus
 eps + 4 once (ours - paper = eps + 4 - 2n for h = n: -1009 at n = 512).
+
+OP_MODEXP_CT (constant time, not in the paper): Algorithm 1 leaves context 1 idle when e_i = 0
+(same cycles, but the work depends on E's bits) and copies X := M at the first set bit. The CT
+op is a right-to-left square-and-always-multiply over exactly h = cmd elen bits with two
+accumulators, so that the multiply of every step is a real product:
+
+    M := base; X_0 := 1; X_1 := 1
+    for i := 0 to h-1:  b := e_i
+        M' := M*M  ||  X_b := X_b*M          # context 1 always runs, A1 = X_b
+        M := M'
+    result := X_1 - N if X_1 >= N else X_1
+
+X_1 = base^e; X_0 = base^(2^h - 1 - e) (a dummy, discarded). The engine keeps the accumulator
+not in use in the restoring-division remainder register (idle during the loop); at the
+conversion of each multiply it swaps it with A1 when e_(i+1) != e_i (and before the final
+subtraction when e_(h-1) = 0): the same cycles either way, so cycles_o = exp_cycles(n, h).
+Why not Montgomery's ladder (no dummy product): its two products share B = R_b; when the next bit
+differs, B must be the multiply's result, which is converted one cycle after the next square
+has to start (schedule above) - a stall per step.
+
+OP_ZEROIZE (the wipe, pka_pkg): every register cleared in WIPE_CYCLES = 1 cycle.
 """
 
 from __future__ import annotations
@@ -123,6 +144,7 @@ K_CHOICES = (3, 4, 5)    # scan factors the engine supports (radix 2^k)
 Q_HW_MAX = 42            # Table 2: q in [0, 42] as a sum of three signed powers of two
 MIN_BITS = 2             # N in ]2^(n-1), 2^n[ with N odd needs n >= 2
 MIN_LEN = 128            # smallest RTL build (MaxLen) the driver uses
+WIPE_CYCLES = 1          # OP_ZEROIZE: one cycle clears every register (a build constant)
 MAX_LEN = 4096           # largest RTL build
 WORD = 32
 
@@ -547,6 +569,59 @@ def exp_right_to_left(base: int, exp: int, mod: int, cfg: Config, shift: int = 0
         return ExpTrace(1, products, qmax_seen)
     assert 0 <= x < 2 * mod
     return ExpTrace(x - mod if x >= mod else x, products, qmax_seen)
+
+
+def exp_always_multiply(base: int, exp: int, mod: int, cfg: Config, elen: int, shift: int = 0) -> ExpTrace:
+    """OP_MODEXP_CT: right to left over exactly elen bits, the multiply context always running on
+    one of two accumulators (X_b := X_b * M), X_0 a dummy; both start at 1 (a real product)."""
+    assert 0 <= exp < 1 << elen or elen == exp == 0
+    acc, m = [1, 1], base
+    products, qmax_seen = 0, 0
+    for i in range(elen):
+        b = (exp >> i) & 1
+        sq = multiply(m, m, mod, cfg, shift)                 # context 0: A0 = M, B = M
+        mu = multiply(acc[b], m, mod, cfg, shift)            # context 1: A1 = X_b, B = M
+        products += 2
+        qmax_seen = max(qmax_seen, *sq.qs, *mu.qs)
+        acc[b], m = mu.result, sq.result
+        assert acc[1] % mod == pow(base, exp & ((2 << i) - 1), mod), "X_1 = base^(e mod 2^(i+1))"
+    x = acc[1]
+    if elen == 0:
+        return ExpTrace(1, 0, 0)
+    assert 0 <= x < 2 * mod
+    assert (acc[0] * x - pow(base, (1 << elen) - 1, mod)) % mod == 0, "X_0 X_1 = base^(2^h - 1)"
+    return ExpTrace(x - mod if x >= mod else x, products, qmax_seen)
+
+
+def modexp_ct(base: int, exp: int, mod: int, params: Mapping[str, Any], elen: int | None = None) -> OpResult:
+    """base^exp mod N by OP_MODEXP_CT over exactly `elen` bits of exp (default: the modulus length,
+    the length to give a secret exponent); cycles = exp_cycles(n, elen) whatever exp's value.
+    Errors in the hardware's order (lengths with elen, even modulus, base >= N), then
+    exp >= 2^elen (ERR_OPERAND_RANGE, a host check: the engine reads only elen bits)."""
+    cfg = config_from_params(params)
+    if exp < 0:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be >= 0")
+    if elen is None:
+        elen = max(mod, 0).bit_length()
+    if elen < 0:
+        raise PkaError(Status.ERR_LENGTH, "exponent length must be >= 0")
+    n_bits = check_lengths(mod, elen)
+    check_operand(base, mod, "base")
+    if exp >> elen:
+        raise PkaError(Status.ERR_OPERAND_RANGE, f"exponent out of range [0, 2^{elen})")
+    shift = build_len(n_bits, elen) - n_bits
+    tr = exp_always_multiply(base, exp, mod, cfg, elen, shift)
+    total = exp_cycles(n_bits, elen, cfg)
+    detail = {"n": n_bits, "h": elen, "elen": elen, "k": cfg.k, "delta": cfg.delta, "eps": cfg.eps,
+              "digits": digits(n_bits, cfg.k), "step_cycles": step_cycles(n_bits, cfg.k),
+              "products": tr.products, "q_max_seen": tr.qmax_seen, "q_max_bound": float(cfg.qmax),
+              "total_cycles": total, "efficiency": efficiency(n_bits, total) if elen else None}
+    return OpResult(tr.result, total, exp_io_cycles(n_bits, elen), detail)
+
+
+def wipe_cycles() -> int:
+    """OP_ZEROIZE's cycles_o on any build: one cycle clears every register."""
+    return WIPE_CYCLES
 
 
 def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any]) -> OpResult:

@@ -1,4 +1,5 @@
-"""RTL driver of victor (rtl/engines/victor/): the same modexp/modmul as pka.model.victor, on Verilator.
+"""RTL driver of victor (rtl/engines/victor/): the same modexp/modexp_ct/modmul as pka.model.victor, on
+Verilator, and the wipe (OP_ZEROIZE).
 
 Build parameters: MaxLen = the smallest power of two >= max(n, h, 128) (pka.model.victor.build_len,
 so a 64-bit and a 128-bit operation share one build), K, Delta, Eps from the engine parameters
@@ -108,6 +109,36 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any], progress: P
               "total_cycles": res.cycles, "wall": res.wall,
               "efficiency": model.efficiency(n_bits, res.cycles) if elen else None}
     return OpResult(result, res.cycles, res.io_cycles, detail)
+
+
+def modexp_ct(base: int, exp: int, mod: int, params: Mapping[str, Any], elen: int | None = None,
+              progress: Progress = None) -> OpResult:
+    """base^exp mod N by OP_MODEXP_CT over exactly `elen` bits of exp (default: the modulus length,
+    the length to give a secret exponent); cycles = cycles_o, a function of (n, elen) only."""
+    cfg = model.config_from_params(params)
+    if elen is None:
+        elen = max(mod, 0).bit_length()
+    if exp < 0 or elen < 0 or exp >> elen:
+        return model.modexp_ct(base, exp, mod, params, elen)      # raises the model's error
+    n_bits = _host_checks(mod, elen)
+    if n_bits >= model.MIN_BITS:
+        _fits(base, max(n_bits, 1), "base")
+    result, res, max_len = _run(Op.MODEXP_CT, n_bits, elen, {Slot.N: mod, Slot.A: base, Slot.E: exp}, cfg,
+                                progress)
+    detail = {"n": n_bits, "h": elen, "elen": elen, "k": cfg.k, "delta": cfg.delta, "eps": cfg.eps,
+              "max_len": max_len, "digits": model.digits(n_bits, cfg.k),
+              "step_cycles": model.step_cycles(n_bits, cfg.k), "total_cycles": res.cycles, "wall": res.wall}
+    return OpResult(result, res.cycles, res.io_cycles, detail)
+
+
+def wipe(params: Mapping[str, Any], max_len: int = model.MIN_LEN) -> OpResult:
+    """OP_ZEROIZE on the build of `max_len` bits (and params' k, delta, eps): every register
+    cleared; cycles = pka.model.victor.wipe_cycles(), io_cycles = 0."""
+    cfg = model.config_from_params(params)
+    res, _ = command(Op.ZEROIZE, 0, 0, {}, max_len, cfg)
+    if res.status != Status.OK:
+        raise PkaError(Status(res.status), f"victor engine: {Status(res.status).name}")
+    return OpResult(0, res.cycles, res.io_cycles, {"total_cycles": res.cycles})
 
 
 def modmul(a: int, b: int, mod: int, params: Mapping[str, Any], progress: Progress = None) -> OpResult:
