@@ -1,9 +1,10 @@
 """RTL of hscm (rtl/engines/hscm) against the golden model pka.model.hscm: results AND cycles for
 every operation (HSCM product, modmul, A1/binary/ladder modexp, MRDC, MULT, CRT-RSA), random
 memory stalls, every error code and the return to idle; constant time of RSA_CRT and MODEXP_CT
-over 100 random secrets each (and the sliding window's varying count as the control); the wipe
-(OP_ZEROIZE).  Small sizes in CI (n in {64, 100, 128, 255, 256}, L in {2, 4, 8}, w = 16, one
-build per L); w = 32/64 and the big sizes are slow tests."""
+over 100 random secrets each (and the sliding window's varying count as the control); RSA_CRT
+with blinded exponents (X extra exponent bits); the wipe (OP_ZEROIZE).  Small sizes in CI (n in
+{64, 100, 128, 255, 256}, L in {2, 4, 8}, w = 16, one build per L; MaxLen 96 once for the
+exponent registers); w = 32/64 and the big sizes are slow tests."""
 
 from __future__ import annotations
 
@@ -156,6 +157,95 @@ def test_rsa_crt_constant_time() -> None:
     assert len(seen) == 1, f"RSA_CRT cycles depend on the key: {sorted(seen)}"
 
 
+# ---- exponent blinding: X extra exponent bits (arg[31:24]) --------------------------------------
+
+def blind(key: CrtKey, rp: int, rq: int) -> CrtKey:
+    """The key with blinded exponents d_p + r_p (p - 1), d_q + r_q (q - 1) (same signatures)."""
+    return CrtKey(key.n, key.e, key.d, key.p, key.q, key.dp + rp * (key.p - 1),
+                  key.dq + rq * (key.q - 1), key.qinv, key.pinv)
+
+
+def test_rsa_crt_blinded_constant_time() -> None:
+    """X = 64 (the sequencer's r of 64 bits): 100 random keys of one size, each with random
+    r_p, r_q < 2^64, and the edges r = 0, 2^64 - 1 (also on d_p, d_q = 0 and all ones): the
+    unblinded signature, cycles = the model's, exactly one (cycles, io_cycles); X = 0 keeps the
+    unblinded count."""
+    rng = random.Random(SEED + 41)
+    prm = params(2, 4)
+    x, top = 64, (1 << 64) - 1
+    keys = [crt_key(rng, 128) for _ in range(max(SECRETS, vectors(SECRETS)))]
+    runs = [(blind(k, rng.getrandbits(x), rng.getrandbits(x)), k) for k in keys]
+    k0 = keys[0]
+    bp, bq = k0.p.bit_length(), k0.q.bit_length()
+    for rp, rq in ((0, 0), (top, top), (0, top), (top, 0)):
+        runs.append((blind(k0, rp, rq), k0))
+    for dp, dq in ((0, 0), ((1 << bp) - 1, (1 << bq) - 1)):
+        raw = CrtKey(k0.n, k0.e, k0.d, k0.p, k0.q, dp, dq, k0.qinv, k0.pinv)
+        runs += [(blind(raw, top, top), raw), (blind(raw, 0, top), raw)]
+    seen: set[tuple[int, int]] = set()
+    for bk, key in runs:
+        msg = rng.randrange(key.n)
+        r = R.rsa_crt(msg, bk, prm, xbits=x)
+        same(r, M.rsa_crt(msg, bk, prm, xbits=x))
+        assert r.result % key.p == pow(msg, key.dp, key.p) and r.result % key.q == pow(msg, key.dq, key.q)
+        seen.add((r.cycles, r.io_cycles))  # type: ignore[arg-type]
+    assert len(seen) == 1, f"blinded RSA_CRT cycles depend on the key or r: {sorted(seen)}"
+    msg = rng.randrange(k0.n)
+    plain = R.rsa_crt(msg, k0, prm)
+    same(plain, M.rsa_crt(msg, k0, prm))
+    assert R.rsa_crt(msg, k0, prm, xbits=0).cycles == plain.cycles < next(iter(seen))[0]
+
+
+@pytest.mark.parametrize("pes,window,bp,bq,x", [(4, 6, 100, 100, 17), (8, 2, 64, 64, 33),
+                                                (4, 3, 100, 112, 64), (2, 6, 256, 256, 64)])
+def test_rsa_crt_blinded(pes: int, window: int, bp: int, bq: int, x: int) -> None:
+    """Other rings, windows and X (not multiples of 16), unequal primes (f_p != f_q), and the
+    largest primes of the build (MaxLen/2 = 256 bits, exponents of 320 bits): the blinded
+    signature is the unblinded one, cycles = the model's, one (cycles, io_cycles) per (size, X)."""
+    rng = random.Random(SEED + 43 + bp + x)
+    prm = params(pes, window)
+    seen: set[tuple[int, int]] = set()
+    for i in range(3):
+        while True:
+            p, q = prime(rng, bp), prime(rng, bq)
+            if p != q and gmpy2.gcd(65537, (p - 1) * (q - 1)) == 1:
+                break
+        key = CrtKey.from_pq(p, q)
+        top = (1 << x) - 1
+        rp, rq = ((top, top), (0, rng.getrandbits(x)), (rng.getrandbits(x), rng.getrandbits(x)))[i]
+        bk = blind(key, rp, rq)
+        msg = rng.randrange(key.n)
+        r = R.rsa_crt(msg, bk, prm, xbits=x)
+        same(r, M.rsa_crt(msg, bk, prm, xbits=x))
+        assert r.result == pow(msg, key.d, key.n)
+        seen.add((r.cycles, r.io_cycles))  # type: ignore[arg-type]
+    assert len(seen) == 1
+
+
+def test_rsa_crt_blinded_exponent_register_above_max_len() -> None:
+    """MaxLen 96, the one build in which a blinded exponent is longer than MaxLen (primes of
+    48 bits + X = 64: 112 bits; the exponent registers hold max(MaxLen, MaxLen/2 + 64 rounded
+    up to 32) = 128 bits): results and cycles = the model's."""
+    rng = random.Random(SEED + 44)
+    pes, window, x = 2, 3, 64
+    prm = params(pes, window)
+    h = R.harness(96, K, pes, window)
+    for rp, rq in (((1 << x) - 1, (1 << x) - 1), (rng.getrandbits(x), 0)):
+        key = crt_key(rng, 96)
+        bk = blind(key, rp, rq)
+        msg = rng.randrange(key.n)
+        for slot, v in ((Slot.N, key.n), (Slot.A, msg), (Slot.P, key.p), (Slot.Q, key.q),
+                        (Slot.DP, bk.dp), (Slot.DQ, bk.dq), (Slot.QINV, key.qinv), (Slot.X2, key.pinv),
+                        (Slot.X0, M.r3(key.p, K)), (Slot.X1, M.r3(key.q, K))):
+            h.write_slot(slot, v)
+        res = h.command(Op.RSA_CRT, key.n.bit_length(), key.p.bit_length(),
+                        key.q.bit_length() | (window << 16) | (x << 24), max_cycles=2_000_000)
+        ref = M.rsa_crt(msg, bk, prm, xbits=x)
+        assert res.status == Status.OK
+        assert (h.read_slot(Slot.R, 3), res.cycles) == (ref.result, ref.cycles)
+        assert ref.result == pow(msg, key.d, key.n)
+
+
 def test_modexp_ct_constant_time() -> None:
     """MODEXP_CT (ladder) with elen = the modulus length: 100 random secret exponents (leading
     zeros included) and 0, 1, all ones, a lone top bit give exactly one (cycles, io_cycles)."""
@@ -275,10 +365,13 @@ def test_random_stalls(stall: int) -> None:
     key = crt_key(rng, 128)
     base, e = rng.randrange(m), rng.getrandbits(n)
     msg = rng.randrange(key.n)
-    ref = [R.modexp(base, e, m, p), R.rsa_crt(msg, key, p), R.mul(base, e, n, p)]
+    bk = blind(key, rng.getrandbits(64), rng.getrandbits(64))
+    ref = [R.modexp(base, e, m, p), R.rsa_crt(msg, key, p), R.mul(base, e, n, p),
+           R.rsa_crt(msg, bk, p, xbits=64)]
     h.stall(stall, seed=stall)
     try:
-        got = [R.modexp(base, e, m, p), R.rsa_crt(msg, key, p), R.mul(base, e, n, p)]
+        got = [R.modexp(base, e, m, p), R.rsa_crt(msg, key, p), R.mul(base, e, n, p),
+               R.rsa_crt(msg, bk, p, xbits=64)]
     finally:
         h.stall(0)
     for a, b in zip(got, ref):
@@ -380,6 +473,27 @@ def test_error_codes_and_return_to_idle() -> None:
     h.write_slot(Slot.Q, key.q)
     assert status(h, Op.RSA_CRT, key.n.bit_length(), 300, key.q.bit_length()) == Status.ERR_LENGTH
     assert status(h, Op.RSA_CRT, key.n.bit_length(), key.p.bit_length(), 2 * K) == Status.ERR_LENGTH
+    ok_after()
+    # blinding: X > 64 unsupported (at command decode, before the lengths); DP, DQ of more than
+    # bits + X bits out of range (while loading); the same statuses from driver and model
+    nb, bp, bq = key.n.bit_length(), key.p.bit_length(), key.q.bit_length()
+    for x in (65, 128, 255):
+        assert status(h, Op.RSA_CRT, nb, bp, bq | (x << 24)) == Status.ERR_UNSUPPORTED
+    assert status(h, Op.RSA_CRT, nb, 300, bq | (65 << 24)) == Status.ERR_UNSUPPORTED
+    for fn in (R.rsa_crt, M.rsa_crt):
+        with pytest.raises(PkaError) as exc:
+            fn(5, key, params(pes), xbits=65)
+        assert exc.value.status == Status.ERR_UNSUPPORTED
+    for x in (0, 16, 64):
+        for dp, dq in ((1 << (bp + x), key.dq), (key.dp, 1 << (bq + x)), ((1 << (bp + x + 1)) - 1, key.dq)):
+            kx = CrtKey(key.n, key.e, key.d, key.p, key.q, dp, dq, key.qinv, key.pinv)
+            for fn in (R.rsa_crt, M.rsa_crt):
+                with pytest.raises(PkaError) as exc:
+                    fn(5, kx, params(pes), xbits=x)
+                assert exc.value.status == Status.ERR_OPERAND_RANGE, (fn, x, dp, dq)
+        full = CrtKey(key.n, key.e, key.d, key.p, key.q, (1 << (bp + x)) - 1, (1 << (bq + x)) - 1,
+                      key.qinv, key.pinv)
+        same(R.rsa_crt(9, full, params(pes), xbits=x), M.rsa_crt(9, full, params(pes), xbits=x))
     ok_after()
 
 
