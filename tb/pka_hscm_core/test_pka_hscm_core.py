@@ -9,7 +9,8 @@ new register cannot escape the check). Memories (the operand RAMs, the N RAMs, t
 are registers too (mem_q) and are read word by word.
 
 The control: the same walk after an RSA_CRT without the wipe finds data left behind - the prime p
-read back from HSCM 0's operand RAM (entry MOD) - so the check can fail.
+read back from HSCM 0's operand RAM (entry MOD) - so the check can fail.  A blinded RSA_CRT
+(X = 64 extra exponent bits) is wiped the same way.
 Small build: MaxLen 256, w 16, 2 PEs (two HSCMs of one PE), MaxWindow 3."""
 
 from __future__ import annotations
@@ -162,15 +163,22 @@ def crt_key(rng: random.Random, bits: int):
             return CrtKey.from_pq(p, q)
 
 
-async def rsa_crt(env: EngineEnv, key, m: int, window: int) -> None:
+async def rsa_crt(env: EngineEnv, key, m: int, window: int, xbits: int = 0) -> None:
+    """RSA_CRT; xbits > 0: blinded exponents d_p + r_p (p-1), d_q + r_q (q-1), r < 2^xbits."""
     from pka.model import hscm as M
-    for slot, v in ((Slot.N, key.n), (Slot.A, m), (Slot.P, key.p), (Slot.Q, key.q), (Slot.DP, key.dp),
-                    (Slot.DQ, key.dq), (Slot.QINV, key.qinv), (Slot.X2, key.pinv),
+    from pka.model.common import CrtKey
+    rng = random.Random(m)
+    rp, rq = rng.getrandbits(xbits) if xbits else 0, rng.getrandbits(xbits) if xbits else 0
+    bk = CrtKey(key.n, key.e, key.d, key.p, key.q, key.dp + rp * (key.p - 1), key.dq + rq * (key.q - 1),
+                key.qinv, key.pinv)
+    for slot, v in ((Slot.N, key.n), (Slot.A, m), (Slot.P, key.p), (Slot.Q, key.q), (Slot.DP, bk.dp),
+                    (Slot.DQ, bk.dq), (Slot.QINV, key.qinv), (Slot.X2, key.pinv),
                     (Slot.X0, M.r3(key.p, W)), (Slot.X1, M.r3(key.q, W))):
         env.write_int(env.slot_addr(slot), v, 8)
     np_, nq = key.p.bit_length(), key.q.bit_length()
-    st, cyc, _io, _ = await env.command(Op.RSA_CRT, key.n.bit_length(), np_, nq | (window << 16))
-    ref = M.rsa_crt(m, key, {"pes": PES, "w": W, "window": window, "ladder": 0})
+    st, cyc, _io, _ = await env.command(Op.RSA_CRT, key.n.bit_length(), np_,
+                                        nq | (window << 16) | (xbits << 24))
+    ref = M.rsa_crt(m, bk, {"pes": PES, "w": W, "window": window, "ladder": 0}, xbits=xbits)
     assert st == 0
     assert env.read_int(env.slot_addr(Slot.R), 4) == pow(m, key.d, key.n) == ref.result
     assert cyc == ref.cycles
@@ -253,6 +261,14 @@ async def wipe_after_secret_operations(dut):
     # the engine works after a wipe (and the wiped state ends with the next command)
     key = crt_key(rng, 128)
     await rsa_crt(env, key, rng.randrange(key.n), window=2)
+    await wipe(env)
+    assert_wiped(core)
+
+    # a blinded RSA_CRT (X = 64: exponents of bits + 64 bits, the lengths in lpx_q/lqx_q), then
+    # the wipe
+    key = crt_key(rng, 128)
+    await rsa_crt(env, key, rng.randrange(key.n), window=3, xbits=64)
+    assert left_behind(read_state(core)[0], core._path) != {}
     await wipe(env)
     assert_wiped(core)
 
