@@ -2,13 +2,17 @@
 
     python bench/hscm.py            # RTL (Verilator), checks every result and the model's cycles
     python bench/hscm.py --model    # golden model only (the same cycle counts, seconds)
-    python bench/hscm.py --only mm  # one group: mm, exp, ladder, crt, wipe
+    python bench/hscm.py --only mm  # one group: mm, exp, ladder, crt, blind, wipe
+    python bench/hscm.py --only blind --max-bits 2048   # rows up to 2048 bits only
 
 Prints a table and writes bench/results/hscm.json.  Paper figures: Table 2 (one Montgomery
 product), Table 4 (modexp with the sliding-window method), Table 5 (CRT-RSA, sliding window);
 Table 3 gives times only, its cycles are derived as time x frequency and marked so.  Our CRT-RSA
 is constant time (a fixed window of window - 1 bits, doc/hscm.md): the row also records the
-count for a second key, which must be the same; MODEXP keeps the paper's sliding window.  Cycle counts are exact
+count for a second key, which must be the same; MODEXP keeps the paper's sliding window.  The
+`blind` rows run RSA_CRT with blinded exponents d_p + r_p (p-1), d_q + r_q (q-1), r of 64 bits,
+X = 64 extra exponent bits (what pka_top's sequencer sends), beside the unblinded count: the
+cost of exponent blinding (a second key and r give the same count).  Cycle counts are exact
 (cycles_o of the core = pka.model.hscm); wall-clock times are recorded, not asserted.
 """
 
@@ -56,7 +60,8 @@ def run(backend: Any, fn: str, *args: Any, progress: bool = False) -> tuple[OpRe
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", action="store_true", help="golden model only")
-    ap.add_argument("--only", choices=["mm", "exp", "ladder", "crt", "wipe"], default=None)
+    ap.add_argument("--only", choices=["mm", "exp", "ladder", "crt", "blind", "wipe"], default=None)
+    ap.add_argument("--max-bits", type=int, default=None, help="skip crt/blind rows above this size")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
     if args.model:
@@ -138,6 +143,8 @@ def main() -> None:
         for bits, pes, win, paper in ((2048, 32, 6, 455_274), (2048, 32, 7, 455_274),
                                       (2048, 32, 4, 455_274), (2048, 64, 6, 278_496),
                                       (4096, 64, 6, 1_724_369), (4096, 64, 7, 1_724_369)):
+            if args.max_bits is not None and bits > args.max_bits:
+                continue
             key = key_of(bits)
             msg = rng.randrange(key.n)
             p = {"pes": pes, "w": w, "window": win, "ladder": 0}
@@ -151,6 +158,40 @@ def main() -> None:
                    r, pow(msg, key.d, key.n), mdl.cycles, paper, "Table 5 (sliding window)", wall,
                    {"phases": mdl.detail.get("phases"), "constant_time": True,
                     "products_per_half": mdl.detail.get("products_p")})
+    if args.only in (None, "blind"):
+        x = 64
+        for bits, pes, win in ((2048, 32, 6), (2048, 64, 6), (4096, 64, 6)):
+            if args.max_bits is not None and bits > args.max_bits:
+                continue
+            p = {"pes": pes, "w": w, "window": win, "ladder": 0}
+            counts = []
+            for i in range(2):                  # constant time: another key and r, the same count
+                key = key_of(bits)
+                r_p, r_q = rng.getrandbits(x), rng.getrandbits(x)
+                bk = CrtKey(key.n, key.e, key.d, key.p, key.q, key.dp + r_p * (key.p - 1),
+                            key.dq + r_q * (key.q - 1), key.qinv, key.pinv)
+                msg = rng.randrange(key.n)
+                if i == 0:
+                    t = time.perf_counter()
+                    kw: dict[str, Any] = {"xbits": x}
+                    if backend is not M:
+                        kw["progress"] = lambda c: print(f"    ... {c} cycles", file=sys.stderr, flush=True)
+                    r = backend.rsa_crt(msg, bk, p, **kw)
+                    wall = time.perf_counter() - t
+                    mdl = M.rsa_crt(msg, bk, p, xbits=x) if backend is not M else r
+                    plain = M.rsa_crt(msg, key, p)
+                    assert plain.result == r.result, "blinded signature != unblinded"
+                    expect = pow(msg, key.d, key.n)
+                counts.append(M.rsa_crt(msg, bk, p, xbits=x).cycles)
+            assert counts[0] == counts[1], f"blinded CRT-RSA-{bits}: {counts} for two keys"
+            record("blind", f"CRT-RSA-{bits}, {pes} PEs (2 x {pes // 2}), window {win}, X = {x}",
+                   bits, pes, {**p, "xbits": x}, r, expect, mdl.cycles, None,
+                   f"blinded (unblinded {plain.cycles:,}, +{100 * (mdl.cycles / plain.cycles - 1):.1f} %)",
+                   wall, {"xbits": x, "unblinded_cycles": plain.cycles,
+                          "overhead": round(mdl.cycles / plain.cycles - 1, 4),
+                          "products_per_half": mdl.detail.get("products_p"),
+                          "unblinded_products_per_half": plain.detail.get("products_p"),
+                          "phases": mdl.detail.get("phases"), "constant_time": True})
     if args.only in (None, "wipe"):
         for max_len, pes in ((512, 4), (2048, 32)):
             p = {"pes": pes, "w": w, "window": 6, "ladder": 0}
