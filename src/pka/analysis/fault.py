@@ -1,8 +1,9 @@
 """Fault-injection campaign on the simulated pka_top (issue 13, item 4): one bit flip per run.
 
-For each injection: the simulation is put back into the same clean state (reset, driver set-up,
-snapshot of every state element), the operation is started through the bus by the unchanged driver
-(pka.driver.Pka.rsa_crt / ecc_mul_rns: key, operands, LEN/ARG/CMD), and when the CMD write has been
+For each injection: the simulation is put back into the same clean state (reset, then every state
+element and the driver's knowledge of the device from a snapshot taken with the key loaded), the
+operation is started through the bus by the unchanged driver (pka.driver.Pka.rsa_crt / ecc_mul_rns:
+operands, LEN/ARG/CMD; the key's set-up is not repeated), and when the CMD write has been
 accepted the campaign takes over for a moment: it clocks a random number of cycles k in
 [0, D) (D = the fault-free operation's cycles from the CMD write to its interrupt), flips one random
 bit of one random state element, and hands back to the driver, which waits for the interrupt at
@@ -25,6 +26,7 @@ it is first read, or of the result after release, is outside a result check's re
 from __future__ import annotations
 
 import bisect
+import copy
 import json
 import random
 import time
@@ -198,46 +200,45 @@ class Injector:
         self._start()
 
     def _start(self) -> None:
-        """A new simulation: the fault-free run (which also makes the driver's per-key constants),
-        the snapshot of the clean state, and a second run from the snapshot that must be identical."""
+        """A new simulation: a first fault-free run (it loads the key: the per-key set-up, inside the
+        accelerator or on the host, happens once), the snapshot of the device (every state element)
+        and of the driver's knowledge of it (which key and moduli the slots hold, cached constants),
+        a second fault-free run from there (the steady state: its cycles are the operation's), and a
+        third from the restored snapshot, which must repeat the second exactly."""
         from pka.driver import Pka
 
         self.sim = StateSim(self.cfg, writable=self.writable)
         self.bus = InjectBus(self.sim)
         self.pka = Pka(self.bus)
-        got, self.cycles = self._run_clean()
+        got, _ = self._run_clean()
         if got != self.op.expected:
             raise RuntimeError(f"{self.op.name}: the fault-free run gives a wrong result")
-        self.sim.reset()
-        self.pka = self._fresh_pka()
         self.sim.snap_save()
-        got2, cycles2 = self._run_clean(restore=True)
-        if (got2, cycles2) != (self.op.expected, self.cycles):
+        self._driver = {k: copy.deepcopy(v) for k, v in vars(self.pka).items() if k != "bus"}
+        got, self.cycles = self._run_clean()
+        got3, cycles3 = self._run_clean(restore=True)
+        if (got, got3, cycles3) != (self.op.expected, self.op.expected, self.cycles):
             raise RuntimeError(f"{self.op.name}: a restored run differs from the fault-free run "
-                               f"({cycles2} vs {self.cycles} cycles)")
+                               f"({cycles3} vs {self.cycles} cycles)")
         self.table = self.sim.table
         self._units = self._target_units()
         # the injection window: every cycle from the CMD write to the interrupt; the sequencer is busy
         # throughout (STATUS.BUSY, the RAM closed to the bus) up to the last of them
         self.window = self.cycles
 
-    def _fresh_pka(self) -> Any:
-        from pka.driver import Pka
-
-        self.sim.idle(self.sim.elem(RAM).depth + 16)   # the RAM's zeroization after reset (one word a cycle)
-        consts = getattr(self.pka, "_crt_consts", None)
-        pka = Pka(self.bus)
-        if consts is not None:
-            pka._crt_consts = consts    # a driver that makes the per-key constants on the host: once
-        return pka
-
     def restore(self) -> None:
         """The clean state: reset (the RAM zeroized, control registers cleared), the driver's set-up
-        (interrupt enable), then every state element from the snapshot."""
+        (interrupt enable), every state element from the snapshot, the driver's knowledge of the
+        device as it was at the snapshot."""
+        from pka.driver import Pka
+
         self.sim.reset()
-        self.pka = self._fresh_pka()
+        self.sim.idle(self.sim.elem(RAM).depth + 16)   # the RAM's zeroization after reset (one word a cycle)
+        self.pka = Pka(self.bus)
         self.sim.snap_load()
         self.sim.asserts(True)
+        for k, v in self._driver.items():
+            setattr(self.pka, k, copy.deepcopy(v))
 
     def _run_clean(self, restore: bool = False) -> tuple[int, int]:
         if restore:
