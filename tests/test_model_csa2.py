@@ -182,3 +182,85 @@ def test_array_len() -> None:
     assert m.array_len(64, 100, 0) == 128
     assert m.array_len(1024, 1024, 0) == 1024
     assert m.array_len(100, 0, 96) == 96
+
+
+# ---- OP_MODEXP_CT (the ladder) and the wipe ------------------------------------------------------
+
+@pytest.mark.parametrize("k", [3, 5, 32, 64, 256])
+@pytest.mark.parametrize("variant", ["paper", "fast"])
+def test_modexp_ct_random(k: int, variant: str) -> None:
+    """The ladder over exactly elen bits: results against gmpy2, cycles exp_cycles(K, elen) and
+    2 elen + 4 MonProds whatever e's bits, elen above, at and below e's bit length."""
+    rng = random.Random(SEED * 5 + k)
+    for _ in range(vectors(6)):
+        n = _modulus(rng, k)
+        x = rng.randrange(n)
+        elen = rng.choice([k, rng.randrange(0, k + 8)])
+        e = rng.getrandbits(elen)
+        res = m.modexp_ct(x, e, n, {"variant": variant}, elen)
+        assert res.result == int(gmpy2.powmod(x, e, n))
+        assert res.cycles == res.detail["total_cycles"] == m.exp_cycles(k, elen, variant)
+        assert res.cycles == m.modexp(x, (1 << elen) - 1, n, {"variant": variant}).cycles  # as MODEXP at H = elen
+        assert res.detail["products"] == 2 * elen + 4
+    assert m.modexp_ct(3, 5, 13, {}).detail["elen"] == 4      # default: the modulus' length
+
+
+@pytest.mark.parametrize("k", [3, 4, 33, 64])
+def test_modexp_ct_edges(k: int) -> None:
+    for n in _edge_moduli(k):
+        for x in (0, 1, 2, n - 1):
+            for e in (0, 1, 2, (1 << k) - 1, n - 1, 1 << (k - 1)):
+                for elen in {k, k + 3, max(e.bit_length(), 0)}:
+                    res = m.modexp_ct(x, e, n, {}, elen)
+                    assert res.result == pow(x, e, n), (x, e, n, elen)
+                    assert res.cycles == m.exp_cycles(k, elen, "paper")
+
+
+def test_modexp_ct_cycles_do_not_depend_on_e() -> None:
+    rng = random.Random(SEED + 99)
+    n = _modulus(rng, 48)
+    counts = {m.modexp_ct(5, rng.getrandbits(48), n, {"variant": "fast"}, 48).cycles for _ in range(100)}
+    assert counts == {m.exp_cycles(48, 48, "fast")}
+    # the control: MODEXP takes H = e's bit length, so its count varies over the same exponents
+    rng = random.Random(SEED + 99)
+    n = _modulus(rng, 48)
+    assert len({m.modexp(5, rng.getrandbits(48), n, {"variant": "fast"}).cycles for _ in range(100)}) > 1
+
+
+def test_modexp_ct_walter_equality_case() -> None:
+    """X^E = 0 mod N (non-square-free N): R0 reaches N in the ladder too, stored as 0."""
+    for n in (9, 25, 27, 45, 125):
+        for x in range(n):
+            for e in range(6):
+                assert m.modexp_ct(x, e, n, {}, 3).result == pow(x, e, n)
+
+
+def test_ladder_state() -> None:
+    """The ladder's invariant R1 = R0 X (asserted each round in exp_ladder) on a real key size."""
+    rng = random.Random(SEED + 5)
+    n = _modulus(rng, 512)
+    x, e = rng.randrange(n), rng.getrandbits(512)
+    r, products = m.exp_ladder(x, e, n, 512, 512)
+    assert r == pow(x, e, n) and products == 2 * 512 + 4
+
+
+def test_modexp_ct_errors() -> None:
+    cases = [
+        ((2, 1 << 4, 13, {}, 4), Status.ERR_OPERAND_RANGE),       # e >= 2^elen
+        ((2, 3, 13, {}, 1), Status.ERR_OPERAND_RANGE),
+        ((2, -1, 13, {}, 4), Status.ERR_OPERAND_RANGE),
+        ((2, 3, 13, {"l": 32}, 33), Status.ERR_LENGTH),         # elen > L
+        ((2, 3, 13, {}, 5000), Status.ERR_LENGTH),
+        ((2, 3, 12, {}, 4), Status.ERR_EVEN_MODULUS),
+        ((13, 3, 13, {}, 4), Status.ERR_OPERAND_RANGE),          # base = N
+        ((1, 1, 3, {}, 2), Status.ERR_LENGTH),                   # K = 2 < 3
+        ((1, 1, 13, {"variant": "slow"}, 4), Status.ERR_PARAM),
+    ]
+    for args, status in cases:
+        with pytest.raises(PkaError) as exc:
+            m.modexp_ct(*args)
+        assert exc.value.status == status, (args, exc.value)
+
+
+def test_wipe_cycles() -> None:
+    assert m.wipe_cycles() == m.WIPE_CYCLES == 1

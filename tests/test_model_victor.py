@@ -367,3 +367,86 @@ def test_cycles_and_io_in_results() -> None:
 def test_build_len() -> None:
     assert v.build_len(64) == 128 and v.build_len(128) == 128 and v.build_len(129) == 256
     assert v.build_len(100, 300) == 512 and v.build_len(2048) == 2048
+
+
+# ---- OP_MODEXP_CT (square-and-always-multiply) and the wipe ---------------------------------------
+
+@pytest.mark.parametrize("cfg", CONFIGS)
+def test_modexp_ct_random(cfg: tuple[int, int, int]) -> None:
+    """Over exactly elen bits: results, cycles exp_cycles(n, elen) and io whatever e's bits, 2 elen
+    products (context 1 always runs; no copy for X = 1)."""
+    params = dict(zip(("k", "delta", "eps"), cfg))
+    c = v.make_config(*cfg)
+    rng = random.Random(11 + cfg[0])
+    for _ in range(VECTORS):
+        n = rng.choice([2, 5, 32, 64, 65, 128, 200])
+        mod = max(3, rand_mod(rng, n))
+        base = rng.randrange(mod)
+        elen = rng.choice([n, rng.randrange(0, 2 * n + 2)])
+        exp = rng.getrandbits(elen)
+        r = v.modexp_ct(base, exp, mod, params, elen)
+        nb = mod.bit_length()
+        assert r.result == powmod(base, exp, mod)
+        assert r.cycles == v.exp_cycles(nb, elen, c) == v.modexp(base, (1 << elen) - 1, mod, params).cycles
+        assert r.io_cycles == v.exp_io_cycles(nb, elen)
+        assert r.detail["products"] == 2 * elen
+    assert v.modexp_ct(3, 5, 13, DEFAULT).detail["elen"] == 4       # default: the modulus' length
+
+
+@pytest.mark.parametrize("n", [2, 3, 64, 128])
+def test_modexp_ct_edges(n: int) -> None:
+    for mod in edge_mods(n):
+        if mod < 3 or mod.bit_length() != n:
+            continue
+        for base in (0, 1, 2, mod - 1):
+            for exp in (0, 1, 2, (1 << n) - 1, mod - 1, 1 << (n - 1)):
+                for elen in {n, n + 3, exp.bit_length()}:
+                    r = v.modexp_ct(base, exp, mod, DEFAULT, elen)
+                    assert r.result == powmod(base, exp, mod), (base, exp, mod, elen)
+
+
+def test_modexp_ct_cycles_do_not_depend_on_e() -> None:
+    rng = random.Random(5)
+    mod = rand_mod(rng, 96)
+    exps = [rng.getrandbits(96) for _ in range(100)]
+    assert {(r.cycles, r.io_cycles) for r in (v.modexp_ct(7, e, mod, DEFAULT, 96) for e in exps)} \
+        == {(v.exp_cycles(96, 96, v.make_config(5, 10, 11)), v.exp_io_cycles(96, 96))}
+    assert len({v.modexp(7, e, mod, DEFAULT).cycles for e in exps}) > 1     # the control
+
+
+def test_modexp_ct_operands_meet_the_merged_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every product of the CT schedule (1 X_b, M X_b, M M) meets the merged first iteration's
+    precondition and A, B < 2N (multiply asserts both)."""
+    seen: list[tuple[int, int, int]] = []
+    real = v.multiply
+
+    def spy(a: int, b: int, mod: int, cfg: v.Config, shift: int = 0) -> v.MulTrace:
+        seen.append((a, b, mod))
+        return real(a, b, mod, cfg, shift)
+
+    monkeypatch.setattr(v, "multiply", spy)
+    mod = (1 << 124) - 59          # (n+1) mod 5 = 0: the tightest merged start
+    v.modexp_ct(mod - 1, (1 << 124) - 1, mod, DEFAULT, 124)
+    v.modexp_ct(mod - 2, 0, mod, DEFAULT, 124)
+    assert len(seen) == 4 * 124
+    assert any(a == 1 for a, _, _ in seen) and max(max(a, b) for a, b, _ in seen) >= mod
+
+
+def test_modexp_ct_errors() -> None:
+    cases = [
+        (lambda: v.modexp_ct(2, 16, 13, DEFAULT, 4), Status.ERR_OPERAND_RANGE),     # e >= 2^elen
+        (lambda: v.modexp_ct(2, -1, 13, DEFAULT, 4), Status.ERR_OPERAND_RANGE),
+        (lambda: v.modexp_ct(2, 3, 13, DEFAULT, 4097), Status.ERR_LENGTH),
+        (lambda: v.modexp_ct(2, 3, 10, DEFAULT, 4), Status.ERR_EVEN_MODULUS),
+        (lambda: v.modexp_ct(13, 3, 13, DEFAULT, 4), Status.ERR_OPERAND_RANGE),
+        (lambda: v.modexp_ct(0, 1, 1, DEFAULT, 1), Status.ERR_LENGTH),
+        (lambda: v.modexp_ct(2, 3, 7, {"k": 6, "delta": 10, "eps": 11}), Status.ERR_PARAM),
+    ]
+    for fn, status in cases:
+        with pytest.raises(PkaError) as e:
+            fn()
+        assert e.value.status == status
+
+
+def test_wipe_cycles() -> None:
+    assert v.wipe_cycles() == v.WIPE_CYCLES == 1
