@@ -1,4 +1,5 @@
-"""csa2 RTL (rtl/engines/csa2) against the golden model: results AND cycles, stalls, error codes.
+"""csa2 RTL (rtl/engines/csa2) against the golden model: results AND cycles, stalls, error codes,
+MODEXP_CT (the ladder: vs the model, one cycle count over 100 exponents of one length) and the wipe.
 
 One Verilator build per (L, variant): L in {32, 64, 128}, paper (ChunkW = 1) and fast (ChunkW = 32);
 L = 128 paper is in the slow tier.
@@ -169,3 +170,86 @@ def test_driver_errors_match_model() -> None:
     with pytest.raises(PkaError) as exc:
         rtl.modexp(2, -1, 13, {})
     assert exc.value.status == Status.ERR_OPERAND_RANGE
+
+
+# ---- OP_MODEXP_CT and OP_ZEROIZE -----------------------------------------------------------------
+
+def _check_ct(x: int, e: int, n: int, elen: int, params: dict[str, object]) -> tuple[int, int]:
+    got = rtl.modexp_ct(x, e, n, params, elen)
+    want = model.modexp_ct(x, e, n, params, elen)
+    assert got.result == want.result == pow(x, e, n), (hex(n), x, e, elen)
+    assert got.cycles == want.cycles, (hex(n), x, e, elen, got.cycles, want.cycles)
+    return got.cycles, got.io_cycles
+
+
+@pytest.mark.parametrize("l,variant", [(32, "paper"), (32, "fast"), (64, "fast")])
+def test_modexp_ct_vs_model(l: int, variant: str) -> None:
+    """Random K <= L and elen <= L (above, at and below e's length), half with grant stalls."""
+    rng = random.Random(SEED + 3 * l + (1 if variant == "fast" else 0))
+    params = {"variant": variant, "l": l}
+    h = rtl.harness(l, variant)
+    try:
+        for i in range(vectors(10)):
+            h.stall(0 if i % 2 == 0 else 400, seed=i + 5)
+            k = l if i == 0 else rng.randrange(3, l + 1)
+            n = _modulus(rng, k)
+            elen = (k, l, 0, rng.randrange(0, l + 1))[i % 4]
+            _check_ct(rng.randrange(n), rng.getrandbits(elen), n, elen, params)
+    finally:
+        h.stall(0)
+
+
+@pytest.mark.parametrize("l,variant", [(32, "paper"), (64, "fast")])
+def test_modexp_ct_edges(l: int, variant: str) -> None:
+    """Exponents 0, 1, all ones, one set bit at the top / bottom (every ladder path), elen = K
+    and elen = L; smallest and largest modulus; bases 0, 1, N-1; the result = N case."""
+    params = {"variant": variant, "l": l}
+    for k in (3, 31, l):
+        for n in ((1 << (k - 1)) + 1, (1 << k) - 1):
+            for x in (0, 1, n - 1):
+                for e in (0, 1, (1 << k) - 1, 1 << (k - 1), (1 << k) - 2):
+                    _check_ct(x, e, n, k, params)
+            _check_ct(n - 1, (1 << k) - 1, n, l, params)
+    for n, x, e in ((9, 3, 2), (27, 6, 5), (125, 25, 3), (3 ** 15, 3 ** 5, 7)):
+        _check_ct(x, e, n, 8, params)
+
+
+@pytest.mark.parametrize("variant", ["paper", "fast"])
+def test_modexp_ct_one_cycle_count(variant: str) -> None:
+    """100 random exponents of one length (elen = K = 32) give exactly one (cycles, io_cycles) on
+    the RTL; the control: plain MODEXP on the same exponents (H = their bit length) varies."""
+    rng = random.Random(SEED + 77)
+    params = {"variant": variant, "l": 32}
+    n = _modulus(rng, 32)
+    x = rng.randrange(n)
+    exps = [rng.getrandbits(32) for _ in range(100)]
+    ct = {_check_ct(x, e, n, 32, params) for e in exps}
+    assert len(ct) == 1 and next(iter(ct))[0] == model.exp_cycles(32, 32, variant), ct
+    plain = {rtl.modexp(x, e, n, params).cycles for e in exps}
+    assert len(plain) > 1, "MODEXP's count must vary over these exponents (else the test cannot fail)"
+    # the result = N case costs no extra pass either: same counts as any other result
+    assert _check_ct(3, 2, 9, 32, params) == _check_ct(2, 3, 9, 32, params)
+
+
+@pytest.mark.parametrize("variant", ["paper", "fast"])
+def test_wipe(variant: str) -> None:
+    """OP_ZEROIZE: ST_OK, cycles = the model's, io 0; right after a MODEXP_CT, twice in a row, and
+    an operation right after it is right (cocotb tb/pka_csa2_core checks the registers)."""
+    params = {"variant": variant, "l": 32}
+    n = (1 << 31) + 11
+    _check_ct(5, 0xDEADBEEF, n, 32, params)
+    for _ in range(2):
+        w = rtl.wipe(params, 32)
+        assert (w.cycles, w.io_cycles) == (model.wipe_cycles(), 0)
+    _check_ct(7, 0x12345, n, 32, params)
+    _check_exp(7, 0x12345, n, params)
+
+
+def test_modexp_ct_driver_errors_match_model() -> None:
+    cases = [(2, 16, 13, 4), (2, 3, 12, 4), (13, 3, 13, 4), (2, 3, 13, 33), (1, 1, 3, 2), (2, -1, 13, 4)]
+    for x, e, n, elen in cases:
+        with pytest.raises(PkaError) as em:
+            model.modexp_ct(x, e, n, {"l": 32}, elen)
+        with pytest.raises(PkaError) as er:
+            rtl.modexp_ct(x, e, n, {"l": 32}, elen)
+        assert em.value.status == er.value.status, (x, e, n, elen)

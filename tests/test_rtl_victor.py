@@ -1,4 +1,5 @@
-"""victor RTL (rtl/engines/victor) against the golden model: results AND cycles, stalls, error codes.
+"""victor RTL (rtl/engines/victor) against the golden model: results AND cycles, stalls, error codes,
+MODEXP_CT (vs the model, one cycle count over 100 exponents of one length) and the wipe.
 
 Two Verilator builds: MaxLen = 128 with k = 4 and k = 5 (delta = 10, eps = 11). n = 64 runs
 left-aligned in the 128-bit datapath (s = 64), n = 128 fills it (s = 0); other n in between.
@@ -161,3 +162,89 @@ def test_parameter_legality_matches_model(k: int, delta: int, eps: int) -> None:
     assert (proc.returncode == 0) == legal, proc.stdout + proc.stderr
     if not legal:
         assert "USERFATAL" in proc.stdout + proc.stderr
+
+
+# ---- OP_MODEXP_CT and OP_ZEROIZE -----------------------------------------------------------------
+
+def _check_ct(x: int, e: int, mod: int, elen: int, params: dict[str, int], io: bool = False) -> tuple[int, int]:
+    got = rtl.modexp_ct(x, e, mod, params, elen)
+    want = model.modexp_ct(x, e, mod, params, elen)
+    assert got.result == want.result == pow(x, e, mod), (hex(mod), x, e, elen)
+    assert got.cycles == want.cycles, (hex(mod), x, e, elen, got.cycles, want.cycles)
+    if io:
+        assert got.io_cycles == want.io_cycles
+    return got.cycles, got.io_cycles
+
+
+@pytest.mark.parametrize("k", [4, 5])
+def test_modexp_ct_vs_model(k: int) -> None:
+    """n in {64, 128} and random n <= 128; elen = n, 128, 0 or random; stalls 0/30/70 %."""
+    params = PARAMS[k]
+    rng = random.Random(SEED + 20 + k)
+    h = rtl.harness(128, model.config_from_params(params))
+    try:
+        for i in range(vectors(10)):
+            stall = (0, 300, 700)[i % 3]
+            h.stall(stall, seed=i + 9)
+            n = (64, 128)[i % 2] if i < 4 else rng.randrange(2, 129)
+            mod = _modulus(rng, n)
+            elen = (n, 128, 0, rng.randrange(0, 129))[i % 4]
+            _check_ct(rng.randrange(mod), rng.getrandbits(elen), mod, elen, params, io=stall == 0)
+    finally:
+        h.stall(0)
+
+
+@pytest.mark.parametrize("k", [4, 5])
+def test_modexp_ct_edges(k: int) -> None:
+    """Exponents 0, 1, all ones, a single top bit, all ones but the last (every swap path: the
+    last bit 0 swaps before the final subtraction); the merged-start sizes ((n+1) mod k = 0) with
+    N = 2^n - 1 and bases N-1, N-2; bases 0, 1; n = 2."""
+    params = PARAMS[k]
+    sizes = [m for m in range(8, 129) if (m + 1) % k == 0][-1:] + [64]
+    for n in sizes:
+        for mod in ((1 << n) - 1, (1 << (n - 1)) + 1):
+            for x in (0, 1, mod - 1, mod - 2):
+                for e in (0, 1, (1 << n) - 1, 1 << (n - 1), (1 << n) - 2):
+                    _check_ct(x, e, mod, n, params, io=True)
+    _check_ct(2, 1, 3, 2, params)
+    _check_ct(2, 3, 3, 5, params)
+
+
+@pytest.mark.parametrize("k", [4, 5])
+def test_modexp_ct_one_cycle_count(k: int) -> None:
+    """100 random exponents of one length (elen = n = 128) give exactly one (cycles, io_cycles) on
+    the RTL; the control: plain MODEXP on the same exponents (h = their bit length) varies."""
+    params = PARAMS[k]
+    rng = random.Random(SEED + 30 + k)
+    mod = _modulus(rng, 128)
+    x = rng.randrange(mod)
+    exps = [rng.getrandbits(128) for _ in range(100)]
+    counts = {_check_ct(x, e, mod, 128, params) for e in exps}
+    cfg = model.config_from_params(params)
+    assert counts == {(model.exp_cycles(128, 128, cfg), model.exp_io_cycles(128, 128))}
+    plain = {rtl.modexp(x, e, mod, params).cycles for e in exps}
+    assert len(plain) > 1, "MODEXP's count must vary over these exponents (else the test cannot fail)"
+
+
+def test_wipe() -> None:
+    """OP_ZEROIZE: ST_OK, cycles = the model's, io 0; after a MODEXP_CT, twice in a row, and
+    operations right after it are right (cocotb tb/pka_victor_core checks the registers)."""
+    params = PARAMS[5]
+    mod = (1 << 100) - 15
+    _check_ct(12345, (1 << 99) + 12345, mod, 100, params)
+    for _ in range(2):
+        w = rtl.wipe(params)
+        assert (w.cycles, w.io_cycles) == (model.wipe_cycles(), 0)
+    _check_ct(777, 65537, mod, 100, params, io=True)
+    _check_exp(777, 65537, mod, params, io=True)
+    _check_mul(777, 65537, mod, params, io=True)
+
+
+def test_modexp_ct_driver_errors_match_model() -> None:
+    cases = [(2, 16, 13, 4), (2, 3, 10, 4), (13, 3, 13, 4), (2, 3, 13, 4097), (0, 1, 1, 1), (2, -1, 13, 4)]
+    for x, e, mod, elen in cases:
+        with pytest.raises(PkaError) as want:
+            model.modexp_ct(x, e, mod, PARAMS[5], elen)
+        with pytest.raises(PkaError) as got:
+            rtl.modexp_ct(x, e, mod, PARAMS[5], elen)
+        assert got.value.status == want.value.status, (x, e, mod, elen)
