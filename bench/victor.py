@@ -29,7 +29,12 @@
    Rows whose bound exceeds Table 2's 42 are run with -qN as a single term (exploration only:
    the hardware cannot build them).
 
-Prints two tables and writes bench/results/victor.json.
+3. MODEXP_CT (elen = n, square-and-always-multiply) beside MODEXP on three exponents (a random
+   full-length one, a single set bit, a random half-length one): one count for MODEXP_CT, = MODEXP
+   at h = n; MODEXP's h is the exponent's bit length. And the wipe's cycles (OP_ZEROIZE).
+   `--ct-only` runs this part alone and updates the "ct" rows of an existing JSON.
+
+Prints the tables and writes bench/results/victor.json.
 """
 
 from __future__ import annotations
@@ -88,6 +93,52 @@ def efficiency_rows(sizes: list[int], backend: str, seed: int) -> list[dict[str,
             print(f"  n={n:5d} k={k}: {res.cycles:>10,} cycles, {model.efficiency(n, res.cycles):.3f} "
                   f"bits/kcycle ({wall:.1f} s)", file=sys.stderr)
     return rows
+
+
+# ---- 3. MODEXP_CT and the wipe --------------------------------------------------------------------
+
+def ct_rows(sizes: list[int], backend: str, seed: int) -> list[dict[str, object]]:
+    impl: ModuleType = model
+    if backend == "rtl":
+        from pka.rtl import victor as rtl
+        impl = rtl
+    rows: list[dict[str, object]] = []
+    for n in sizes:
+        rng = random.Random(seed + n)
+        mod = rng.getrandbits(n) | 1 | (1 << (n - 1))
+        x = rng.randrange(mod)
+        exps = (rng.getrandbits(n) | (1 << (n - 1)), 1 << (n - 1), rng.getrandbits(n // 2))
+        for k in (4, 5):
+            params = {"k": k, "delta": 10, "eps": 11}
+            cfg = model.config_from_params(params)
+            if backend == "rtl":
+                rtl.harness(model.build_len(n, n), cfg)          # build outside the timed runs
+            cts, ios, plain = [], [], []
+            t0 = time.perf_counter()
+            for e in exps:
+                res = impl.modexp_ct(x, e, mod, params, n)
+                assert res.result == int(gmpy2.powmod(x, e, mod)), (n, k)
+                cts.append(res.cycles)
+                ios.append(res.io_cycles)
+                plain.append(model.modexp(x, e, mod, params).cycles)
+            wall = time.perf_counter() - t0
+            assert len(set(cts)) == 1 and cts[0] == model.exp_cycles(n, n, cfg), (n, k, cts)
+            rows.append({"n": n, "elen": n, "k": k, "delta": 10, "eps": 11, "backend": backend,
+                         "ct_cycles": cts[0], "ct_io_cycles": ios[0], "ct_products": 2 * n,
+                         "modexp_cycles_same_exponents": plain,
+                         "modexp_products_same_exponents": [e.bit_length() + bin(e).count("1") - 1 for e in exps],
+                         "sim_seconds": round(wall, 2)})
+            print(f"  CT n={n:5d} k={k}: {cts[0]:>10,} cycles; MODEXP {plain} ({wall:.1f} s)", file=sys.stderr)
+    return rows
+
+
+def print_ct(rows: list[dict[str, object]]) -> None:
+    print(f"\nMODEXP_CT (elen = n) vs MODEXP on the same three exponents, delta = 10, eps = 11")
+    print(f"{'n':>5} {'k':>2} {'backend':>7} {'MODEXP_CT':>11} {'MODEXP':>30}")
+    for r in rows:
+        plain = ", ".join(f"{c:,}" for c in r["modexp_cycles_same_exponents"])  # type: ignore[attr-defined]
+        print(f"{r['n']:>5} {r['k']:>2} {r['backend']:>7} {r['ct_cycles']:>11,} {plain:>30}")
+    print(f"wipe (OP_ZEROIZE): {model.wipe_cycles()} cycle(s), any build")
 
 
 # ---- 2. Table 3 ---------------------------------------------------------------------------------
@@ -278,9 +329,24 @@ def main() -> None:
     ap.add_argument("--climb", type=int, default=400, help="hill-climb steps per start")
     ap.add_argument("--quick", action="store_true", help="small counts (a smoke run)")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--ct-sizes", type=int, nargs="*", default=None, help="MODEXP_CT sizes (default: --sizes)")
+    ap.add_argument("--ct-backend", choices=("rtl", "model"), default=None, help="default: --backend")
+    ap.add_argument("--ct-only", action="store_true", help="only the MODEXP_CT rows, merged into --out")
     args = ap.parse_args()
     if args.quick:
         args.random, args.climb = 200, 20
+    ct = ct_rows(args.sizes if args.ct_sizes is None else args.ct_sizes, args.ct_backend or args.backend, args.seed)
+    if args.ct_only:
+        doc = json.loads(args.out.read_text())
+        new = {(r["n"], r["k"]) for r in ct}
+        ct = sorted([r for r in doc.get("ct", []) if (r["n"], r["k"]) not in new] + ct,
+                    key=lambda r: (int(r["n"]), int(r["k"])))
+        doc.update({"ct_formula": "as MODEXP with h = elen: 2 products a step, context 1 always running",
+                    "ct": ct, "wipe_cycles": model.wipe_cycles()})
+        print_ct(ct)
+        args.out.write_text(json.dumps(doc, indent=2) + "\n")
+        print(f"wrote {args.out}", file=sys.stderr)
+        return
     eff = efficiency_rows(args.sizes, args.backend, args.seed)
     t3 = table3_rows(args.random, args.climb, args.seed)
 
@@ -298,10 +364,12 @@ def main() -> None:
         print(f"{r['k']:>2} {r['delta']:>5} {r['eps']:>3} {r['table3_printed']:>7} {r['formula']:>8.2f} "
               f"{r['max_q_random']:>6} {r['max_q_adversarial']:>7} {r['max_q_relaxed_runs']:>7} "
               f"{r['max_q_state_envelope']:>5} {r['max_q_engine_operands']:>6}")
+    print_ct(ct)
     doc = {"engine": "victor", "paper": "003", "backend": args.backend,
            "paper_formula": "T[Exp, n] = 2 n (ceil((n+1)/k) + 2) cycles (section 4, n-bit exponent)",
            "our_formula": "1 + (eps+1) + h * 2(ceil((n+1)/k) + 1) + 2 (first two iterations merged)",
-           "efficiency": eff, "table3": t3,
+           "ct_formula": "as MODEXP with h = elen: 2 products a step, context 1 always running",
+           "efficiency": eff, "table3": t3, "ct": ct, "wipe_cycles": model.wipe_cycles(),
            "table3_settings": {"random_products": args.random, "climb_steps": args.climb, "seed": args.seed}}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(doc, indent=2) + "\n")
