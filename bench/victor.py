@@ -133,7 +133,7 @@ def ct_rows(sizes: list[int], backend: str, seed: int) -> list[dict[str, object]
 
 
 def print_ct(rows: list[dict[str, object]]) -> None:
-    print(f"\nMODEXP_CT (elen = n) vs MODEXP on the same three exponents, delta = 10, eps = 11")
+    print("\nMODEXP_CT (elen = n) vs MODEXP on the same three exponents, delta = 10, eps = 11")
     print(f"{'n':>5} {'k':>2} {'backend':>7} {'MODEXP_CT':>11} {'MODEXP':>30}")
     for r in rows:
         plain = ", ".join(f"{c:,}" for c in r["modexp_cycles_same_exponents"])  # type: ignore[attr-defined]
