@@ -398,19 +398,19 @@ def test_modexp_ct_edges(n: int) -> None:
     for mod in edge_mods(n):
         if mod < 3 or mod.bit_length() != n:
             continue
-        for base in (0, 1, 2, mod - 1):
+        for base in ((0, 1, 2, mod - 1) if n < 128 else (2, mod - 1)):
             for exp in (0, 1, 2, (1 << n) - 1, mod - 1, 1 << (n - 1)):
-                for elen in {n, n + 3, exp.bit_length()}:
+                for elen in ({n, n + 3, exp.bit_length()} if n < 64 else {n}):
                     r = v.modexp_ct(base, exp, mod, DEFAULT, elen)
                     assert r.result == powmod(base, exp, mod), (base, exp, mod, elen)
 
 
 def test_modexp_ct_cycles_do_not_depend_on_e() -> None:
     rng = random.Random(5)
-    mod = rand_mod(rng, 96)
-    exps = [rng.getrandbits(96) for _ in range(100)]
-    assert {(r.cycles, r.io_cycles) for r in (v.modexp_ct(7, e, mod, DEFAULT, 96) for e in exps)} \
-        == {(v.exp_cycles(96, 96, v.make_config(5, 10, 11)), v.exp_io_cycles(96, 96))}
+    mod = rand_mod(rng, 40)
+    exps = [rng.getrandbits(40) for _ in range(100)]
+    assert {(r.cycles, r.io_cycles) for r in (v.modexp_ct(7, e, mod, DEFAULT, 40) for e in exps)} \
+        == {(v.exp_cycles(40, 40, v.make_config(5, 10, 11)), v.exp_io_cycles(40, 40))}
     assert len({v.modexp(7, e, mod, DEFAULT).cycles for e in exps}) > 1     # the control
 
 
