@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: Apache-2.0
+// pka_formal_top: the formal harness of pka_top (SymbiYosys, formal/pka.sby, formal/README.md).
+//
+// A small build of the accelerator (MaxLen 64: 2-word slots, a 64-word RAM; the example engine or,
+// with formal/abstract/, an engine that does anything the boundary allows), an AXI4-Lite master
+// constrained by assumptions (valid held until ready, address/data stable while waiting, ready for a
+// response within MasterStall cycles), and the properties, chosen per proof by a define:
+//   PKA_FORMAL_AXI     1. the AXI4-Lite slave: no response without a request, none lost (bounded
+//                         response time), BVALID/RVALID held with stable BRESP/RDATA/RRESP
+//   PKA_FORMAL_SECRET  2. a read of a secret slot returns 0; a read of a slot tainted from the read
+//                         request to the response returns 0 (and so does any slot read while busy)
+//   PKA_FORMAL_BUSY    3. a command written while busy raises INTR_STATE.REJECT (STATUS.REJECT =
+//                         ERR_BUSY) and leaves the running command's latched opcode, lengths,
+//                         argument and engine as they were
+//   PKA_FORMAL_LIVE    4. every command ends in one done pulse with a status within a bound, busy
+//                         falls (with the abstract engine: done within DoneWithin cycles)
+// Mutants (each must make its property fail; tests/test_formal.py checks that they do):
+//   PKA_FORMAL_BUG_SECRET  the check of property 2 treats slot A (readable) as secret
+//   PKA_FORMAL_BUG_TAINT   the check of property 2 treats slot R as tainted whenever it is not
+// (the other mutants are edits of the RTL copies: see tests/test_formal.py).
+// Internal signals are read through hierarchical references (u_dut.u_seq.*, u_dut.u_regs.*).
+`default_nettype none
+
+module pka_formal_top
+  import pka_pkg::*;
+#(
+  parameter int unsigned MasterStall = 2,   // the master takes BVALID/RVALID within this many cycles
+  parameter int unsigned RespBound   = 48   // property 1: with anything outstanding, some response
+                                            // handshake within this many cycles
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        awvalid,
+  input  logic [16:0] awaddr,
+  input  logic        wvalid,
+  input  logic [31:0] wdata,
+  input  logic [3:0]  wstrb,
+  input  logic        bready,
+  input  logic        arvalid,
+  input  logic [16:0] araddr,
+  input  logic        rready,
+  input  logic        edn_ack,
+  input  logic [31:0] edn_data
+);
+  localparam int unsigned MaxLen = 64;
+
+  logic        awready, wready, bvalid, arready, rvalid, irq, edn_req;
+  logic [1:0]  bresp, rresp;
+  logic [31:0] rdata;
+
+  pka_top #(.MaxLen(MaxLen)) u_dut (
+    .clk_i, .rst_ni,
+    .s_axil_awvalid(awvalid), .s_axil_awready(awready), .s_axil_awaddr(awaddr), .s_axil_awprot(3'b0),
+    .s_axil_wvalid(wvalid), .s_axil_wready(wready), .s_axil_wdata(wdata), .s_axil_wstrb(wstrb),
+    .s_axil_bvalid(bvalid), .s_axil_bready(bready), .s_axil_bresp(bresp),
+    .s_axil_arvalid(arvalid), .s_axil_arready(arready), .s_axil_araddr(araddr), .s_axil_arprot(3'b0),
+    .s_axil_rvalid(rvalid), .s_axil_rready(rready), .s_axil_rdata(rdata), .s_axil_rresp(rresp),
+    .irq_o(irq), .edn_req_o(edn_req), .edn_ack_i(edn_ack), .edn_data_i(edn_data));
+
+  // ---- environment ------------------------------------------------------------------------------
+  // reset in the first cycle, never again
+  logic f_init = 1'b1;
+  logic f_past = 1'b0;            // $past is meaningful
+  always_ff @(posedge clk_i) begin
+    f_init <= 1'b0;
+    f_past <= 1'b1;
+  end
+  always @* begin
+    if (f_init) assume(!rst_ni);
+    else        assume(rst_ni);
+  end
+
+  // the AXI4-Lite master: valid held until ready with stable payload; response ready within
+  // MasterStall cycles of valid
+  logic [3:0] f_bstall, f_rstall;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      f_bstall <= '0; f_rstall <= '0;
+    end else begin
+      f_bstall <= (bvalid && !bready) ? f_bstall + 4'd1 : '0;
+      f_rstall <= (rvalid && !rready) ? f_rstall + 4'd1 : '0;
+    end
+  end
+  always @* begin
+    if (bvalid && 32'(f_bstall) >= MasterStall) assume(bready);
+    if (rvalid && 32'(f_rstall) >= MasterStall) assume(rready);
+  end
+  always_ff @(posedge clk_i) begin
+    if (f_past && rst_ni && $past(rst_ni)) begin
+      if ($past(awvalid && !awready)) assume(awvalid && awaddr == $past(awaddr));
+      if ($past(wvalid && !wready))   assume(wvalid && wdata == $past(wdata) && wstrb == $past(wstrb));
+      if ($past(arvalid && !arready)) assume(arvalid && araddr == $past(araddr));
+    end
+  end
+
+  // handshakes and outstanding requests (AW and W each counted against B, AR against R)
+  logic aw_hs, w_hs, b_hs, ar_hs, r_hs;
+  assign aw_hs = awvalid && awready;
+  assign w_hs  = wvalid && wready;
+  assign b_hs  = bvalid && bready;
+  assign ar_hs = arvalid && arready;
+  assign r_hs  = rvalid && rready;
+
+  logic [2:0] f_naw, f_nw, f_nar;     // AW - B, W - B, AR - R
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      f_naw <= '0; f_nw <= '0; f_nar <= '0;
+    end else begin
+      f_naw <= f_naw + 3'(aw_hs) - 3'(b_hs);
+      f_nw  <= f_nw + 3'(w_hs) - 3'(b_hs);
+      f_nar <= f_nar + 3'(ar_hs) - 3'(r_hs);
+    end
+  end
+  logic f_wout, f_out;                // a complete write outstanding; anything outstanding
+  assign f_wout = (f_naw != 3'd0) && (f_nw != 3'd0);
+  assign f_out  = f_wout || (f_nar != 3'd0);
+
+  // ---- the sequencer, as seen from here -------------------------------------------------------------
+  // pka_top_seq's enum values (its kind_e, state_e, fn_e; formal/run.py checks them against the source)
+  localparam logic [3:0] KKeyClr = 4'd11;
+  localparam logic [3:0] SPass = 4'd0, SIdle = 4'd1, SNext = 4'd3;
+  localparam logic [4:0] FnClr = 5'd14;
+
+  logic seq_busy, seq_start, seq_done;
+  assign seq_busy  = u_dut.busy;
+  assign seq_start = u_dut.u_seq.start_i;
+  assign seq_done  = u_dut.done;
+
+`ifdef PKA_FORMAL_AXI
+  // ---- property 1: the AXI4-Lite slave ---------------------------------------------------------
+  logic [7:0] f_wait;                 // cycles with something outstanding and no response handshake
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) f_wait <= '0;
+    else f_wait <= (f_out && !b_hs && !r_hs) ? f_wait + 8'd1 : '0;
+  end
+
+  always @* begin
+    if (!f_init) begin
+      // no response without a request (a duplicated or spurious response would need one)
+      if (bvalid) a_b_has_req: assert(f_wout);
+      if (rvalid) a_r_has_req: assert(f_nar != 3'd0);
+      // at most one response at a time on the shared buffer, and the counts stay small
+      a_not_both: assert(!(bvalid && rvalid));
+      a_naw_small: assert(f_naw <= 3'd3 && f_nw <= 3'd3 && f_nar <= 3'd3);
+      a_aw_w_skew: assert(f_naw <= f_nw + 3'd1 && f_nw <= f_naw + 3'd1);
+    end
+  end
+`ifdef PKA_FORMAL_AXI_LIVE
+  // no request lost: while anything is outstanding, a response handshake within RespBound cycles
+  // (at most 4 requests are outstanding, so each is answered within 4 RespBound cycles). The only
+  // long wait is a modulus write while a key is bound: it is held until the sequencer has cleared
+  // the key (KKeyClr); the invariants below describe that program for the induction.
+  always @* begin
+    if (!f_init) begin
+      a_progress: assert(32'(f_wait) < RespBound);
+      if (u_dut.pend_q) begin
+        i_pend_seq: assert(!u_dut.busy || (u_dut.u_seq.kind_q == KKeyClr
+                           && (u_dut.u_seq.state_q == SNext || u_dut.u_seq.state_q == SPass)));
+        i_pend_abort: assert(!u_dut.hwif_out.CTRL.ABORT.value);
+      end
+      if (u_dut.busy && u_dut.u_seq.kind_q == KKeyClr) begin
+        i_kc_pend: assert(u_dut.pend_q);
+        i_kc_zm: assert((u_dut.u_seq.zm_q & ~u_dut.u_seq.SecretBus & ~pka_top_pkg::KeyConstMask) == '0);
+        if (u_dut.u_seq.state_q == SPass)
+          i_kc_pass: assert(u_dut.u_seq.fn_q == FnClr && u_dut.u_seq.pwords_q == 7'd2
+                            && u_dut.u_seq.pidx_q < 7'd2 && u_dut.u_seq.pph_q == 2'd0);
+      end
+    end
+  end
+`endif
+  always_ff @(posedge clk_i) begin
+    if (f_past && rst_ni && $past(rst_ni)) begin
+      if ($past(bvalid && !bready)) a_b_stable: assert(bvalid && bresp == $past(bresp));
+      if ($past(rvalid && !rready)) a_r_stable: assert(rvalid && rdata == $past(rdata) && rresp == $past(rresp));
+    end
+  end
+
+  // invariants that make the properties above inductive: the slave's state matches the counts
+  logic [1:0] f_occ;                   // responses in the slave's buffer
+  logic       f_e0_wr, f_e1_wr;        // the oldest / next buffered response is a write response
+  logic [1:0] f_buf_w, f_buf_r;        // write / read responses in the buffer
+  always @* begin
+    f_occ   = u_dut.u_regs.axil_resp_wptr - u_dut.u_regs.axil_resp_rptr;
+    f_e0_wr = u_dut.u_regs.axil_resp_buffer_is_wr[u_dut.u_regs.axil_resp_rptr[0]];
+    f_e1_wr = u_dut.u_regs.axil_resp_buffer_is_wr[!u_dut.u_regs.axil_resp_rptr[0]];
+    f_buf_w = 2'((f_occ >= 2'd1) && f_e0_wr) + 2'((f_occ >= 2'd2) && f_e1_wr);
+    f_buf_r = f_occ - f_buf_w;
+    if (!f_init) begin
+      i_occ: assert(f_occ <= 2'd2);
+      i_ext: assert(u_dut.u_regs.external_pending == (u_dut.bus_rd_ack_q || u_dut.pend_q));
+      i_ext1: assert(!(u_dut.bus_rd_ack_q && u_dut.pend_q));
+      i_ram: assert(!u_dut.bus_ram_q || u_dut.bus_rd_ack_q);
+      i_inflight: assert(u_dut.u_regs.axil_n_in_flight == f_occ + 2'(u_dut.u_regs.external_pending));
+      i_naw: assert(f_naw == 3'(u_dut.u_regs.axil_awvalid) + 3'(u_dut.pend_q) + 3'(f_buf_w));
+      i_nw:  assert(f_nw == 3'(u_dut.u_regs.axil_wvalid) + 3'(u_dut.pend_q) + 3'(f_buf_w));
+      i_nar: assert(f_nar == 3'(u_dut.u_regs.axil_arvalid) + 3'(u_dut.bus_rd_ack_q) + 3'(f_buf_r));
+    end
+  end
+`endif
+
+`ifdef PKA_FORMAL_SECRET
+  // ---- property 2: secret and tainted slots read 0 --------------------------------------------
+  // A FIFO of the outstanding reads in AR order (AXI4-Lite answers reads in order): the slot of the
+  // address and whether the slot was tainted / the block busy in every cycle since the AR handshake.
+  localparam int unsigned FifoD = 4;
+  logic [FifoD-1:0]      q_win, q_sec, q_tnt, q_bsy;
+  logic [FifoD-1:0][4:0] q_slot;
+  logic [2:0]            q_n;
+
+  function automatic logic in_window(logic [16:0] a);
+    return a >= 17'h1000 && a < 17'h1000 + 17'(NumSlots) * 17'h1000;
+  endfunction
+  function automatic logic [4:0] slot_of(logic [16:0] a);
+    return 5'(a[16:12] - 5'd1);
+  endfunction
+  logic [NumSlots-1:0] f_secret_mask, f_taint;
+  always @* begin
+    f_secret_mask = SecretSlotMask;
+`ifdef PKA_FORMAL_BUG_SECRET
+    f_secret_mask[SLOT_A] = 1'b1;      // mutant: a readable slot checked as secret
+`endif
+    f_taint = u_dut.u_seq.taint_o;
+`ifdef PKA_FORMAL_BUG_TAINT
+    f_taint[SLOT_R] = 1'b1;            // mutant: R checked as tainted whenever it is readable
+`endif
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      q_n <= '0; q_win <= '0; q_sec <= '0; q_tnt <= '0; q_bsy <= '0; q_slot <= '0;
+    end else begin
+      logic [FifoD-1:0]      win, sec, tnt, bsy;
+      logic [FifoD-1:0][4:0] slot;
+      logic [2:0]            n;
+      win = q_win; sec = q_sec; tnt = q_tnt; bsy = q_bsy; slot = q_slot; n = q_n;
+      // the flags hold only while the condition holds in every cycle
+      for (int i = 0; i < FifoD; i++) begin
+        tnt[i] = tnt[i] && f_taint[slot[i]];
+        bsy[i] = bsy[i] && seq_busy;
+      end
+      if (r_hs && n != 3'd0) begin
+        for (int i = 0; i < FifoD - 1; i++) begin
+          win[i] = win[i + 1]; sec[i] = sec[i + 1]; tnt[i] = tnt[i + 1]; bsy[i] = bsy[i + 1];
+          slot[i] = slot[i + 1];
+        end
+        n = n - 3'd1;
+      end
+      if (ar_hs && n < 3'(FifoD)) begin
+        win[n]  = in_window(araddr);
+        slot[n] = slot_of(araddr);
+        sec[n]  = in_window(araddr) && f_secret_mask[slot_of(araddr)];
+        tnt[n]  = in_window(araddr) && f_taint[slot_of(araddr)];
+        bsy[n]  = in_window(araddr) && seq_busy;
+        n = n + 3'd1;
+      end
+      q_win <= win; q_sec <= sec; q_tnt <= tnt; q_bsy <= bsy; q_slot <= slot; q_n <= n;
+    end
+  end
+
+  logic q_tnt_now, q_bsy_now;          // the head's flags including this cycle
+  assign q_tnt_now = q_tnt[0] && f_taint[q_slot[0]];
+  assign q_bsy_now = q_bsy[0] && seq_busy;
+  always @* begin
+    if (!f_init) begin
+      a_fifo: assert(q_n <= 3'(FifoD) && (!rvalid || q_n != 3'd0));
+      if (rvalid && q_sec[0]) a_secret_reads_0: assert(rdata == 32'd0);
+      if (rvalid && q_tnt_now) a_tainted_reads_0: assert(rdata == 32'd0);
+      if (rvalid && q_bsy_now) a_busy_reads_0: assert(rdata == 32'd0);
+    end
+  end
+`endif
+
+`ifdef PKA_FORMAL_BUSY
+  // ---- property 3: a command while busy is rejected and changes nothing ------------------------
+  // the command as the sequencer accepted it (CMD written while idle)
+  logic [7:0]  c_op;
+  logic [15:0] c_len, c_elen;
+  logic [31:0] c_arg;
+  logic        c_valid;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) c_valid <= 1'b0;
+    else if (seq_start && !seq_busy) begin
+      c_valid <= 1'b1;
+      c_op <= u_dut.u_seq.op_i; c_len <= u_dut.u_seq.len_i; c_elen <= u_dut.u_seq.elen_i;
+      c_arg <= u_dut.u_seq.arg_i;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (f_past && rst_ni && $past(rst_ni)) begin
+      // a CMD write that reaches a busy sequencer: rejected and flagged
+      if ($past(seq_start && seq_busy)) begin
+        a_reject_intr: assert(u_dut.hwif_out.INTR_STATE.REJECT.value);
+        a_reject_status: assert(u_dut.hwif_in.STATUS.REJECT.next == 8'(ST_ERR_BUSY));
+      end
+      // while a command runs, what it latched stays (whatever is written to CMD, LEN, ARG)
+      if (c_valid && $past(seq_busy) && seq_busy && !$past(seq_start && !seq_busy)) begin
+        a_op_kept:   assert(u_dut.u_seq.op_q == c_op);
+        a_len_kept:  assert(u_dut.u_seq.len_q == c_len && u_dut.u_seq.elen_q == c_elen);
+        a_arg_kept:  assert(u_dut.u_seq.arg_q == c_arg);
+        a_last_op:   assert(u_dut.last_op == c_op);
+      end
+      // a start while busy does not restart the command: the sequencer does not return to decode
+      if ($past(seq_start && seq_busy)) a_no_restart: assert(u_dut.u_seq.cyc_q != 32'd0 || !seq_busy);
+    end
+  end
+`endif
+
+`ifdef PKA_FORMAL_LIVE
+  // ---- property 4: every command ends in done with a status within a bound --------------------
+  // f_cmd: a command accepted and not yet done; f_cnt: its cycles; f_bcnt: busy cycles in a row
+  logic        f_cmd;
+  logic [15:0] f_cnt, f_bcnt;
+  logic [7:0]  f_op;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      f_cmd <= 1'b0; f_cnt <= '0; f_bcnt <= '0;
+    end else begin
+      f_bcnt <= seq_busy ? f_bcnt + 16'd1 : '0;
+      if (seq_start && !seq_busy) begin
+        f_cmd <= 1'b1; f_cnt <= '0; f_op <= u_dut.u_seq.op_i;
+      end else if (seq_done) f_cmd <= 1'b0;
+      else if (f_cmd) f_cnt <= f_cnt + 16'd1;
+    end
+  end
+  always @* begin
+    if (!f_init) begin
+      // a done pulse ends an accepted command, never anything else
+      if (seq_done) a_done_has_cmd: assert(f_cmd);
+      a_cmd_bound: assert(32'(f_cnt) < `PKA_FORMAL_CMD_BOUND);
+      a_busy_bound: assert(32'(f_bcnt) < `PKA_FORMAL_CMD_BOUND + 80);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (f_past && rst_ni && $past(rst_ni)) begin
+      if ($past(seq_done)) a_busy_falls: assert(!seq_busy);
+    end
+  end
+`endif
+
+  logic unused;
+  assign unused = ^{irq, edn_req, f_out, seq_start, seq_done};
+endmodule
