@@ -118,13 +118,16 @@ module pka_formal_top
   // ---- the sequencer, as seen from here -------------------------------------------------------------
   // pka_top_seq's enum values (its kind_e, state_e, fn_e; formal/run.py checks them against the source)
   localparam logic [3:0] KKeyClr = 4'd11;
-  localparam logic [3:0] SPass = 4'd0, SIdle = 4'd1, SNext = 4'd3;
+  localparam logic [3:0] SPass = 4'd0, SIdle = 4'd1, SDecode = 4'd2, SNext = 4'd3;
   localparam logic [4:0] FnClr = 5'd14;
 
-  logic seq_busy, seq_start, seq_done;
+  logic seq_busy, seq_start, seq_done, seq_accept;
   assign seq_busy  = u_dut.busy;
   assign seq_start = u_dut.u_seq.start_i;
   assign seq_done  = u_dut.done;
+  // the sequencer takes the command: idle and no key clear in the same cycle (a key clear wins; see
+  // PKA_FORMAL_FINDING_CMD)
+  assign seq_accept = seq_start && !seq_busy && !u_dut.keyclr;
 
 `ifdef PKA_FORMAL_AXI
   // ---- property 1: the AXI4-Lite slave ---------------------------------------------------------
@@ -268,10 +271,49 @@ module pka_formal_top
       if (rvalid && q_bsy_now) a_busy_reads_0: assert(rdata == 32'd0);
     end
   end
+
+`ifdef PKA_FORMAL_AXI
+  // invariants for the induction: the FIFO holds the reads the slave holds, in its order (the
+  // buffered read responses first, then the external read waiting for its data, then the AR not yet
+  // dispatched), and what the slave holds for a flagged read is 0 or will be
+  logic [1:0] j_pend, j_ar, j_e1;
+  logic [4:0] ar_slot;
+  always @* begin
+    j_e1   = (f_occ >= 2'd1 && !f_e0_wr) ? 2'd1 : 2'd0;      // FIFO index of buffer entry 1
+    j_pend = f_buf_r;                                       // of the external read in progress
+    j_ar   = f_buf_r + 2'(u_dut.bus_rd_ack_q);              // of the AR held by the slave
+    ar_slot = slot_of(u_dut.u_regs.axil_araddr);
+    if (!f_init) begin
+      i_q_n: assert(q_n == f_nar);
+      for (int i = 0; i < FifoD; i++) begin
+        assert((!q_sec[i] && !q_tnt[i] && !q_bsy[i]) || q_win[i]);
+        assert(!q_win[i] || q_slot[i] < 5'(NumSlots));
+        assert(q_sec[i] == (q_win[i] && f_secret_mask[q_slot[i]]));
+      end
+      if (f_occ >= 2'd1 && !f_e0_wr && (q_sec[0] || q_tnt[0] || q_bsy[0]))
+        i_buf0: assert(u_dut.u_regs.axil_resp_buffer_rdata[u_dut.u_regs.axil_resp_rptr[0]] == 32'd0);
+      if (f_occ == 2'd2 && !f_e1_wr && (q_sec[j_e1] || q_tnt[j_e1] || q_bsy[j_e1]))
+        i_buf1: assert(u_dut.u_regs.axil_resp_buffer_rdata[!u_dut.u_regs.axil_resp_rptr[0]] == 32'd0);
+      if (u_dut.bus_rd_ack_q) begin
+        i_pend_sec: assert(!q_sec[j_pend] && q_win[j_pend]);
+        if (q_tnt[j_pend] || q_bsy[j_pend]) i_pend_ram: assert(!u_dut.bus_ram_q);
+        i_pend_slot: assert(q_slot[j_pend] == slot_of(u_dut.u_regs.pending_rd_addr)
+                            && in_window(u_dut.u_regs.pending_rd_addr));
+      end
+      if (u_dut.u_regs.axil_arvalid) begin
+        i_ar_addr: assert(q_win[j_ar] == in_window(u_dut.u_regs.axil_araddr)
+                          && (!q_win[j_ar] || q_slot[j_ar] == ar_slot)
+                          && q_sec[j_ar] == (in_window(u_dut.u_regs.axil_araddr) && f_secret_mask[ar_slot]));
+      end
+    end
+  end
+`endif
 `endif
 
 `ifdef PKA_FORMAL_BUSY
   // ---- property 3: a command while busy is rejected and changes nothing ------------------------
+  logic f_intr_wr;                    // a host write of INTR_STATE in this cycle
+  assign f_intr_wr = u_dut.u_regs.decoded_reg_strb.INTR_STATE && u_dut.u_regs.decoded_req_is_wr;
   // the command as the sequencer accepted it (CMD written while idle)
   logic [7:0]  c_op;
   logic [15:0] c_len, c_elen;
@@ -279,28 +321,40 @@ module pka_formal_top
   logic        c_valid;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) c_valid <= 1'b0;
-    else if (seq_start && !seq_busy) begin
+    else if (seq_accept) begin
       c_valid <= 1'b1;
       c_op <= u_dut.u_seq.op_i; c_len <= u_dut.u_seq.len_i; c_elen <= u_dut.u_seq.elen_i;
       c_arg <= u_dut.u_seq.arg_i;
     end
   end
+  // while a command runs (and after it), what it latched stays, whatever is written to CMD, LEN, ARG
+  always @* begin
+    if (!f_init && c_valid) begin
+      a_op_kept:   assert(u_dut.u_seq.op_q == c_op && u_dut.last_op == c_op);
+      a_len_kept:  assert(u_dut.u_seq.len_q == c_len && u_dut.u_seq.elen_q == c_elen);
+      a_arg_kept:  assert(u_dut.u_seq.arg_q == c_arg);
+    end
+  end
   always_ff @(posedge clk_i) begin
     if (f_past && rst_ni && $past(rst_ni)) begin
       // a CMD write that reaches a busy sequencer: rejected and flagged
-      if ($past(seq_start && seq_busy)) begin
+      // (unless the host wrote INTR_STATE in that cycle: the register block gives a software write
+      // precedence over the hardware set, see PKA_FORMAL_FINDING_INTR below)
+      if ($past(seq_start && seq_busy)
+`ifndef PKA_FORMAL_FINDING_INTR
+          && !$past(f_intr_wr)
+`endif
+         ) begin
         a_reject_intr: assert(u_dut.hwif_out.INTR_STATE.REJECT.value);
         a_reject_status: assert(u_dut.hwif_in.STATUS.REJECT.next == 8'(ST_ERR_BUSY));
       end
-      // while a command runs, what it latched stays (whatever is written to CMD, LEN, ARG)
-      if (c_valid && $past(seq_busy) && seq_busy && !$past(seq_start && !seq_busy)) begin
-        a_op_kept:   assert(u_dut.u_seq.op_q == c_op);
-        a_len_kept:  assert(u_dut.u_seq.len_q == c_len && u_dut.u_seq.elen_q == c_elen);
-        a_arg_kept:  assert(u_dut.u_seq.arg_q == c_arg);
-        a_last_op:   assert(u_dut.last_op == c_op);
-      end
       // a start while busy does not restart the command: the sequencer does not return to decode
-      if ($past(seq_start && seq_busy)) a_no_restart: assert(u_dut.u_seq.cyc_q != 32'd0 || !seq_busy);
+`ifdef PKA_FORMAL_FINDING_CMD
+      // finding: a CMD write is either taken or rejected (fails: a modulus write that clears a bound
+      // key in the cycle the CMD write reaches the idle sequencer drops the command, no REJECT)
+      if ($past(seq_start)) a_cmd_taken_or_rejected: assert($past(seq_busy) || $past(seq_accept));
+`endif
+      if ($past(seq_start && seq_busy)) a_no_restart: assert(u_dut.u_seq.state_q != SDecode);
     end
   end
 `endif
@@ -316,7 +370,7 @@ module pka_formal_top
       f_cmd <= 1'b0; f_cnt <= '0; f_bcnt <= '0;
     end else begin
       f_bcnt <= seq_busy ? f_bcnt + 16'd1 : '0;
-      if (seq_start && !seq_busy) begin
+      if (seq_accept) begin
         f_cmd <= 1'b1; f_cnt <= '0; f_op <= u_dut.u_seq.op_i;
       end else if (seq_done) f_cmd <= 1'b0;
       else if (f_cmd) f_cnt <= f_cnt + 16'd1;

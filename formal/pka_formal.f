@@ -1,0 +1,9 @@
+pka_pkg.sv
+pka_top_pkg.sv
+pka_regs_pkg.sv
+pka_regs.sv
+pka_top_ram.sv
+pka_top_seq.sv
+pka_example_engine.sv
+pka_top.sv
+pka_formal_top.sv
