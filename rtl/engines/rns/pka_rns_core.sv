@@ -11,7 +11,7 @@
 //       products in B then B' (2K cycles), x = red(sum), xi = red(x * |-P^-1 Mi^-1|), y' = red(sum'),
 //       BE1: n broadcast steps of xi_i * |Mi P M^-1 mu_j| + Cox (alpha = 0) -> omega~' (B', scaled),
 //       BE2: n broadcast steps of xi'_i * |M'_i|_mj + Cox (alpha = 1/2) -> omega (B).
-//   ADD / SUB (d = a + b, d = a - b + kP), LOOP / ENDLOOP / IFBIT / MAP / UNMAP: 1 cycle each.
+//   ADD / SUB (d = a + b, d = a - b + kP), LOOP / ENDLOOP / IFBIT / MAP / UNMAP / JMP: 1 cycle each.
 //   TEST a (a < 2P): flag := a == 0 mod P, i.e. every rower's 2 a_j (its ADD unit) is 0 or |2P|_mj;
 //   FAIL code, sense: flag == sense ? end with status code, R and R_HI stored as zeros : go on;
 //   CMOV d, a: flag ? d := a (the ADD unit, write enabled by the flag). 1 cycle each.
@@ -26,19 +26,27 @@
 //   SLOT_A, SLOT_B, SLOT_W: registers IN_A, IN_B, W (2n words: B residues, then scaled B')
 //   SLOT_X1: registers ONE, CA, CB2, CM4B (2n words each);  SLOT_E: scalar/exponent (elen bits);
 //   SLOT_X2: Fermat exponent P-2 (len bits).  Results: SLOT_R = RES, SLOT_R_HI = RES_HI (2n words).
+//   SLOT_P (ECC_MUL with ARG[1] only): 2n random words in the layout of a residue vector (B, then
+//   B'), loaded into register RZ = T1, each masked to W bits and reduced once mod its channel's
+//   modulus (any word is accepted).
 // ECC_MUL, ARG[0] = 0 (checked): SLOT_A = x, SLOT_B = y of the point; checks y^2 = x^3 + ax + b
 //   (else ST_ERR_NOT_ON_CURVE before the ladder), runs the (X,Z) ladder of elen steps, recovers y
 //   (Okeya-Sakurai) and writes the affine x to SLOT_R, y to SLOT_R_HI after checking them on the
 //   curve (else ST_ERR_FAULT); k P = O -> ST_ERR_INFINITY. Failures store zeros in R and R_HI.
 // ECC_MUL, ARG[0] = 1 (x-only, e.g. X25519 on the twist): SLOT_A = x; SLOT_R = x(k P), SLOT_R_HI = 0;
 //   k P = O -> ST_ERR_INFINITY. MODEXP_CT: Montgomery's powering ladder of exactly elen steps.
+// ECC_MUL blinding (pka_top's sequencer): elen up to MaxLen + 64 (a scalar k + r n, r of 64 bits;
+//   the ladder runs elen steps); ARG[1] = 1: random projective Z, the ladder starts from
+//   (x lambda : lambda), lambda from SLOT_P's random words by two MRs with 1 (programs ecc_rz,
+//   ecc_xrz: 3 MRs + JMP for the two ADDs of the plain start, 3 (2n + 17) - 1 cycles more);
+//   lambda = 0 mod P (all-zero words) ends with ST_ERR_INFINITY.
 // OP_ZEROIZE (the wipe, pka_pkg): WipeCyc = max(32, 12 + 2 NumRowers) cycles, no port access; each
 //   cycle every rower clears register-file word t of both halves and constant word t through its
 //   write ports, and all pipeline registers; the core clears the scalar, the exponent, the ladder map,
 //   the flag and the Cox. Ends with ST_OK, cycles = WipeCyc, io_cycles = 0.
 // cycles counts the microprogram's cycles (as pka.model.rns.run_machine); io_cycles the loads
 // and stores. Errors: unknown op -> ST_ERR_OPCODE; len < 16, len > MaxLen or n > NumRowers,
-// elen > MaxLen, ECC with elen = 0 -> ST_ERR_LENGTH; even modulus -> ST_ERR_EVEN_MODULUS; a residue
+// elen > MaxLen (ECC_MUL: elen > MaxLen + 64), ECC with elen = 0 -> ST_ERR_LENGTH; even modulus -> ST_ERR_EVEN_MODULUS; a residue
 // >= its channel modulus, or an ECC scalar of 0 -> ST_ERR_OPERAND_RANGE.
 `default_nettype none
 
@@ -85,11 +93,16 @@ module pka_rns_core
       localparam int unsigned IdxW     = $clog2(CstN);
       localparam int unsigned ColW     = $clog2(2 * N);
       localparam int unsigned LenW     = $clog2(MaxLen + 1);
-      localparam int unsigned EWords   = (MaxLen + 31) / 32;
+      localparam int unsigned EccBlind = 64;                  // ECC_MUL: elen <= MaxLen + 64 (k + r n)
+      localparam int unsigned MaxElen  = MaxLen + EccBlind;   // pka.model.rns.ecc_max_elen
+      localparam int unsigned ELenW    = $clog2(MaxElen + 1);
+      localparam int unsigned EWords   = (MaxLen + 31) / 32;  // the Fermat exponent (len bits)
+      localparam int unsigned SWords   = (MaxElen + 31) / 32; // the scalar / exponent of SLOT_E
       localparam int unsigned CntW     = 16;
       localparam int unsigned PcW      = 8;
       localparam int unsigned MinLen   = 16;
       localparam int unsigned BitW     = $clog2(EWords * 32);
+      localparam int unsigned SBitW    = $clog2(SWords * 32);
       localparam int unsigned WipeCyc  = (CstN > 32) ? CstN : 32;   // pka.model.rns.wipe_cycles
 
       initial begin
@@ -98,14 +111,17 @@ module pka_rns_core
         if ((W == 16 && NumRowers > 17) || NumRowers > 65) $fatal(1, "too many rowers for the Cox error bound");
         if (NumRowers * (12 + 2 * NumRowers) > SlotW) $fatal(1, "MemAw too small for the constant table");
         if (EWords > SlotW) $fatal(1, "MemAw too small for the exponent");
+        if (SWords > SlotW) $fatal(1, "MemAw too small for a blinded scalar of MaxLen + 64 bits in SLOT_E");
       end
 
       // ---- registers of the microprogram (pka.model.rns) --------------------------------------------
       localparam logic [4:0] RegInA = 5'd5, RegRes = 5'd13, RegResHi = 5'd14;
+      localparam logic [4:0] RegRz = 5'd21;   // pka.model.rns.RZ: SLOT_P's random words
 
       typedef enum logic [3:0] {
         UHalt = 4'd0, UMr = 4'd1, UAdd = 4'd2, USub = 4'd3, ULoop = 4'd4, UEndLoop = 4'd5,
-        UIfBit = 4'd6, UMap = 4'd7, UUnmap = 4'd8, UTest = 4'd10, UFail = 4'd11, UCmov = 4'd12
+        UIfBit = 4'd6, UMap = 4'd7, UUnmap = 4'd8, UTest = 4'd10, UFail = 4'd11, UCmov = 4'd12,
+        UJmp = 4'd13
       } uop_e;
 
       typedef enum logic [2:0] {Idle, Load, Exec, Store, Done, Wipe} state_e;
@@ -113,7 +129,9 @@ module pka_rns_core
 
       // ---- command ----------------------------------------------------------------------------------
       logic [7:0]       op_q, op_d;
-      logic [LenW-1:0]  len_q, len_d, elen_q, elen_d;
+      logic [LenW-1:0]  len_q, len_d;
+      logic [ELenW-1:0] elen_q, elen_d;
+      logic             rz_q, rz_d;          // ECC_MUL with ARG[1]: load SLOT_P's random words
       logic [NW-1:0]    n_q, n_d;
       logic [7:0]       status_q, status_d;
       logic [31:0]      cyc_q, cyc_d, io_q, io_d;
@@ -127,6 +145,7 @@ module pka_rns_core
         .data_o (uword),
         .op_i   (eng_i.cmd.op),
         .xonly_i(eng_i.cmd.arg[0]),
+        .rz_i   (eng_i.cmd.arg[1]),
         .sb_i   (1'b0),
         .entry_o(entry),
         .valid_o(entry_valid)
@@ -139,14 +158,16 @@ module pka_rns_core
       assign n_cmd = (NW + 1)'(len_plus / 17'(W));
 
       // ---- load / store sequencing ------------------------------------------------------------------
-      // phases: 0 N word, 1 constants, 2 IN_A, 3 IN_B, 4 W, 5 X1 (4 regs), 6 scalar, 7 expo, 8 done
+      // phases: 0 N word, 1 constants, 2 IN_A, 3 IN_B, 4 W, 5 X1 (4 regs), 6 scalar, 7 expo,
+      //         8 random words (RZ, only with rz_q)
       logic [3:0]       ph_q, ph_d;
       logic [CntW-1:0]  req_q, req_d, rsp_q, rsp_d, cnt;
       logic [NW-1:0]    rj_q, rj_d;          // response: rower
       logic [IdxW-1:0]  rt_q, rt_d;          // response: constant index
       logic             rh_q, rh_d;          // response: half (B / B')
       logic [4:0]       rr_q, rr_d;          // response: register
-      logic [EWords*32-1:0] scal_q, scal_d, expo_q, expo_d;
+      logic [SWords*32-1:0] scal_q, scal_d;   // secret: the scalar (blinded: MaxLen + 64 bits)
+      logic [EWords*32-1:0] expo_q, expo_d;
       logic             err_range_q, err_range_d;
 
       logic [CntW-1:0] n2, cst_words, ewords, lwords;
@@ -159,7 +180,7 @@ module pka_rns_core
         unique case (ph_q)
           4'd0: cnt = CntW'(1);
           4'd1: cnt = cst_words;
-          4'd2, 4'd3, 4'd4: cnt = n2;
+          4'd2, 4'd3, 4'd4, 4'd8: cnt = n2;
           4'd5: cnt = n2 << 2;
           4'd6: cnt = ewords;
           4'd7: cnt = lwords;
@@ -181,6 +202,7 @@ module pka_rns_core
           4'd4: ld_addr = slot_addr(SLOT_W, MemAw'(req_q));
           4'd5: ld_addr = slot_addr(SLOT_X1, MemAw'(req_q));
           4'd6: ld_addr = slot_addr(SLOT_E, MemAw'(req_q));
+          4'd8: ld_addr = slot_addr(SLOT_P, MemAw'(req_q));
           default: ld_addr = slot_addr(SLOT_X2, MemAw'(req_q));
         endcase
       end
@@ -280,7 +302,7 @@ module pka_rns_core
       assign usense = uword[61];
 
       logic [CntW-1:0] t_q, t_d;                 // cycle within an MR
-      logic [LenW-1:0] idx_q, idx_d;             // loop bit index
+      logic [ELenW-1:0] idx_q, idx_d;            // loop bit index
       logic            src_q, src_d, map_q, map_d;
       logic            flag_q, flag_d;                // TEST's result (FAIL, CMOV)
 
@@ -289,7 +311,7 @@ module pka_rns_core
       endfunction
 
       logic cur_bit;
-      assign cur_bit = src_q ? expo_q[BitW'(idx_q)] : scal_q[BitW'(idx_q)];
+      assign cur_bit = src_q ? expo_q[BitW'(idx_q)] : scal_q[SBitW'(idx_q)];
 
       // MR schedule (see header), all relative to t and K
       logic [CntW-1:0] k_, n_, t_be1, t_be2, t_end;
@@ -346,6 +368,12 @@ module pka_rns_core
         assign hi_zero = 1'b1;
       end
 
+      // a random word of SLOT_P (phase 8): its low W bits reduced once mod the channel's modulus
+      // (a W-bit value is below 2 m): pka.model.rns.rz_residues
+      logic [W-1:0] rz_word, rz_red;
+      assign rz_word = W'(eng_i.mem.rdata);
+      assign rz_red  = (rz_word >= rmod) ? rz_word - rmod : rz_word;
+
       logic scal_zero;
       assign scal_zero = (scal_q == '0);
 
@@ -357,7 +385,7 @@ module pka_rns_core
 
       always_comb begin
         state_d = state_q;
-        op_d = op_q; len_d = len_q; elen_d = elen_q; n_d = n_q;
+        op_d = op_q; len_d = len_q; elen_d = elen_q; n_d = n_q; rz_d = rz_q;
         status_d = status_q; cyc_d = cyc_q; io_d = io_q;
         ph_d = ph_q; req_d = req_q; rsp_d = rsp_q;
         rj_d = rj_q; rt_d = rt_q; rh_d = rh_q; rr_d = rr_q;
@@ -377,7 +405,8 @@ module pka_rns_core
           Idle: if (eng_i.cmd_valid) begin
             op_d = eng_i.cmd.op;
             len_d = LenW'(eng_i.cmd.len);
-            elen_d = LenW'(eng_i.cmd.elen);
+            elen_d = ELenW'(eng_i.cmd.elen);
+            rz_d = (eng_i.cmd.op == OP_ECC_MUL) && eng_i.cmd.arg[1];
             n_d = NW'(n_cmd);
             cyc_d = '0; io_d = '0; ph_d = '0; req_d = '0; rsp_d = '0;
             rj_d = '0; rt_d = '0; rh_d = 1'b0; rr_d = '0; err_range_d = 1'b0;
@@ -385,11 +414,12 @@ module pka_rns_core
             pc_d = entry;
             status_d = ST_OK;
             if (eng_i.cmd.op == OP_ZEROIZE) begin
-              pc_d = '0; len_d = '0; elen_d = '0; n_d = '0; state_d = Wipe;
+              pc_d = '0; len_d = '0; elen_d = '0; n_d = '0; rz_d = 1'b0; state_d = Wipe;
             end else if (!entry_valid) begin
               status_d = ST_ERR_OPCODE; state_d = Done;
             end else if (32'(eng_i.cmd.len) < MinLen || 32'(eng_i.cmd.len) > MaxLen || 32'(n_cmd) > N ||
-                         32'(eng_i.cmd.elen) > MaxLen || (eng_i.cmd.op == OP_ECC_MUL && eng_i.cmd.elen == 0)) begin
+                         32'(eng_i.cmd.elen) > ((eng_i.cmd.op == OP_ECC_MUL) ? MaxElen : MaxLen) ||
+                         (eng_i.cmd.op == OP_ECC_MUL && eng_i.cmd.elen == 0)) begin
               status_d = ST_ERR_LENGTH; state_d = Done;
             end else begin
               state_d = Load;
@@ -415,25 +445,30 @@ module pka_rns_core
                   if (32'(rt_q) + 1 == 12 + 2 * 32'(n_q)) begin rt_d = '0; rj_d = rj_q + 1; end
                   else rt_d = rt_q + 1;
                 end
-                4'd2, 4'd3, 4'd4, 4'd5: begin
+                4'd2, 4'd3, 4'd4, 4'd5, 4'd8: begin
                   ld_rf = 1'b1;
                   ld_half = rh_q;
-                  wd = (ph_q == 4'd5) ? 5'd8 + rr_q : RegInA + 5'(ph_q - 4'd2);
-                  if (!hi_zero || W'(eng_i.mem.rdata) >= rmod) err_range_d = 1'b1;
+                  if (ph_q == 4'd8) begin
+                    wd = RegRz;
+                    ld_data = rz_red;            // raw random words: reduced, never refused
+                  end else begin
+                    wd = (ph_q == 4'd5) ? 5'd8 + rr_q : RegInA + 5'(ph_q - 4'd2);
+                    if (!hi_zero || W'(eng_i.mem.rdata) >= rmod) err_range_d = 1'b1;
+                  end
                   if (rj_q + 1 == n_q) begin
                     rj_d = '0;
                     rh_d = ~rh_q;
                     if (rh_q) rr_d = rr_q + 1;
                   end else rj_d = rj_q + 1;
                 end
-                4'd6: scal_d[32 * rsp_q[$clog2(EWords+1)-1:0] +: 32] = eng_i.mem.rdata;
+                4'd6: scal_d[32 * rsp_q[$clog2(SWords+1)-1:0] +: 32] = eng_i.mem.rdata;
                 default: expo_d[32 * rsp_q[$clog2(EWords+1)-1:0] +: 32] = eng_i.mem.rdata;
               endcase
             end
             if (req_q == cnt && rsp_q == cnt) begin
               req_d = '0; rsp_d = '0; rj_d = '0; rt_d = '0; rh_d = 1'b0; rr_d = '0;
               ph_d = ph_q + 1;
-              if (ph_q == 4'd7) begin
+              if (ph_q == 4'd8 || (ph_q == 4'd7 && !rz_q)) begin
                 if (status_q != ST_OK) state_d = Done;
                 else if (err_range_q || (op_q == OP_ECC_MUL && scal_zero)) begin
                   status_d = ST_ERR_OPERAND_RANGE; state_d = Done;
@@ -491,8 +526,8 @@ module pka_rns_core
               end
               ULoop: begin
                 src_d = usrc;
-                if ((usrc ? len_q : elen_q) == '0) pc_d = utgt;
-                else begin idx_d = (usrc ? len_q : elen_q) - 1; pc_d = pc_q + 1; end
+                if ((usrc ? ELenW'(len_q) : elen_q) == '0) pc_d = utgt;
+                else begin idx_d = (usrc ? ELenW'(len_q) : elen_q) - 1; pc_d = pc_q + 1; end
               end
               UEndLoop: begin
                 if (idx_q == '0) pc_d = pc_q + 1;
@@ -501,6 +536,7 @@ module pka_rns_core
               UIfBit: pc_d = cur_bit ? pc_q + 1 : pc_q + 2;
               UMap: begin map_d = cur_bit; pc_d = pc_q + 1; end
               UUnmap: begin map_d = 1'b0; pc_d = pc_q + 1; end
+              UJmp: pc_d = utgt;
               UTest: begin
                 ra = map_reg(ua0, map_q);
                 rb = map_reg(ub0, map_q);
@@ -570,13 +606,13 @@ module pka_rns_core
 
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
-          state_q <= Idle; op_q <= '0; len_q <= '0; elen_q <= '0; n_q <= '0;
+          state_q <= Idle; op_q <= '0; len_q <= '0; elen_q <= '0; n_q <= '0; rz_q <= 1'b0;
           status_q <= ST_OK; cyc_q <= '0; io_q <= '0; ph_q <= '0; req_q <= '0; rsp_q <= '0;
           rj_q <= '0; rt_q <= '0; rh_q <= 1'b0; rr_q <= '0; err_range_q <= 1'b0;
           pc_q <= '0; t_q <= '0; idx_q <= '0; src_q <= 1'b0; map_q <= 1'b0; k1_q <= 1'b0; k2_q <= 1'b0;
           flag_q <= 1'b0;
         end else begin
-          state_q <= state_d; op_q <= op_d; len_q <= len_d; elen_q <= elen_d; n_q <= n_d;
+          state_q <= state_d; op_q <= op_d; len_q <= len_d; elen_q <= elen_d; n_q <= n_d; rz_q <= rz_d;
           status_q <= status_d; cyc_q <= cyc_d; io_q <= io_d; ph_q <= ph_d; req_q <= req_d; rsp_q <= rsp_d;
           rj_q <= rj_d; rt_q <= rt_d; rh_q <= rh_d; rr_q <= rr_d; err_range_q <= err_range_d;
           pc_q <= pc_d; t_q <= t_d; idx_q <= idx_d; src_q <= src_d; map_q <= map_d;
@@ -594,6 +630,6 @@ module pka_rns_core
       assign io_cycles = io_q;
 
       logic unused;
-      assign unused = ^{eng_i.cmd.arg[31:1], uword[63:62], uword[52]};
+      assign unused = ^{eng_i.cmd.arg[31:2], uword[63:62], uword[52]};
   end
 endmodule

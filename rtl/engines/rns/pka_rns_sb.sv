@@ -43,7 +43,8 @@
 // cycles = WipeCyc, io_cycles = 0 (pka.model.rns.sb_wipe_cycles).
 // Errors: len not a multiple of 2W or above MaxLen, elen > MaxLen, ECC with elen = 0 ->
 // ST_ERR_LENGTH; even modulus -> ST_ERR_EVEN_MODULUS; a residue >= its modulus or an ECC scalar 0
-// -> ST_ERR_OPERAND_RANGE.
+// -> ST_ERR_OPERAND_RANGE; ECC_MUL with ARG[1] (random projective Z, MM build only) ->
+// ST_ERR_UNSUPPORTED. ARG[0] is ignored (the ladder is x-only) and ELEN stays <= MaxLen.
 `default_nettype none
 
 module pka_rns_sb
@@ -114,6 +115,7 @@ module pka_rns_sb
     .data_o (uword),
     .op_i   (eng_i.cmd.op),
     .xonly_i(1'b0),
+    .rz_i   (1'b0),
     .sb_i   (1'b1),
     .entry_o(entry),
     .valid_o(entry_valid)
@@ -536,6 +538,8 @@ module pka_rns_sb
           pc_d = '0; len_d = '0; elen_d = '0; na_d = '0; nb_d = '0; state_d = Wipe;
         end else if (!entry_valid) begin
           status_d = ST_ERR_OPCODE; state_d = Done;
+        end else if (eng_i.cmd.op == OP_ECC_MUL && eng_i.cmd.arg[1]) begin
+          status_d = ST_ERR_UNSUPPORTED; state_d = Done;     // no random projective Z on this build
         end else if (eng_i.cmd.len == 0 || eng_i.cmd.len % 16'(2 * W) != 0 || 32'(eng_i.cmd.len) > MaxLen ||
                      32'(eng_i.cmd.elen) > MaxLen || (eng_i.cmd.op == OP_ECC_MUL && eng_i.cmd.elen == 0)) begin
           status_d = ST_ERR_LENGTH; state_d = Done;

@@ -67,6 +67,7 @@ waits only if it reads the tail's result or would hand off its own Compress befo
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 from fractions import Fraction
@@ -91,6 +92,10 @@ ACC_EXTRA = {16: 5, 32: 7}         # accumulator = 2w + ACC_EXTRA bits
 N_FOLDS = {16: 3, 32: 2}           # folds of the rower reduction before the conditional subtraction
 M_GAMMA = 64                       # SBMM's extra modulus m_gamma = 2^6
 SBMM_SEED = 20150913               # seed of the P = Ma^2 - 2 and curve generation (CHES 2015 date)
+# MR input modes (model annotations only: the hardware's MR is the same in every mode)
+MR_CANON = 0      # the inputs are values below a static bound (units of P), the MR's usual contract
+MR_RAW = 1        # a0 is an arbitrary residue vector (random words): the output is a signed value
+MR_SIGNED = 2     # a0 is such a signed value, b0 the plain 1 (ONE): the output is below 2P again
 
 
 # ---- RNS bases -------------------------------------------------------------------------------
@@ -279,9 +284,31 @@ class MrTrace:
     emm: int = 0
 
 
+def signed_value(ctx: MmCtx, v: Rns) -> int:
+    """The integer a register holds when its B half may be the residues of a negative value: x
+    (= from_rns) when both halves agree, else y - M' when the B half holds y - M' (y = the B' half's
+    value in [0, M')): the output of an MR of arbitrary residues (MR_RAW), see `mr`."""
+    x = crt(v[0], ctx.b)
+    y = crt([(r * ui) % mj for r, ui, mj in zip(v[1], ctx.mu_inv, ctx.bp)], ctx.bp)
+    if x == y:
+        return x
+    assert (y - ctx.mp) % ctx.m == x, "B and B' halves encode no signed value"
+    return y - ctx.mp
+
+
 def mr(ctx: MmCtx, pairs: Sequence[tuple[Rns, Rns]], trace: MrTrace | None = None,
-       xbound: int | None = None) -> Rns:
-    """One RNS Montgomery reduction of X = sum u*v (1..3 products), as the rowers compute it."""
+       xbound: int | None = None, mode: int = MR_CANON) -> Rns:
+    """One RNS Montgomery reduction of X = sum u*v (1..3 products), as the rowers compute it.
+
+    The rowers compute the same residues whatever the input; `mode` says which invariants hold:
+    MR_CANON: X in [0, (1 - err) P M), output omega = (X + Q^ P)/M < 2P (the slides' contract).
+    MR_RAW: the input is any residue vector (random words), so X is any integer below M M' and
+        (X + Q^ P)/M may exceed M'. The B' half of the output is still the residue vector of some
+        V in [0, M') and BE2 (alpha = 1/2: k2 = floor(S) or floor(S) + 1 for S = sum xi'_j/m'_j,
+        since 0 <= S - Cox's sum < err < 1/2) gives the B half of V or V - M': the output is the
+        signed value V_s in (-M'/2, M'(1/2 + err)) (asserted), congruent to nothing in particular.
+    MR_SIGNED: X = V_s * 1 with V_s such a value: -M < X < (1 - err) P M, so omega = (X + Q^ P)/M
+        is an integer in (-1, 2P), i.e. in [0, 2P) again (asserted as in MR_CANON)."""
     n, w, p = ctx.n, ctx.w, ctx.p
     assert 1 <= len(pairs) <= 3
     tab = ctx.table
@@ -298,8 +325,21 @@ def mr(ctx: MmCtx, pairs: Sequence[tuple[Rns, Rns]], trace: MrTrace | None = Non
     k2, _ = cox_k(om_p, w, alpha_half=True)
     om = [rower_reduce(sum(om_p[i] * tab[j][CONST_WORDS + n + i] for i in range(n)) + k2 * tab[j][5], ctx.b[j], w)
           for j in range(n)]
+    res: Rns = (tuple(om), tuple(om_p))
+    if trace is not None:
+        trace.emm += 2 * n * n + 2 * n * (len(pairs) + 1)
+    if mode == MR_RAW:
+        vs = signed_value(ctx, res)
+        assert -ctx.mp < 2 * vs < ctx.mp * (1 + 2 * cox_error(ctx.bp, w)), "MR of raw residues: V_s out of range"
+        return res
     # ---- invariants (the slides' bounds) --------------------------------------------------
-    X = sum(ctx.from_rns(u) * ctx.from_rns(v) for u, v in pairs)
+    if mode == MR_SIGNED:
+        (u, v), = pairs
+        assert ctx.from_rns(v) == 1, "MR_SIGNED multiplies by the plain 1 only"
+        X = signed_value(ctx, u)
+        assert -ctx.m < X, "MR input below -M: output could be negative"
+    else:
+        X = sum(ctx.from_rns(u) * ctx.from_rns(v) for u, v in pairs)
     if xbound is not None:
         assert X <= xbound, "MR input above its static bound"
     assert X < (1 - ctx.err) * ctx.m * p, "MR input X >= (1-err) P M: output could reach 2P"
@@ -308,12 +348,10 @@ def mr(ctx: MmCtx, pairs: Sequence[tuple[Rns, Rns]], trace: MrTrace | None = Non
     omega = crt(om, ctx.b)
     assert omega in ((X + q * p) // ctx.m, (X + (q + ctx.m) * p) // ctx.m), "MR result is not (X + Q^P)/M"
     assert (omega * ctx.m - X) % p == 0
-    assert omega < 2 * p, "MR output >= 2P"
-    res: Rns = (tuple(om), tuple(om_p))
+    assert 0 <= omega < 2 * p, "MR output outside [0, 2P)"
     assert ctx.from_rns(res) == omega
     if trace is not None:
         trace.k1, trace.k2, trace.q_plus_m = k1, k2, qhat_is_q_plus_m
-        trace.emm += 2 * n * n + 2 * n * (len(pairs) + 1)
     return res
 
 
@@ -338,6 +376,8 @@ class UOp(IntEnum):
     TEST = 10     # flag := (a0 == 0 mod P), a0 < 2P (every rower: 2 a0_i in {0, |2P|_mi}, all alike)
     FAIL = 11     # flag == sense ? end with status `code` (R and R_HI written as zero) : go on
     CMOV = 12     # flag ? d := a0 : keep d (constant time: one cycle either way)
+    JMP = 13      # pc := target (the ROM address of another program's instruction, `to`)
+
 
 
 @dataclass(frozen=True)
@@ -351,6 +391,8 @@ class Instr:
     bound: int = 0         # static bound of the result, in units of P (asserted by the machine)
     code: int = 0          # FAIL: the status it ends with
     sense: int = 0         # FAIL: the flag value that fails
+    to: str = ""           # JMP: the program whose instruction `target` is (rom() relocates it)
+    mode: int = MR_CANON   # MR: what its input is (model only, not encoded: MR_CANON/RAW/SIGNED)
 
     def encode(self) -> int:
         word = int(self.op) | (self.d << 4) | (len(self.pairs) << 9)
@@ -367,6 +409,7 @@ IN_A, IN_B, RW, ONE, CA, CB2, CM4B = 5, 6, 7, 8, 9, 10, 11     # loaded from mem
 R1, RES, RES_HI, XG, NXG = 12, 13, 14, 15, 16
 TA, TB, TC, TD, T1, TA2, TD2, RE, RF, RG, RH, RI, TT, F2 = range(17, 31)
 YG = 31                                                         # checked ECC_MUL: y of the input point
+RZ = T1            # ECC_MUL with ARG[1]: the random words of SLOT_P (a ladder temporary, dead until then)
 ROM_AW = 8         # microprogram ROM address bits (pka_rns_ucode; loop targets are ROM_AW bits)
 NUM_REGS = 32
 LOADED_REGS = (IN_A, IN_B, RW, ONE, CA, CB2, CM4B)
@@ -475,18 +518,44 @@ def _on_curve_check(x: int, y: int, code: Status) -> list[Instr]:
     ]
 
 
-def _ecc_prologue(checked: bool) -> list[Instr | str]:
-    """To the Montgomery domain, the input check (checked ECC_MUL), the ladder from (O, P)."""
+def _ecc_entry(checked: bool) -> list[Instr | str]:
+    """To the Montgomery domain (x~ = XG, y~ = YG, Mont(1) = R1, -x~ = NXG), the input check."""
     out: list[Instr | str] = [_mr(XG, (IN_A, RW))]
     if checked:
         out.append(_mr(YG, (IN_B, RW)))
     out += [_mr(R1, (ONE, RW)), _sub(NXG, ZERO, XG, 2, 2)]
     if checked:
         out += _on_curve_check(XG, YG, Status.ERR_NOT_ON_CURVE)
-    return out + [
+    return out
+
+
+def _ecc_prologue(checked: bool) -> list[Instr | str]:
+    """The entry, then the ladder from (O, P) = ((1:0), (x~:Mont(1)))."""
+    return _ecc_entry(checked) + [
         _add(L0X, R1, ZERO, 2), _add(L0Z, ZERO, ZERO, 0), _add(L1X, XG, ZERO, 2), _add(L1Z, R1, ZERO, 2),
         "LOOP0", *_ladder_body(), "END", Instr(UOp.UNMAP),
         _test(L0Z), _fail(1, Status.ERR_INFINITY),          # k P = O: no affine point
+    ]
+
+
+def _random_z() -> list[Instr]:
+    """ECC_MUL with ARG[1]: the ladder starts from (O, P) = ((1:0), (x lambda : lambda)).
+
+    RZ holds the 2n random words of SLOT_P, each reduced mod its channel's modulus by the load: an
+    arbitrary residue vector, i.e. some integer below M M', far above what an MR accepts. One MR
+    with the plain 1 turns it into a signed value V_s in (-M'/2, M'(1/2 + err)) (its B' half is
+    uniform when the words are; BE2's alpha = 1/2 makes the B half that of V or V - M', MR_RAW);
+    a second MR with 1 brings V_s to lambda in [0, 2P) (-M < V_s < (1 - err) P M, MR_SIGNED):
+    lambda == V_s M^-1 (mod P), the Montgomery form of V_s M^-2. The third MR is x~ lambda. Then
+    L1 = (x~ lambda M^-1 : lambda) represents (x lambda' : lambda') with lambda' = lambda M^-1.
+    3 MRs for the two ADDs they replace. lambda == 0 mod P (probability about 1/P; all-zero words
+    give it) makes L1 = (0:0): every ladder value after the scalar's first 1 bit is 0, so the
+    engine ends with ERR_INFINITY (checked and x-only entries alike), never with a wrong point."""
+    return [
+        Instr(UOp.MR, RZ, ((RZ, ONE),), mode=MR_RAW),        # V_s (a signed value)
+        Instr(UOp.MR, L1Z, ((RZ, ONE),), bound=2, mode=MR_SIGNED),   # lambda < 2P
+        _mr(L1X, (XG, L1Z)),                                 # x~ lambda
+        _add(L0X, R1, ZERO, 2), _add(L0Z, ZERO, ZERO, 0),
     ]
 
 
@@ -597,12 +666,18 @@ def _programs() -> dict[str, list[Instr]]:
             Instr(UOp.UNMAP), _sbl(UOp.ADD, RES, L0X, ZERO), Instr(UOp.HALT),
         ],
     }
-    return {k: _assemble(v) for k, v in progs.items()}
+    out = {k: _assemble(v) for k, v in progs.items()}
+    # ECC_MUL with ARG[1] (random projective Z): the entry of `ecc` / `ecc_x`, the random Z, then a
+    # JMP to that program's ladder (its first LOOP): the rest of the program is shared in the ROM
+    for name, base, checked in (("ecc_rz", "ecc", True), ("ecc_xrz", "ecc_x", False)):
+        ladder = next(i for i, it in enumerate(out[base]) if it.op == UOp.LOOP)
+        out[name] = _assemble([*_ecc_entry(checked), *_random_z(), Instr(UOp.JMP, target=ladder, to=base)])
+    return out
 
 
 PROGRAMS = _programs()
 PROGRAM_ORDER = ("montmul", "modmul", "modadd", "modsub", "modexp", "modexp_ct", "ecc", "ecc_x",
-                 "sb_modmul", "sb_modexp", "sb_ecc", "sb_modexp_ct")
+                 "sb_modmul", "sb_modexp", "sb_ecc", "sb_modexp_ct", "ecc_rz", "ecc_xrz")
 
 
 def rom() -> tuple[list[Instr], dict[str, int]]:
@@ -614,7 +689,9 @@ def rom() -> tuple[list[Instr], dict[str, int]]:
         entry[name] = base
         for it in PROGRAMS[name]:
             if it.op in (UOp.LOOP, UOp.ENDLOOP):
-                it = Instr(it.op, it.d, it.pairs, it.kp, it.src, it.target + base, it.bound)
+                it = dataclasses.replace(it, target=it.target + base)
+            elif it.op == UOp.JMP:
+                it = dataclasses.replace(it, target=it.target + entry[it.to])
             words.append(it)
     return words, entry
 
@@ -624,6 +701,8 @@ OP_OF_PROGRAM = {"montmul": 1, "modmul": 2, "modexp": 3, "modexp_ct": 4, "modadd
                  "ecc_x": 11}
 SB_OP_OF_PROGRAM = {"sb_modmul": 2, "sb_modexp": 3, "sb_modexp_ct": 4, "sb_ecc": 11}     # SBMM build
 ECC_X_ARG = 1      # ECC_MUL with ARG[0] = 1 on the MM build: the x-only ladder (program ecc_x)
+ECC_RZ_ARG = 2     # ECC_MUL with ARG[1] = 1 on the MM build: random projective Z from SLOT_P (ecc_rz, ecc_xrz)
+ECC_BLIND_BITS = 64   # ECC_MUL's ELEN may exceed MaxLen by this much: k + r n with r of 64 bits (pka_top)
 
 
 def ucode_sv() -> str:
@@ -637,9 +716,9 @@ def ucode_sv() -> str:
         "// GENERATED by pka.model.rns.ucode_sv() from the golden model's PROGRAMS; do not edit by hand",
         "// (tests/test_model_rns.py checks this file against the generator).",
         "//",
-        "// Word: [3:0] op (HALT MR ADD SUB LOOP ENDLOOP IFBIT MAP UNMAP SB TEST FAIL CMOV), [8:4] d,",
+        "// Word: [3:0] op (HALT MR ADD SUB LOOP ENDLOOP IFBIT MAP UNMAP SB TEST FAIL CMOV JMP), [8:4] d,",
         "// [10:9] K, pair k: a at [15+10k:11+10k], b at [20+10k:16+10k]; [42:41] kP select (2P 4P 8P),",
-        f"// [43] loop source (0 scalar/elen, 1 Fermat exponent/len), [{43 + aw}:44] loop target,",
+        f"// [43] loop source (0 scalar/elen, 1 Fermat exponent/len), [{43 + aw}:44] loop / JMP target,",
         "// [60:53] FAIL's status code, [61] FAIL's sense (the flag value that fails).",
         "`default_nettype none",
         "",
@@ -648,6 +727,7 @@ def ucode_sv() -> str:
         "  output logic [63:0] data_o,",
         "  input  logic [7:0]  op_i,",
         "  input  logic        xonly_i,   // ECC_MUL's ARG[0] (MM build): the x-only ladder",
+        "  input  logic        rz_i,      // ECC_MUL's ARG[1] (MM build): random projective Z",
         "  input  logic        sb_i,      // 1: entry points of the SBMM build",
         f"  output logic [{aw - 1}:0] entry_o,",
         "  output logic        valid_o",
@@ -665,8 +745,14 @@ def ucode_sv() -> str:
     lines += ["        default: valid_o = 1'b0;", "      endcase", "    end else begin", "      unique case (op_i)"]
     for name, op in OP_OF_PROGRAM.items():
         if name == "ecc":
-            lines.append(f"        8'd{op}: entry_o = xonly_i ? {aw}'d{entry['ecc_x']} : {aw}'d{entry[name]};"
-                         "  // ecc_x : ecc")
+            lines += [f"        8'd{op}: begin  // {{rz, xonly}}: ecc, ecc_x, ecc_rz, ecc_xrz",
+                      "          unique case ({rz_i, xonly_i})",
+                      f"            2'b00: entry_o = {aw}'d{entry['ecc']};",
+                      f"            2'b01: entry_o = {aw}'d{entry['ecc_x']};",
+                      f"            2'b10: entry_o = {aw}'d{entry['ecc_rz']};",
+                      f"            default: entry_o = {aw}'d{entry['ecc_xrz']};",
+                      "          endcase",
+                      "        end"]
         elif name != "ecc_x":
             lines.append(f"        8'd{op}: entry_o = {aw}'d{entry[name]};  // {name}")
     lines += ["        default: valid_o = 1'b0;", "      endcase", "    end", "  end", "endmodule", ""]
@@ -813,19 +899,33 @@ def map_reg(r: int, m: int) -> int:
 
 def run_machine(ctx: MmCtx, prog: Sequence[Instr], inputs: Mapping[int, int], scalar: int = 0, elen: int = 0,
                 expo: int = 0, elen2: int = 0, progress: Callable[[int], None] | None = None,
-                fault: FaultHook | None = None, fault_check: bool = True) -> Machine:
+                fault: FaultHook | None = None, fault_check: bool = True,
+                raw: Mapping[int, Rns] | None = None, start: int = 0) -> Machine:
     """Execute a microprogram on the RNS registers with the RTL's cycle costs.
 
     Ends at HALT (status OK) or at a FAIL whose test fails (status = its code, `out()` zeros).
     `fault` (tests only) is called after every instruction with its index and may corrupt state;
-    fault_check False is the RTL's FaultCheck = 0 (campaigns): a FAIL with ERR_FAULT never fires."""
+    fault_check False is the RTL's FaultCheck = 0 (campaigns): a FAIL with ERR_FAULT never fires.
+    `raw`: registers loaded with arbitrary residue vectors (ECC_MUL's random words, `rz_residues`),
+    which only an MR_RAW MR may read. `start`: the first pc (a program's entry in `rom()`)."""
     zero: Rns = ((0,) * ctx.n, (0,) * ctx.n)
     mach = Machine(ctx, [zero] * NUM_REGS)
     for r, v in inputs.items():
         mach.regs[r] = ctx.to_rns(v)
     bound = [1] * NUM_REGS   # static bounds in units of P (inputs are canonical)
     bound[ZERO] = 0
-    pc, idx, src, mp = 0, 0, 0, 0
+    # registers holding no value below a bound: "raw" residue vectors, "signed" MR_RAW outputs
+    odd: dict[int, str] = {}
+    for r, rv in (raw or {}).items():
+        assert all(0 <= x < m for x, m in zip(rv[0] + rv[1], ctx.b + ctx.bp)), "raw residue out of range"
+        mach.regs[r] = rv
+        odd[r] = "raw"
+
+    def canon(*regs: int) -> None:
+        """Linear ops, TEST, CMOV and MR_CANON read values below their static bounds only."""
+        assert not any(r in odd for r in regs), f"a {[odd[r] for r in regs if r in odd]} register read as a value"
+
+    pc, idx, src, mp = start, 0, 0, 0
     srcs = {0: (scalar, elen), 1: (expo, elen2)}
     p = ctx.p
     while True:
@@ -838,11 +938,25 @@ def run_machine(ctx: MmCtx, prog: Sequence[Instr], inputs: Mapping[int, int], sc
         d = map_reg(it.d, mp)
         if it.op == UOp.MR:
             prs = [(map_reg(a, mp), map_reg(b, mp)) for a, b in it.pairs]
-            xb = sum(bound[a] * bound[b] for a, b in prs)
-            assert xb < ctx.max_k_bound(), "static MR input bound too large for M"
-            mach.worst_mr_bound = max(mach.worst_mr_bound, xb)
             tr = MrTrace()
-            mach.regs[d] = mr(ctx, [(mach.regs[a], mach.regs[b]) for a, b in prs], tr, xbound=xb * p * p)
+            if it.mode == MR_CANON:
+                canon(*(r for pr in prs for r in pr))
+                xb = sum(bound[a] * bound[b] for a, b in prs)
+                assert xb < ctx.max_k_bound(), "static MR input bound too large for M"
+                mach.worst_mr_bound = max(mach.worst_mr_bound, xb)
+                mach.regs[d] = mr(ctx, [(mach.regs[a], mach.regs[b]) for a, b in prs], tr, xbound=xb * p * p)
+                odd.pop(d, None)
+            else:
+                (a, b), = prs
+                want = "raw" if it.mode == MR_RAW else "signed"
+                assert odd.get(a) == want and b not in odd, f"MR mode {it.mode} needs a {want} register"
+                if it.mode == MR_RAW:       # any canonical b would do; the program uses ONE
+                    assert bound[b] <= 1
+                mach.regs[d] = mr(ctx, [(mach.regs[a], mach.regs[b])], tr, mode=it.mode)
+                if it.mode == MR_RAW:
+                    odd[d] = "signed"
+                else:
+                    odd.pop(d, None)
             mach.mrs += 1
             mach.emm += tr.emm
             bound[d] = 2
@@ -850,6 +964,8 @@ def run_machine(ctx: MmCtx, prog: Sequence[Instr], inputs: Mapping[int, int], sc
                 progress(mach.cycles)
         elif it.op in (UOp.ADD, UOp.SUB):
             a, b = (map_reg(x, mp) for x in it.pairs[0])
+            canon(a, b)
+            odd.pop(d, None)
             va, vb = mach.regs[a], mach.regs[b]
             if it.op == UOp.ADD:
                 vb2 = vb
@@ -885,8 +1001,11 @@ def run_machine(ctx: MmCtx, prog: Sequence[Instr], inputs: Mapping[int, int], sc
             mp = (srcs[src][0] >> idx) & 1
         elif it.op == UOp.UNMAP:
             mp = 0
+        elif it.op == UOp.JMP:
+            pc = it.target
         elif it.op == UOp.TEST:
             a = map_reg(it.pairs[0][0], mp)
+            canon(a)
             assert bound[a] <= 2, "TEST needs a value below 2P"
             # the rowers: 2 x_i mod m_i against 0 and |2P|_mi (cst 6), ANDed over the channels
             dbl = [(2 * r) % m for r, m in zip(mach.regs[a][0], ctx.b)]
@@ -900,6 +1019,7 @@ def run_machine(ctx: MmCtx, prog: Sequence[Instr], inputs: Mapping[int, int], sc
                 break
         elif it.op == UOp.CMOV:
             a = map_reg(it.pairs[0][0], mp)
+            canon(a, d)
             assert max(bound[a], bound[d]) <= it.bound, "CMOV: bound above the annotation"
             if mach.flag:
                 mach.regs[d] = mach.regs[a]
@@ -1612,20 +1732,61 @@ def check_scalar(c: Curve, k: int) -> None:
         raise PkaError(Status.ERR_OPERAND_RANGE, "scalar must be in [1, order)")
 
 
+def blind_scalar(c: Curve, k: int, r: int) -> tuple[int, int]:
+    """pka_top's scalar blinding: (k + r n, ELEN = bits(n) + ECC_BLIND_BITS) for r < 2^64. Since
+    n P = O the ladder over the longer scalar gives the same point."""
+    if not 0 <= r < 1 << ECC_BLIND_BITS:
+        raise PkaError(Status.ERR_OPERAND_RANGE, f"blinding factor out of range [0, 2^{ECC_BLIND_BITS})")
+    return k + r * c.order, c.order.bit_length() + ECC_BLIND_BITS
+
+
+def ecc_max_elen(max_len: int) -> int:
+    """The longest ECC_MUL ladder (ELEN) a build of MaxLen bits accepts: MaxLen + 64 (a blinded
+    scalar k + r n); other opcodes keep ELEN <= MaxLen."""
+    return max_len + ECC_BLIND_BITS
+
+
+def rz_words(ctx: MmCtx) -> int:
+    """Words of SLOT_P that ECC_MUL with ARG[1] reads: 2n (n channels of B, then n of B'), one
+    32-bit random word per residue (pka_top's rns_zwords(len) = 2 ceil((len + 8)/w))."""
+    return 2 * ctx.n
+
+
+def rz_residues(ctx: MmCtx, words: Sequence[int]) -> Rns:
+    """What the load makes of the 2n random words of SLOT_P (the residue-vector layout of SLOT_A):
+    word j (B, then B') masked to w bits and reduced once mod its channel's modulus (w-bit value <
+    2 m, so one conditional subtraction: the rower's (x >= m) ? x - m : x). Any word is accepted."""
+    assert len(words) == 2 * ctx.n and all(0 <= v < 1 << 32 for v in words)
+    mask = (1 << ctx.w) - 1
+    red = [(v & mask) - m if (v & mask) >= m else (v & mask) for v, m in zip(words, ctx.b + ctx.bp)]
+    return tuple(red[:ctx.n]), tuple(red[ctx.n:])
+
+
 def ecc_machine(c: Curve, k: int, x: int, y: int | None, w: int, elen: int | None = None,
                 progress: Callable[[int], None] | None = None,
-                fault: FaultHook | None = None, fault_check: bool = True) -> tuple[MmCtx, Machine]:
+                fault: FaultHook | None = None, fault_check: bool = True,
+                z_words: Sequence[int] | None = None) -> tuple[MmCtx, Machine]:
     """Run ECC_MUL's microprogram on the MM build as the engine does: checked (program `ecc`, the
     point (x, y)) or, with y None, x-only (program `ecc_x`, ARG[0] = 1). elen: ladder steps
-    (default: bits of the curve's order). The machine's status is the engine's."""
+    (default: bits of the curve's order); k any scalar below 2^elen (a blinded k + r n with elen =
+    bits(n) + 64). z_words: the 2n random words of SLOT_P (ARG[1] = 1: programs `ecc_rz` /
+    `ecc_xrz`, the ladder from (x lambda : lambda)), run from the ROM as the RTL runs them (their
+    JMP lands in the ladder of `ecc` / `ecc_x`). The machine's status is the engine's."""
     ctx = mm_context(c.p, w)
     full = {r: 0 for r in LOADED_REGS}
     full[ONE] = 1
     full[RW] = (ctx.m * ctx.m) % c.p
     full.update(ecc_inputs(c, x, ctx.m, y))
-    mach = run_machine(ctx, PROGRAMS["ecc" if y is not None else "ecc_x"], full, scalar=k,
+    name = "ecc" if y is not None else "ecc_x"
+    prog: Sequence[Instr] = PROGRAMS[name]
+    start, raw = 0, None
+    if z_words is not None:
+        prog, entry = rom()
+        start, raw = entry[{"ecc": "ecc_rz", "ecc_x": "ecc_xrz"}[name]], {RZ: rz_residues(ctx, z_words)}
+    mach = run_machine(ctx, prog, full, scalar=k,
                        elen=c.order.bit_length() if elen is None else elen, expo=c.p - 2,
-                       elen2=c.p.bit_length(), progress=progress, fault=fault, fault_check=fault_check)
+                       elen2=c.p.bit_length(), progress=progress, fault=fault, fault_check=fault_check,
+                       raw=raw, start=start)
     return ctx, mach
 
 
@@ -1635,22 +1796,29 @@ STATUS_TEXT = {Status.ERR_NOT_ON_CURVE: "the input point is not on the curve",
 
 
 def ecc_mul_mm(c: Curve, k: int, x: int, y: int, w: int, progress: Callable[[int], None] | None = None,
-               fault: FaultHook | None = None) -> OpResult:
-    ctx, mach = ecc_machine(c, k, x, y, w, progress=progress, fault=fault)
+               fault: FaultHook | None = None, elen: int | None = None,
+               z_words: Sequence[int] | None = None) -> OpResult:
+    ctx, mach = ecc_machine(c, k, x, y, w, elen, progress=progress, fault=fault, z_words=z_words)
     if mach.status != Status.OK:
         raise PkaError(Status(mach.status), f"rns ECC_MUL: {STATUS_TEXT[Status(mach.status)]}")
     r, r_hi = mach.out()
     xr, yr = ctx.from_rns(r) % c.p, ctx.from_rns(r_hi) % c.p
-    return OpResult(xr, mach.cycles, None, _detail(ctx, mach, curve=c.name, elen=c.order.bit_length(), y=yr))
+    return OpResult(xr, mach.cycles, None, _detail(ctx, mach, curve=c.name, elen=elen or c.order.bit_length(), y=yr,
+                                                   random_z=z_words is not None))
 
 
 def ecc_mul(curve: str, k: int, params: Mapping[str, Any], point: tuple[int, int] | None = None,
-            progress: Callable[[int], None] | None = None) -> OpResult:
+            progress: Callable[[int], None] | None = None, r: int | None = None,
+            z_words: Sequence[int] | None = None) -> OpResult:
     """k * point on the named curve (point defaults to the generator): result = x, detail["y"] = y.
 
     MM build: the checked ECC_MUL (the engine checks the point is on the curve, recovers y and
     checks the result; ERR_NOT_ON_CURVE, ERR_INFINITY, ERR_FAULT). SBMM build: x only, the point
-    checked here on the host (its ECC_MUL is the unchecked x-only ladder)."""
+    checked here on the host (its ECC_MUL is the unchecked x-only ladder).
+    Blinding as pka_top does it (MM build): r (< 2^64) runs the blinded scalar k + r n over
+    bits(n) + 64 ladder steps (`blind_scalar`); z_words (2n words, `rz_words`) are SLOT_P's random
+    words for the random projective Z (ARG[1]). The point is the same; the cycles depend on the
+    curve, whether r and z_words are given, and nothing else."""
     c = _curve(curve)
     w, alg = _w(params), _alg(params)
     check_scalar(c, k)
@@ -1658,39 +1826,83 @@ def ecc_mul(curve: str, k: int, params: Mapping[str, Any], point: tuple[int, int
     if c.p.bit_length() > MAX_BITS[w]:
         raise PkaError(Status.ERR_LENGTH, f"rns: {curve} needs a wider channel than w={w}")
     if alg == "sbmm":
+        if r is not None or z_words is not None:
+            raise PkaError(Status.ERR_UNSUPPORTED, "rns: blinding runs on the MM build (alg=mm)")
         check_point(curve, px, py)
         return ecc_mul_sbmm(c, k, px, w, progress)
     if not (0 <= px < c.p and 0 <= py < c.p):
         raise PkaError(Status.ERR_NOT_ON_CURVE, "coordinate out of range")
-    return ecc_mul_mm(c, k, px, py, w, progress)
+    kb, elen = blind_scalar(c, k, r) if r is not None else (k, c.order.bit_length())
+    return ecc_mul_mm(c, kb, px, py, w, progress, elen=elen, z_words=z_words)
 
 
 def ecc_mul_x(curve: str, k: int, x: int, params: Mapping[str, Any], elen: int,
-              progress: Callable[[int], None] | None = None) -> OpResult:
+              progress: Callable[[int], None] | None = None, z_words: Sequence[int] | None = None) -> OpResult:
     """x(k P) from x(P) alone: ECC_MUL with ARG[0] = 1 (program ecc_x), exactly `elen` ladder
     steps (0 <= k < 2^elen, any k, e.g. an X25519 scalar of 255 bits), P any point with this x on
     the curve or on its quadratic twist (the (X,Z) formulas use only x, a and b). Nothing is checked
     but ranges. When k P is the point at infinity the engine ends with ERR_INFINITY (R = 0); here
     that is result 0 with detail["infinity"] True, since the caller decides whether it is an error
-    (X25519 returns it, RFC 7748 section 6.1 rejects it for ECDH)."""
+    (X25519 returns it, RFC 7748 section 6.1 rejects it for ECDH). z_words: the random projective Z
+    (ARG[1], 2n words of SLOT_P); elen may then be up to bits(p) + 1 + 64 (a blinded scalar)."""
     c = _curve(curve)
     w, alg = _w(params), _alg(params)
     if alg != "mm":
         raise PkaError(Status.ERR_UNSUPPORTED, "rns: the x-only ladder entry runs on the MM build (alg=mm)")
     if c.p.bit_length() > MAX_BITS[w]:
         raise PkaError(Status.ERR_LENGTH, f"rns: {curve} needs a wider channel than w={w}")
-    if not 1 <= elen <= c.p.bit_length() + 1:
-        raise PkaError(Status.ERR_LENGTH, f"ladder length {elen} outside 1..{c.p.bit_length() + 1}")
+    top = c.p.bit_length() + 1 + ECC_BLIND_BITS
+    if not 1 <= elen <= top:
+        raise PkaError(Status.ERR_LENGTH, f"ladder length {elen} outside 1..{top}")
     if not 0 <= k < 1 << elen:
         raise PkaError(Status.ERR_OPERAND_RANGE, f"scalar out of range [0, 2^{elen})")
     if not 0 <= x < c.p:
         raise PkaError(Status.ERR_OPERAND_RANGE, "x out of range [0, p)")
-    ctx, mach = ecc_machine(c, k, x, None, w, elen, progress)
+    ctx, mach = ecc_machine(c, k, x, None, w, elen, progress, z_words=z_words)
     assert mach.status in (Status.OK, Status.ERR_INFINITY)
     xr = ctx.from_rns(mach.out()[0]) % c.p
     return OpResult(xr, mach.cycles, None, _detail(ctx, mach, curve=c.name, elen=elen,
                                                    infinity=mach.status == Status.ERR_INFINITY,
-                                                   status=mach.status))
+                                                   status=mach.status, random_z=z_words is not None))
+
+
+def ecc_cycles(curve: str | Curve, w: int, elen: int | None = None, checked: bool = True,
+               random_z: bool = False) -> int:
+    """ECC_MUL's cycles on the MM build (status OK), from the ROM's control flow alone (no
+    arithmetic: the count depends on the curve's P, the ladder length elen (default bits(order))
+    and the entry, never on the scalar, the point or the random words): what `run_machine`
+    counts, for a sequencer (pka_top) to predict. ARG[1]'s random Z costs 3 MRs + JMP - 2 ADDs =
+    3 (2n + 17) - 1 cycles; each ladder step 13 MRs (K = 20 products) + 12 one-cycle ops."""
+    c = _curve(curve) if isinstance(curve, str) else curve
+    n = channels_mm(c.p.bit_length(), w)
+    elen = c.order.bit_length() if elen is None else elen
+    words, entry = rom()
+    name = {(True, False): "ecc", (False, False): "ecc_x", (True, True): "ecc_rz", (False, True): "ecc_xrz"}[
+        (checked, random_z)]
+    srcs = {0: elen, 1: c.p.bit_length()}
+    expo = c.p - 2
+    pc, idx, src, cyc = entry[name], 0, 0, 0
+    while True:
+        it = words[pc]
+        cyc += instr_cycles(it, n)
+        pc += 1
+        if it.op == UOp.HALT:
+            return cyc
+        if it.op == UOp.LOOP:
+            src = it.src
+            if srcs[src] == 0:
+                pc = it.target
+            else:
+                idx = srcs[src] - 1
+        elif it.op == UOp.ENDLOOP and idx != 0:
+            idx -= 1
+            pc = it.target
+        elif it.op == UOp.IFBIT:
+            assert src == 1, "ECC_MUL's only data-dependent branch is on the public P - 2"
+            if (expo >> idx) & 1 == 0:
+                pc += 1
+        elif it.op == UOp.JMP:
+            pc = it.target
 
 
 # ---- constant-time exponentiation and the wipe ----------------------------------------------------

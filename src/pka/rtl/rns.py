@@ -12,7 +12,7 @@ Harness per design is cached in the module dict `_HARNESS`.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from pka.errors import PkaError, Status
 from pka.model import rns as model
@@ -63,8 +63,10 @@ def _vec(ctx: model.MmCtx, x: int) -> list[int]:
     return list(b) + list(bp)
 
 
-def write_context(h: Harness, ctx: model.MmCtx, regs: Mapping[int, int], scalar: int = 0, expo: int = 0) -> None:
-    """Everything the engine loads: N's low word, the constant table, register images, exponents."""
+def write_context(h: Harness, ctx: model.MmCtx, regs: Mapping[int, int], scalar: int = 0, expo: int = 0,
+                  z_words: Sequence[int] | None = None) -> None:
+    """Everything the engine loads: N's low word, the constant table, register images, exponents;
+    z_words: the random words of SLOT_P (2n, raw 32-bit values) for ECC_MUL with ARG[1]."""
     sw = h.design.slot_words
     h.write(h.design.slot_addr(Slot.N), [ctx.p & 0xFFFFFFFF])
     h.write(h.design.slot_addr(Slot.X0), [v for row in ctx.table for v in row])
@@ -80,6 +82,9 @@ def write_context(h: Harness, ctx: model.MmCtx, regs: Mapping[int, int], scalar:
     h.write(h.design.slot_addr(Slot.X1), x1)
     h.write_int(h.design.slot_addr(Slot.E), scalar, sw)
     h.write_int(h.design.slot_addr(Slot.X2), expo, sw)
+    if z_words is not None:
+        assert len(z_words) == model.rz_words(ctx)
+        h.write(h.design.slot_addr(Slot.P), list(z_words))
 
 
 def read_reg(h: Harness, ctx: model.MmCtx, slot: int) -> int:
@@ -89,12 +94,14 @@ def read_reg(h: Harness, ctx: model.MmCtx, slot: int) -> int:
 
 def run(op: int, ctx: model.MmCtx, regs: Mapping[int, int], scalar: int = 0, elen: int = 0, expo: int = 0,
         progress: Callable[[int], None] | None = None, h: Harness | None = None, arg: int = 0,
-        check: bool = True) -> tuple[Harness, Any]:
+        check: bool = True, z_words: Sequence[int] | None = None) -> tuple[Harness, Any]:
     """Write, run one command, check its status (PkaError with the hardware's status) unless
-    check is False (then the caller reads res.status)."""
+    check is False (then the caller reads res.status). z_words: SLOT_P's random words, and ARG[1]."""
     if h is None:
         h = harness(ctx.w, build_for(ctx.p.bit_length(), ctx.w))
-    write_context(h, ctx, regs, scalar, expo)
+    write_context(h, ctx, regs, scalar, expo, z_words)
+    if z_words is not None:
+        arg |= model.ECC_RZ_ARG
     res = h.command(op, ctx.p.bit_length(), elen, arg, progress=progress)
     if check and res.status != 0:
         raise PkaError(Status(res.status), f"rns RTL: status {Status(res.status).name}")
@@ -230,16 +237,21 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any],
 
 
 def ecc_mul(curve: str, k: int, params: Mapping[str, Any], point: tuple[int, int] | None = None,
-            progress: Callable[[int], None] | None = None) -> OpResult:
+            progress: Callable[[int], None] | None = None, r: int | None = None,
+            z_words: Sequence[int] | None = None) -> OpResult:
     """k * point by the (X,Z) ladder on the engine; elen = bits of the curve's order bound.
 
     MM build: the checked ECC_MUL (ARG = 0): x in SLOT_A, y in SLOT_B; the engine checks the point,
     recovers y and checks the result; result = x (SLOT_R), detail["y"] = y (SLOT_R_HI). Errors are
-    the engine's status (ERR_NOT_ON_CURVE, ERR_INFINITY, ERR_FAULT). SBMM build: x only."""
+    the engine's status (ERR_NOT_ON_CURVE, ERR_INFINITY, ERR_FAULT). SBMM build: x only.
+    Blinding as pka_top's sequencer does it (model.ecc_mul): r runs k + r n over bits(n) + 64
+    steps; z_words go to SLOT_P with ARG[1] (the random projective Z)."""
     c = model._curve(curve)
     w, alg = _params(params)
     model.check_scalar(c, k)
     px, py = point if point is not None else (c.gx, c.gy)
+    if alg == "sbmm" and (r is not None or z_words is not None):
+        raise PkaError(Status.ERR_UNSUPPORTED, "rns: blinding runs on the MM build (alg=mm)")
     if alg == "sbmm":
         model.check_point(curve, px, py)
         sctx = model.sbmm_context(c.p, w)
@@ -255,33 +267,37 @@ def ecc_mul(curve: str, k: int, params: Mapping[str, Any], point: tuple[int, int
     if not (0 <= px < c.p and 0 <= py < c.p):
         raise PkaError(Status.ERR_NOT_ON_CURVE, "coordinate out of range")
     ctx = model.mm_context(c.p, w)
-    elen = c.order.bit_length()
-    h, res = run(Op.ECC_MUL, ctx, model.ecc_inputs(c, px, ctx.m, py), scalar=k, elen=elen, expo=c.p - 2,
-                 progress=progress)
+    kb, elen = model.blind_scalar(c, k, r) if r is not None else (k, c.order.bit_length())
+    h, res = run(Op.ECC_MUL, ctx, model.ecc_inputs(c, px, ctx.m, py), scalar=kb, elen=elen, expo=c.p - 2,
+                 progress=progress, z_words=z_words)
     x = read_reg(h, ctx, Slot.R) % c.p
     y = read_reg(h, ctx, Slot.R_HI) % c.p
     return OpResult(x, res.cycles, res.io_cycles, {"curve": curve, "n": ctx.n, "w": w, "alg": "mm", "elen": elen,
-                                                   "total_cycles": res.cycles, "y": y})
+                                                   "total_cycles": res.cycles, "y": y,
+                                                   "random_z": z_words is not None})
 
 
 def ecc_raw(c: model.Curve, k: int, x: int, y: int | None, w: int, elen: int | None = None,
-            h: Harness | None = None) -> tuple[Harness, Any, tuple[int, int]]:
+            h: Harness | None = None, z_words: Sequence[int] | None = None) -> tuple[Harness, Any, tuple[int, int]]:
     """ECC_MUL on the MM build as the engine sees it, any status: checked (y given, ARG = 0) or
-    x-only (y None, ARG = 1). Returns the harness, the command's result and the raw (R, R_HI)
+    x-only (y None, ARG = 1); z_words: the random projective Z (SLOT_P, ARG[1]); k any scalar below
+    2^elen (a blinded one). Returns the harness, the command's result and the raw (R, R_HI)
     values (< 2P, not reduced: zeros after a failure)."""
     ctx = model.mm_context(c.p, w)
     elen = c.order.bit_length() if elen is None else elen
     h, res = run(Op.ECC_MUL, ctx, model.ecc_inputs(c, x, ctx.m, y), scalar=k, elen=elen, expo=c.p - 2,
-                 h=h, arg=0 if y is not None else model.ECC_X_ARG, check=False)
+                 h=h, arg=0 if y is not None else model.ECC_X_ARG, check=False, z_words=z_words)
     return h, res, (read_reg(h, ctx, Slot.R), read_reg(h, ctx, Slot.R_HI))
 
 
-def ecc_mul_x(curve: str, k: int, x: int, params: Mapping[str, Any], elen: int) -> OpResult:
+def ecc_mul_x(curve: str, k: int, x: int, params: Mapping[str, Any], elen: int,
+              z_words: Sequence[int] | None = None) -> OpResult:
     """x(k P) from x alone (ECC_MUL, ARG[0] = 1), like pka.model.rns.ecc_mul_x: at infinity the
-    engine ends with ERR_INFINITY (R = 0), returned as result 0, detail["infinity"] True."""
+    engine ends with ERR_INFINITY (R = 0), returned as result 0, detail["infinity"] True.
+    z_words: the random projective Z (SLOT_P, ARG[1])."""
     c = model._curve(curve)
     w, _ = _params(params)
-    h, res, (r, r_hi) = ecc_raw(c, k, x, None, w, elen)
+    h, res, (r, r_hi) = ecc_raw(c, k, x, None, w, elen, z_words=z_words)
     if res.status not in (Status.OK, Status.ERR_INFINITY):
         raise PkaError(Status(res.status), f"rns RTL: status {Status(res.status).name}")
     return OpResult(r % c.p, res.cycles, res.io_cycles,
