@@ -240,7 +240,7 @@ def test_driver_errors_match_the_model() -> None:
 # ---- checked ECC_MUL, the x-only entry, MODEXP_CT, the wipe (issues 13 and 14) ------------------------
 
 def _ecc_vs_model(c: model.Curve, k: int, x: int, y: int | None, w: int, elen: int | None = None,
-                  h: object = None) -> tuple[int, tuple[int, int]]:
+                  h: object = None, z_words: list[int] | None = None) -> tuple[int, tuple[int, int]]:
     """ECC_MUL on the RTL and the model's microprogram: same status, cycles and raw R, R_HI words
     (bit-exact residues of values < 2P; zeros after a failure). R and R_HI are filled with junk
     first, so a failure is seen to overwrite them."""
@@ -248,8 +248,8 @@ def _ecc_vs_model(c: model.Curve, k: int, x: int, y: int | None, w: int, elen: i
     ctx = model.mm_context(c.p, w)
     for slot in (Slot.R, Slot.R_HI):
         hh.write(hh.design.slot_addr(slot), [0x1234 + i for i in range(2 * ctx.n)])
-    _, res, raw = rtl.ecc_raw(c, k, x, y, w, elen, hh)
-    ctx, mach = model.ecc_machine(c, k, x, y, w, elen)
+    _, res, raw = rtl.ecc_raw(c, k, x, y, w, elen, hh, z_words=z_words)
+    ctx, mach = model.ecc_machine(c, k, x, y, w, elen, z_words=z_words)
     assert res.status == mach.status and res.cycles == mach.cycles
     assert raw == tuple(ctx.from_rns(v) for v in mach.out())
     return res.status, raw
@@ -355,3 +355,102 @@ def test_zeroize_command(w: int, max_len: int, sbmm: int) -> None:
     else:
         n = (1 << (max_len - 10)) + 1          # a modulus this build serves (no other build is made)
         assert rtl.modmul(3, 5, n, {"w": w}).result == 15
+
+
+# ---- ECC_MUL blinding: k + r n (ELEN up to MaxLen + 64) and the random projective Z (issue 14) -------
+
+def _zw(rng: random.Random, ctx: model.MmCtx) -> list[int]:
+    return [rng.getrandbits(32) for _ in range(model.rz_words(ctx))]
+
+
+def test_blinded_random_z_one_cycle_count_over_100_secrets() -> None:
+    """The checked ECC_MUL on the 64-bit build with k + r n (128 ladder steps, twice MaxLen) and a
+    random Z: >= 100 random (k, r, lambda words) and the edges r = 0, 2^64 - 1, k = 1, n - 1 give
+    the unblinded point and exactly one cycle count, the model's; the first ones (and some under
+    random stalls) bit-exact against the model's microprogram, R and R_HI included."""
+    c = SMALL
+    ctx = model.mm_context(c.p, 16)
+    rng = random.Random(SEED + 300)
+    h = rtl.harness(16, 64)
+    cases = [(1, 0), (c.order - 1, (1 << 64) - 1), (2, (1 << 63) | 1)]
+    cases += [(rng.randrange(1, c.order), rng.getrandbits(64)) for _ in range(max(100, vectors()))]
+    cycles = set()
+    for i, (k, r) in enumerate(cases):
+        z = _zw(rng, ctx)
+        if i == 20:
+            h.stall(250, seed=11)
+        if i < 8 or 20 <= i < 24:
+            kb, elen = model.blind_scalar(c, k, r)
+            st, raw = _ecc_vs_model(c, kb, c.gx, c.gy, 16, elen, z_words=z)
+            assert st == Status.OK and (raw[0] % c.p, raw[1] % c.p) == model.affine_mul(c, k, (c.gx, c.gy))
+        got = rtl.ecc_mul("small", k, {"w": 16}, r=r, z_words=z)
+        assert (got.result, got.detail["y"]) == model.affine_mul(c, k, (c.gx, c.gy))
+        cycles.add(got.cycles)
+        if i == 23:
+            h.stall(0)
+    assert cycles == {model.ecc_cycles(c, 16, 128, checked=True, random_z=True)}
+
+
+def test_random_z_on_the_x_only_entry_and_extreme_words() -> None:
+    """x-only entry (ARG = 3) with random Z, and lambda words above the channel moduli (2^32 - 1,
+    m + 1, bits above w = 16): R, R_HI, status and cycles bit-exact against the model; all-zero
+    words (lambda = 0) end with ERR_INFINITY and zeros on both entries."""
+    c = SMALL
+    ctx = model.mm_context(c.p, 16)
+    rng = random.Random(SEED + 301)
+    mods = ctx.b + ctx.bp
+    k = rng.randrange(1, c.order)
+    ref = model.affine_mul(c, k, (c.gx, c.gy))
+    assert ref is not None
+    for z in (_zw(rng, ctx), [0xFFFFFFFF] * len(mods), [m + 1 for m in mods],
+              [(rng.getrandbits(16) << 16) | (m - 1) for m in mods]):
+        st, raw = _ecc_vs_model(c, k, c.gx, None, 16, 64, z_words=z)
+        assert st == Status.OK and raw[0] % c.p == ref[0] and raw[1] == 0
+        st, raw = _ecc_vs_model(c, k, c.gx, c.gy, 16, z_words=z)
+        assert st == Status.OK and (raw[0] % c.p, raw[1] % c.p) == ref
+    for y in (c.gy, None):
+        st, raw = _ecc_vs_model(c, k, c.gx, y, 16, 64, z_words=[0] * len(mods))
+        assert st == Status.ERR_INFINITY and raw == (0, 0)
+    got = rtl.ecc_mul_x("small", k, c.gx, {"w": 16}, 64, z_words=_zw(rng, ctx))
+    assert got.result == ref[0] and got.cycles == model.ecc_cycles(c, 16, 64, checked=False, random_z=True)
+
+
+def test_blinded_elen_limits() -> None:
+    """ECC_MUL takes ELEN up to MaxLen + 64 (a 128-bit scalar on the 64-bit build, top bit set);
+    MaxLen + 65 is ST_ERR_LENGTH; the other opcodes keep ELEN <= MaxLen. The SBMM build refuses
+    the random Z (ARG[1]) with ST_ERR_UNSUPPORTED."""
+    c = SMALL
+    h = rtl.harness(16, 64)
+    kb = 5 + ((1 << 64) - 1) * c.order                # k + r n with r = 2^64 - 1: 128 bits
+    assert kb.bit_length() == model.ecc_max_elen(64) == 128
+    st, raw = _ecc_vs_model(c, kb, c.gx, c.gy, 16, 128)
+    assert st == Status.OK and (raw[0] % c.p, raw[1] % c.p) == model.affine_mul(c, 5, (c.gx, c.gy))
+    for arg in (0, 1, 2, 3):
+        assert h.command(Op.ECC_MUL, 64, 129, arg, max_cycles=1000).status == Status.ERR_LENGTH
+    for op in (Op.MODEXP, Op.MODEXP_CT):
+        assert h.command(op, 64, 65, max_cycles=1000).status == Status.ERR_LENGTH
+    assert rtl.modmul(3, 5, c.p, {"w": 16}).result == 15          # idle again
+    sctx = model.gen_sbmm_prime(64, 16)
+    hs = rtl.harness(16, 64, 1)
+    rtl.sb_run(Op.MODMUL, sctx, {model.IN_A: 3, model.IN_B: 5})
+    assert hs.command(Op.ECC_MUL, 64, 8, model.ECC_RZ_ARG, max_cycles=1000).status == Status.ERR_UNSUPPORTED
+    assert rtl.modmul(3, 5, sctx.p, {"w": 16, "alg": "sbmm"}).result == 15
+
+
+def test_p256_blinded_with_random_z_and_x25519_random_z() -> None:
+    """P-256 k*G with k + r n (320 steps) and a random Z on the 256-bit build: `cryptography`'s
+    public key, cycles = the model's 166,684 (unblinded 136,244); X25519's x-only ladder (255 steps)
+    with a random Z: the model's 139,416."""
+    from test_model_rns_blind import P256_BLIND_CYCLES, X25519_RZ_CYCLES
+
+    rng = random.Random(SEED + 302)
+    k, r = rng.randrange(1, model.P256.order), rng.getrandbits(64)
+    got = rtl.ecc_mul("p256", k, {"w": 32}, r=r, z_words=_zw(rng, model.mm_context(model.P256.p, 32)))
+    pub = ec.derive_private_key(k, ec.SECP256R1()).public_key().public_numbers()
+    assert (got.result, got.detail["y"]) == (pub.x, pub.y)
+    assert got.cycles == P256_BLIND_CYCLES == model.ecc_cycles("p256", 32, 320, random_z=True)
+    u = 9 + model.X25519_A3
+    z = _zw(rng, model.mm_context(model.X25519_P, 32))
+    x = rtl.ecc_mul_x("wei25519", 0x5DEECE66D, u, {"w": 32}, 255, z_words=z)
+    assert x.result == model.ecc_mul_x("wei25519", 0x5DEECE66D, u, {"w": 32}, 255).result
+    assert x.cycles == X25519_RZ_CYCLES
