@@ -5,6 +5,9 @@ it, one campaign on the RTL as it is). Prints a table, writes bench/results/faul
 
     python bench/fault.py              # 2,000 RSA_CRT and 1,000 ECC_MUL injections per setting
     python bench/fault.py --quick      # 200 and 100
+    python bench/fault.py --only rsa --check on --logs build/fault   # one campaign, its injections logged
+
+A partial run (--quick, --only, --check, --rsa, --ecc) writes build/bench/fault-partial.json instead.
 """
 
 from __future__ import annotations
@@ -20,14 +23,19 @@ from pka.analysis.fault import CHECK_PARAM, OUTCOMES, campaign
 from pka.analysis.state import has_top_param
 
 OUT = Path(__file__).resolve().parent / "results" / "fault.json"
+PARTIAL = Path(__file__).resolve().parents[1] / "build" / "bench" / "fault-partial.json"   # not committed
 
 
-def run(op: str, engine: str, n: int, seed: int, check: bool, **kw: Any) -> dict[str, Any]:
+def run(op: str, engine: str, n: int, seed: int, check: bool, logs: Path | None = None, **kw: Any) -> dict[str, Any]:
     label = f"{op} {engine} {kw.get('bits') or kw.get('curve')} check={'on' if check else 'off'}"
     t0 = time.monotonic()
+    log = None
+    if logs is not None:
+        logs.mkdir(parents=True, exist_ok=True)
+        log = logs / f"{op}-{engine}-{kw.get('bits') or kw.get('curve')}-check-{'on' if check else 'off'}.jsonl"
     try:
         c = campaign(op, engine, n, seed, check=check, progress=lambda m: print(f"  {label}: {m}", file=sys.stderr),
-                     **kw)
+                     log=log, **kw)
     except Exception as exc:   # a build or a fault-free run that fails: recorded, the others still run
         print(f"  {label}: FAILED: {type(exc).__name__}: {exc}", file=sys.stderr)
         return {"op": op, "engine": engine, "check_requested": check, **{k: v for k, v in kw.items()},
@@ -47,24 +55,31 @@ def main() -> None:
     ap.add_argument("--pes", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--only", choices=["rsa", "ecc"], default=None)
+    ap.add_argument("--check", choices=["off", "on"], default=None, help="one setting only")
+    ap.add_argument("--logs", type=Path, default=None, help="one JSON line per injection, a file per campaign here")
     args = ap.parse_args()
     n_rsa = args.rsa or (200 if args.quick else 2000)
     n_ecc = args.ecc or (100 if args.quick else 1000)
     settings = [False, True] if has_top_param(CHECK_PARAM) else [False]
+    if args.check:
+        settings = [args.check == "on"]
     rows = []
     for check in settings:
         if args.only in (None, "rsa"):
-            rows.append(run("rsa-crt", "hscm", n_rsa, args.seed, check, bits=args.bits, params={"pes": args.pes}))
+            rows.append(run("rsa-crt", "hscm", n_rsa, args.seed, check, args.logs, bits=args.bits,
+                            params={"pes": args.pes}))
         if args.only in (None, "ecc"):
-            rows.append(run("ecc-mul", "rns", n_ecc, args.seed, check, curve="P-256"))
+            rows.append(run("ecc-mul", "rns", n_ecc, args.seed, check, args.logs, curve="P-256"))
     note = ("one bit flip per run at a random cycle between the CMD write and the interrupt, into a random "
             "entry of a random group (pe, eram, eng, seq, ram: the words the operation has used, ctrl); "
             "detected = ERR_FAULT, masked = right result, released_wrong = wrong result with status OK, "
             "hangs = no done within twice the operation's cycles, other = another status (other_codes). "
             f"result_check: true/false = the build's {CHECK_PARAM} on/off, null = pka_top has no such "
             "parameter yet (the RTL as it is).")
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({"campaigns": rows, "note": note}, indent=2) + "\n")
+    partial = bool(args.only or args.check or args.quick or args.rsa or args.ecc)
+    out = PARTIAL if partial else OUT
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"campaigns": rows, "note": note}, indent=2) + "\n")
     head = f"{'op':8} {'engine':6} {'size':9} {'check':5} {'inj':>5} " + " ".join(f"{k:>14}" for k in OUTCOMES) \
         + f" {'inj/min':>8}"
     print(head)
@@ -79,7 +94,7 @@ def main() -> None:
             print(f"{'':8} {'':6} {g:>9} {'':5} {c['injections']:5} " + " ".join(f"{c[k]:14}" for k in OUTCOMES))
         if r["other_codes"]:
             print(f"{'':8} {'':6} other: " + ", ".join(f"{k} {v}" for k, v in r["other_codes"].items()))
-    print(f"wrote {OUT}")
+    print(f"wrote {out}")
 
 
 if __name__ == "__main__":

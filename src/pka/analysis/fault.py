@@ -10,11 +10,12 @@ bit of one random state element, and hands back to the driver, which waits for t
 most 2D - k more cycles (twice the operation's bound in all), reads STATUS and the result.
 
 Outcomes: detected (STATUS = ERR_FAULT), masked (right result, OK), released_wrong (wrong result,
-OK: what a result check must prevent), hang (no done within 2D), other (another error status, e.g.
-ERR_NO_INVERSE from hscm's own key consistency check u q + v p = N + 1, ERR_OPERAND_RANGE from a
-range check: the fault was caught, but not as a fault; or BUS_ERROR, an AXI error response to the
-driver's reads after the operation; or SIM_STOP, an RTL $fatal reached: counted by code in
-`other_codes`).
+OK, or a value the host cannot even convert: what a result check must prevent), hang (no done
+within 2D), other (another error status, e.g. ERR_NO_INVERSE from hscm's own key consistency check
+u q + v p = N + 1, ERR_OPERAND_RANGE from a range check: the fault was caught, but not as a fault;
+HOST_<code>, the hardware said OK but the driver refused to go on, e.g. HOST_ERR_BUSY for a command
+dropped while busy (REJECT); BUS_ERROR, an AXI error response to the driver's reads after the
+operation; SIM_STOP, an RTL $fatal reached: counted by code in `other_codes`).
 
 Targets: a group is drawn uniformly among the target groups (pe, eram, eng, seq, ram, ctrl: see
 pka.analysis.state), then one entry (a register, one entry of a register array, one memory word)
@@ -55,6 +56,10 @@ class InjectBus:
     def bus_cycles(self) -> int:
         return self.sim.bus_cycles
 
+    @bus_cycles.setter
+    def bus_cycles(self, value: int) -> None:
+        self.sim.bus_cycles = value
+
     def write32(self, addr: int, value: int, strb: int = 0xF) -> int:
         resp = self.sim.write32(addr, value, strb)
         if addr == Reg.CMD and self.on_cmd is not None:
@@ -75,6 +80,9 @@ class InjectBus:
                  progress_every: int = 1 << 18) -> int:
         return self.sim.wait_irq(max_cycles, progress, progress_every)
 
+    def __getattr__(self, name: str) -> Any:   # anything else a driver may ask of its bus
+        return getattr(self.sim, name)
+
 
 @dataclass
 class Injection:
@@ -87,6 +95,7 @@ class Injection:
     outcome: str
     status: str | None  # STATUS code name, None for a hang
     done: int | None = None   # cycles from the CMD write to the interrupt (None: no interrupt)
+    detail: str | None = None  # the driver's error, when it raised one
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -129,6 +138,11 @@ class Campaign:
                 "op_cycles": self.op_cycles, "state_elements": self.state_elements, "state_bits": self.state_bits,
                 "seed": self.seed, "seconds": round(self.seconds, 1),
                 "injections_per_minute": round(60 * n / self.seconds, 1) if self.seconds else None}
+
+
+def _code(code: int) -> str:
+    """A status code's name (pka.regs.Status), or CODE_n for a value no status has (a flipped code)."""
+    return Status(code).name if code in Status._value2member_map_ else f"CODE_{code}"
 
 
 # ---- the operations -----------------------------------------------------------------------------------
@@ -297,6 +311,7 @@ class Injector:
         self.bus.on_cmd = at_cmd
         self.pka.last = None
         status: str | None
+        detail: str | None = None
         try:
             result = self.op.run(self.pka)
             status = "OK"
@@ -305,28 +320,32 @@ class Injector:
             outcome, status = "hangs", None
         except PkaError as exc:
             last = self.pka.last
-            code = last.status if last is not None else int(exc.status)
-            status = Status(code).name if code in Status._value2member_map_ else str(code)
-            if last is None and code == Status.ERR_TIMEOUT:
+            detail = str(exc)
+            if last is None and exc.status == Status.ERR_TIMEOUT:
                 outcome, status = "hangs", None   # the driver's own wait ran out (it aborts and raises)
-            elif code == Status.OK:
-                outcome = "released_wrong"     # the hardware said OK; the host found the value unusable
-            elif code == Status.ERR_FAULT:
-                outcome = "detected"
+            elif last is not None and last.status == Status.ERR_FAULT:
+                outcome, status = "detected", "ERR_FAULT"
+            elif last is not None and last.status != Status.OK:
+                outcome, status = "other", _code(last.status)
             else:
-                outcome = "other"
-        except (AssertionError, ValueError):
+                # the hardware said OK (or never got as far as a status), the driver refused what
+                # followed (a dropped command flagged by REJECT, a tainted slot, a point at infinity):
+                # no value delivered, not the designed fault response either
+                outcome, status = "other", "HOST_" + _code(int(exc.status))
+        except (AssertionError, ValueError) as exc:
             last = self.pka.last
             if last is None:
                 raise
+            detail = f"{type(exc).__name__}: {exc}"
             if last.status == Status.OK:
                 # status OK, but the host cannot even convert the result (rns: the two residue
-                # halves disagree): a wrong result released
+                # halves disagree): a wrong value released
                 outcome, status = "released_wrong", "OK"
             else:
                 # the driver could not name the status code the hardware reported (a flipped code)
-                outcome, status = "other", f"CODE_{last.status}"
+                outcome, status = "other", _code(last.status)
         except RuntimeError as exc:
+            detail = str(exc).splitlines()[0] if str(exc) else None
             if "SLVERR" in str(exc):
                 # the bus answered an access of the driver with an error (a flip in the bus side)
                 outcome, status = "other", "BUS_ERROR"
@@ -341,7 +360,7 @@ class Injector:
         e = chosen["elem"]
         last = self.pka.last
         done = last.waited + k if (last is not None and outcome != "hangs" and status != "SIM_STOP") else None
-        return Injection(index, k, e.name, e.group, chosen["entry"], chosen["bit"], outcome, status, done)
+        return Injection(index, k, e.name, e.group, chosen["entry"], chosen["bit"], outcome, status, done, detail)
 
     def close(self) -> None:
         self.sim.close()

@@ -153,13 +153,13 @@ class StateSim(TopSim):
     def hd_off(self) -> int:
         return int(self._ask("hd off")[1])
 
-    def hd_samples(self) -> array:
+    def hd_samples(self) -> "array[int]":
         """The samples since hd_on (or the last call), as array('I'); clears them in the harness."""
         fd, path = tempfile.mkstemp(prefix="pka-hd-", suffix=".bin")
         os.close(fd)
         try:
             self._ask(f"hd dump {path}")
-            out = array("I")
+            out: array[int] = array("I")
             data = Path(path).read_bytes()
             out.frombytes(data)
             if out.itemsize != 4:   # pragma: no cover - exotic platforms
