@@ -10,6 +10,11 @@ walk finds every register and memory word zero except ALLOW (each with its reaso
 abort_then_wipe: rst_ni held low in the middle of a secret ECC_MUL (pka_top's abort) leaves the
 scalar and ladder state; the wipe that follows clears them.
 
+random_z_randomises_the_ladder (issue 14): the same k twice without a random Z leaves the same
+ladder registers in every rower's register files; with ARG[1] (random words in SLOT_P) and a blinded
+scalar k + r n of 128 bits (ELEN = MaxLen + 64) two runs leave different ladder registers and the
+same released point; the wipe then clears RZ and the ladder registers.
+
 fault_is_detected: during a checked ECC_MUL, at the start of a ladder step, one bit of a ladder
 register's residue in rower 0 is flipped through VPI: the engine ends with ST_ERR_FAULT and writes
 zeros to R and R_HI; without the flip the same command returns the right point. On a build with
@@ -92,8 +97,8 @@ def rtl_instances() -> dict[tuple[str, str], str]:
     return inst
 
 
-def _ctx_words(env: EngineEnv, k: int, x: int, y: int) -> None:
-    """What pka.rtl.rns.write_context writes, into the cocotb memory."""
+def _ctx_words(env: EngineEnv, k: int, x: int, y: int, z_words: list[int] | None = None) -> None:
+    """What pka.rtl.rns.write_context writes, into the cocotb memory (z_words: SLOT_P's random words)."""
     from pka.model import rns as model
 
     c = model.CURVES["small"]
@@ -116,6 +121,8 @@ def _ctx_words(env: EngineEnv, k: int, x: int, y: int) -> None:
     put(Slot.X1, vec(1) + vec(regs[model.CA]) + vec(regs[model.CB2]) + vec(regs[model.CM4B]))
     env.write_int(env.slot_addr(Slot.E), k, 4)
     env.write_int(env.slot_addr(Slot.X2), c.p - 2, 4)
+    if z_words is not None:
+        put(Slot.P, z_words)
 
 
 def _ctx_words_sb(env: EngineEnv, k: int, x: int) -> None:
@@ -347,6 +354,48 @@ async def fault_is_detected(dut):
             assert (y * y - x ** 3 - c.a * x - c.b) % c.p != 0
         else:
             assert st == Status.OK and _read_point(env) == ref
+
+
+@cocotb.test(skip=bool(SBMM) or not FAULT_CHECK)     # the random Z is on the MM build
+async def random_z_randomises_the_ladder(dut):
+    from pka.model import rns as model
+
+    c = model.CURVES["small"]
+    ctx = model.mm_context(c.p, W)
+    env = EngineEnv(dut, mem_aw=MEM_AW, stall_permille=100, seed=5)
+    await env.start()
+    rng = random.Random(SEED + 3)
+    k = rng.randrange(1, c.order)
+    ref = model.affine_mul(c, k, (c.gx, c.gy))
+    kb, elen = model.blind_scalar(c, k, rng.getrandbits(64) | (1 << 63))
+    assert elen == MAX_LEN + 64 and kb.bit_length() == elen
+    ladder = (model.L0X, model.L0Z, model.L1X, model.L1Z)
+
+    def ladder_state() -> tuple[int, ...]:
+        core = dut.u_core.g_mm
+        return tuple(int(core.g_rower[j].u_rower.rf_b_q[r].value) for j in range(ctx.n) for r in ladder) + \
+            tuple(int(core.g_rower[j].u_rower.rf_p_q[r].value) for j in range(ctx.n) for r in ladder)
+
+    states = []
+    for z in (None, None, [rng.getrandbits(32) for _ in range(2 * ctx.n)],
+              [rng.getrandbits(32) for _ in range(2 * ctx.n)]):
+        _ctx_words(env, kb if z else k, c.gx, c.gy, z)
+        st, cyc, io, _ = await env.command(Op.ECC_MUL, c.p.bit_length(), elen if z else c.order.bit_length(),
+                                           model.ECC_RZ_ARG if z else 0)
+        assert st == Status.OK and _read_point(env) == ref
+        assert cyc == model.ecc_cycles(c, W, elen if z else None, random_z=z is not None)
+        await ReadOnly()
+        states.append(ladder_state())
+        await RisingEdge(dut.clk_i)
+    assert states[0] == states[1], "without the random Z the ladder state is a function of k"
+    assert states[2] != states[3] and states[2] != states[0], "the random Z did not change the ladder state"
+    st, cyc, io, _ = await env.command(Op.ZEROIZE, 0)
+    assert st == Status.OK
+    await ReadOnly()
+    core = dut.u_core.g_mm
+    for j in range(ctx.n):
+        for r in ladder + (model.RZ,):
+            assert int(core.g_rower[j].u_rower.rf_b_q[r].value) == int(core.g_rower[j].u_rower.rf_p_q[r].value) == 0
 
 
 @pytest.mark.rtl
