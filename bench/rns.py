@@ -1,9 +1,10 @@
 """Benchmark of rns (paper 002): cycles of one modular multiplication (MM on n rowers) at the
 slides' sizes, chained SBMM products (a run of squarings, a ladder step), elliptic-curve scalar
-multiplications (the checked ECC_MUL and the x-only entry), MODEXP_CT and the wipe, EMM counts,
-and Yosys cell counts.
+multiplications (the checked ECC_MUL and the x-only entry), ECC_MUL blinded as pka_top runs it
+(k + r n over bits(n) + 64 steps, random projective Z), MODEXP_CT and the wipe, EMM counts, and
+Yosys cell counts.
 
-    python bench/rns.py [--backend rtl|model] [--area]
+    python bench/rns.py [--backend rtl|model] [--area] [--only blind]
 
 Prints tables beside the slides' figures and writes bench/results/rns.json (area: Yosys
 synth_xilinx -family xc7 cell counts of pka_rns_core, only with --area, cached in
@@ -213,6 +214,49 @@ def bench_secure(backend: str, rng: random.Random) -> list[dict[str, Any]]:
     return rows
 
 
+def bench_blind(backend: str, rng: random.Random) -> list[dict[str, Any]]:
+    """ECC_MUL with blinding (issue 14): the scalar k + r n (ELEN = bits(n) + 64) and the random
+    projective Z (ARG[1], 2n random words in SLOT_P), beside the unblinded count, for the checked
+    and the x-only entries (X25519: random Z only, pka_top does not blind its scalar). Each row: one
+    random (k, r, words) run on the backend, checked against the model and the affine reference;
+    the count is the same for every (k, r, words) (tests) and equals model.ecc_cycles."""
+    impl = _impl(backend)
+    rows: list[dict[str, Any]] = []
+    for name, w, checked, blind in (("p256", 32, True, True), ("p256", 32, False, True),
+                                    ("p384", 32, True, True), ("wei25519", 32, False, False)):
+        c = model.CURVES[name]
+        ctx = model.mm_context(c.p, w)
+        k = rng.randrange(1, c.order)
+        r = rng.getrandbits(model.ECC_BLIND_BITS) if blind else None
+        z = [rng.getrandbits(32) for _ in range(model.rz_words(ctx))]
+        kb, elen = model.blind_scalar(c, k, r) if r is not None else (k, c.order.bit_length())
+        if name == "wei25519":
+            elen = 255
+        aff = model.affine_mul(c, k, (c.gx, c.gy))
+        assert aff is not None
+        t0 = time.perf_counter()
+        if checked:
+            res = impl.ecc_mul(name, k, {"w": w}, r=r, z_words=z)
+            ref = model.ecc_mul(name, k, {"w": w}, r=r, z_words=z)
+            assert (res.result, res.detail["y"]) == (ref.result, ref.detail["y"]) == aff
+        else:
+            res = impl.ecc_mul_x(name, kb, c.gx, {"w": w}, elen, z_words=z)
+            ref = model.ecc_mul_x(name, kb, c.gx, {"w": w}, elen, z_words=z)
+            assert res.result == ref.result == aff[0]
+        wall = time.perf_counter() - t0
+        plain = model.ecc_cycles(c, w, c.order.bit_length() if name != "wei25519" else 255, checked)
+        rz_only = model.ecc_cycles(c, w, c.order.bit_length() if name != "wei25519" else 255, checked, True)
+        assert res.cycles == ref.cycles == model.ecc_cycles(c, w, elen, checked, random_z=True)
+        rows.append({"curve": name, "w": w, "n": ctx.n, "entry": "checked" if checked else "x-only",
+                     "backend": backend, "elen": elen, "scalar_blinded": blind, "random_z": True,
+                     "cycles": res.cycles, "cycles_unblinded": plain, "cycles_random_z_only": rz_only,
+                     "random_z_cost": rz_only - plain, "overhead": round(res.cycles / plain - 1, 4),
+                     "sim_seconds": round(wall, 2)})
+        print(f"  BLIND {name:8s} {rows[-1]['entry']:7s} elen={elen}: {res.cycles:,} cycles "
+              f"(unblinded {plain:,}, +{100 * rows[-1]['overhead']:.1f} %)", file=sys.stderr)
+    return rows
+
+
 def yosys_cells(params: dict[str, int]) -> dict[str, int]:
     """synth_xilinx -family xc7 cell counts of pka_rns_core with these parameters."""
     files = [ln.strip() for ln in (REPO / "rtl/engines/rns/rns.f").read_text().splitlines()
@@ -287,6 +331,12 @@ def table(data: dict[str, Any]) -> str:
         xo = f"{r['cycles_x_only']:,}" if "cycles_x_only" in r else ""
         out.append(f"| {r['curve']} | {r['alg'].upper()} | {r['w']} | {r['n']} | {r['rowers']} | {r['ladder_bits']} "
                    f"| {r['mults']} | {r['cycles']:,} | {xo} | {r.get('goal_cycles', '')} |")
+    out += ["", "| curve | entry | ELEN | scalar blinded | random Z | cycles | unblinded | random Z only | overhead |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for r in data.get("blind", []):
+        out.append(f"| {r['curve']} | {r['entry']} | {r['elen']} | {'yes' if r['scalar_blinded'] else 'no'} | yes "
+                   f"| {r['cycles']:,} | {r['cycles_unblinded']:,} | {r['cycles_random_z_only']:,} "
+                   f"| +{100 * r['overhead']:.1f} % |")
     out += ["", "| op | build | l | w | cycles | plain MODEXP |", "|---|---|---|---|---|---|"]
     for r in data.get("secure", []):
         extra = f"{r['modexp_cycles_min']:,}..{r['modexp_cycles_max']:,}" if r["op"] == "modexp_ct" else ""
@@ -306,12 +356,20 @@ def main() -> None:
     ap.add_argument("--area", action="store_true", help="run Yosys (minutes) for the cell counts")
     ap.add_argument("--force-area", action="store_true")
     ap.add_argument("--seed", type=int, default=2015)
+    ap.add_argument("--only", choices=["blind"], help="run one group and merge it into the last results")
     args = ap.parse_args()
     rng = random.Random(args.seed)
+    if args.only:
+        data = json.loads(OUT.read_text())
+        data[args.only] = {"blind": bench_blind}[args.only](args.backend, random.Random(args.seed + 1))
+        OUT.write_text(json.dumps(data, indent=2) + "\n")
+        print(table(data))
+        return
     data: dict[str, Any] = {"engine": "rns", "paper": "002", "backend": args.backend,
                             "mm": bench_mm(args.backend, rng), "sbmm": bench_sbmm(args.backend, rng),
                             "chains": bench_chains(args.backend, rng), "ecc": bench_ecc(args.backend, rng),
-                            "secure": bench_secure(args.backend, rng)}
+                            "secure": bench_secure(args.backend, rng),
+                            "blind": bench_blind(args.backend, random.Random(args.seed + 1))}
     if args.area or args.force_area:
         data["area"] = bench_area(args.force_area)
     elif OUT.exists() and "area" in json.loads(OUT.read_text()):
