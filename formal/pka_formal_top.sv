@@ -118,7 +118,7 @@ module pka_formal_top
   // ---- the sequencer, as seen from here -------------------------------------------------------------
   // pka_top_seq's enum values (its kind_e, state_e, fn_e; formal/run.py checks them against the source)
   localparam logic [3:0] KKeyClr = 4'd11;
-  localparam logic [3:0] SPass = 4'd0, SIdle = 4'd1, SDecode = 4'd2, SNext = 4'd3;
+  localparam logic [3:0] SPass = 4'd0, SIdle = 4'd1, SDecode = 4'd2, SNext = 4'd3, SEngWait = 4'd6, SDone = 4'd7;
   localparam logic [4:0] FnClr = 5'd14;
 
   logic seq_busy, seq_start, seq_done, seq_accept;
@@ -361,27 +361,63 @@ module pka_formal_top
 
 `ifdef PKA_FORMAL_LIVE
   // ---- property 4: every command ends in done with a status within a bound --------------------
-  // f_cmd: a command accepted and not yet done; f_cnt: its cycles; f_bcnt: busy cycles in a row
-  logic        f_cmd;
-  logic [15:0] f_cnt, f_bcnt;
+  // With the abstract engine (done within DoneWithin = K cycles of its accept) and W <= 2 words,
+  // M = 64 RAM words, the sequencer's programs take at most (formal/README.md derives them):
+  //   MONT_PARAMS        BoundMont  (639 doublings of 3W + 1 cycles dominate)
+  //   ZEROIZE            BoundZero  (M words, then the wipe of the one engine)
+  //   anything else      BoundOther (an engine command, the clean-up of 16 slots, the wipe)
+  //   an ABORT adds      BoundAbort (engine reset, M words, the wipe) counted from the abort
+  localparam int unsigned BoundMont  = 4700;
+  localparam int unsigned BoundZero  = 80;
+  localparam int unsigned BoundOther = 72;
+  localparam int unsigned BoundAbort = 80;
+  localparam int unsigned EngWait    = 4;    // the abstract engine's DoneWithin
+  logic        f_cmd, f_ab;
+  logic [15:0] f_cnt, f_acnt, f_bcnt;
   logic [7:0]  f_op;
+  logic [3:0]  f_eng;
+  logic [7:0]  f_wcnt;                      // cycles in SEngWait
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      f_cmd <= 1'b0; f_cnt <= '0; f_bcnt <= '0;
+      f_cmd <= 1'b0; f_ab <= 1'b0; f_cnt <= '0; f_acnt <= '0; f_bcnt <= '0; f_wcnt <= '0;
     end else begin
       f_bcnt <= seq_busy ? f_bcnt + 16'd1 : '0;
+      f_wcnt <= (u_dut.u_seq.state_q == SEngWait) ? f_wcnt + 8'd1 : '0;
       if (seq_accept) begin
-        f_cmd <= 1'b1; f_cnt <= '0; f_op <= u_dut.u_seq.op_i;
-      end else if (seq_done) f_cmd <= 1'b0;
-      else if (f_cmd) f_cnt <= f_cnt + 16'd1;
+        f_cmd <= 1'b1; f_ab <= 1'b0; f_cnt <= '0; f_acnt <= '0;
+        f_op <= u_dut.u_seq.op_i; f_eng <= u_dut.u_seq.eng_i;
+      end else if (seq_done) begin
+        f_cmd <= 1'b0;
+      end else if (f_cmd) begin
+        f_cnt <= f_cnt + 16'd1;
+        if (u_dut.hwif_out.CTRL.ABORT.value) begin
+          f_ab <= 1'b1; f_acnt <= '0;
+        end else f_acnt <= f_acnt + 16'd1;
+      end
     end
   end
+`ifndef PKA_FORMAL_FINDING_ABORT
+  // environment restriction: no CTRL.ABORT in the cycle of a done pulse (finding: the sequencer takes
+  // it then, after the done: a second done with ERR_ABORTED follows and the RAM, the result included,
+  // is zeroized; PKA_FORMAL_FINDING_ABORT drops this assumption)
+  always @* if (!f_init) assume(!(u_dut.hwif_out.CTRL.ABORT.value && u_dut.u_seq.state_q == SDone));
+`endif
+  int unsigned f_bound;
   always @* begin
+    f_bound = (f_op == 8'(OP_MONT_PARAMS) && f_eng == 4'd0) ? BoundMont
+            : (f_op == 8'(OP_ZEROIZE) && f_eng == 4'd0) ? BoundZero : BoundOther;
     if (!f_init) begin
       // a done pulse ends an accepted command, never anything else
       if (seq_done) a_done_has_cmd: assert(f_cmd);
-      a_cmd_bound: assert(32'(f_cnt) < `PKA_FORMAL_CMD_BOUND);
-      a_busy_bound: assert(32'(f_bcnt) < `PKA_FORMAL_CMD_BOUND + 80);
+      // an accepted command runs until its done
+      if (f_cmd) a_cmd_busy: assert(seq_busy);
+      // ... within its bound (after an abort: within BoundAbort of the abort)
+      if (f_cmd && !f_ab) a_cmd_bound: assert(32'(f_cnt) < f_bound);
+      if (f_cmd && f_ab)  a_abort_bound: assert(32'(f_acnt) < BoundAbort);
+      // busy never lasts longer than the longest command (the clear after reset, a key clear)
+      a_busy_bound: assert(32'(f_bcnt) < BoundMont + BoundAbort);
+      // a local bound: the engine's done comes within EngWait cycles
+      a_eng_wait: assert(32'(f_wcnt) <= EngWait);
     end
   end
   always_ff @(posedge clk_i) begin
