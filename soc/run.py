@@ -53,6 +53,7 @@ BUILD_DIR = REPO / "build" / "soc"
 
 # SoC RTL in dependency order (the top last); pka_soc.f lists the same files
 SOC_RTL = [RTL_DIR / "pka_soc_axil_demux.sv", RTL_DIR / "pka_soc_ram.sv", RTL_DIR / "pka_soc_sysctl.sv",
+           RTL_DIR / "pka_soc_entropy.sv",
            RTL_DIR / "pka_soc.sv"]
 
 RAM_AW = 14                     # pka_soc RamAw: 2^14 words = 64 KiB

@@ -154,6 +154,12 @@ extern "C" {
 #define PKA_REGS__MU_HI__MU_bp 0
 #define PKA_REGS__MU_HI__MU_bw 32
 
+// reg - pka_regs::CFG
+#define PKA_REGS__CFG__BLIND_OFF_bm 0x1
+#define PKA_REGS__CFG__BLIND_OFF_bp 0
+#define PKA_REGS__CFG__BLIND_OFF_bw 1
+#define PKA_REGS__CFG__BLIND_OFF_reset 0x0
+
 // mem - pka_regs::SLOT_N
 typedef struct __attribute__ ((__packed__)) {
     uint32_t mem[1024];
@@ -259,7 +265,8 @@ typedef struct __attribute__ ((__packed__)) {
     uint8_t RESERVED_3c_3f[0x4];
     uint32_t MU_LO;
     uint32_t MU_HI;
-    uint8_t RESERVED_48_fff[0xfb8];
+    uint32_t CFG;
+    uint8_t RESERVED_4c_fff[0xfb4];
     pka_regs__SLOT_N_t SLOT_N;
     pka_regs__SLOT_A_t SLOT_A;
     pka_regs__SLOT_A_HI_t SLOT_A_HI;

@@ -61,12 +61,15 @@ def test_soc_counters_equal_the_models(demo: Any) -> None:
     for name, window in (("modexp", 0), ("modexp_mmio", 0), ("modexp_window", job.window)):
         model = hscm.modexp(job.m, key.d, key.n, {"pes": 2, "w": 16, "window": window})
         assert run.ops[name].compute == model.cycles, name
-        dispatch = run.ops[name].cycles - model.cycles - run.ops[name].io   # 6 in doc/top.md
-        assert 0 < dispatch <= 16, (name, dispatch)
+        # dispatch (about 6) + the SLOT_EPUB scan (2 W) + the clean-up after an operation that read
+        # the secret E, whose largest part is the engine's wipe (doc/security.md)
+        dispatch = run.ops[name].cycles - model.cycles - run.ops[name].io
+        w = (key.bits + 31) // 32
+        assert hscm.wipe_cycles(512, 16, 6) < dispatch <= 16 + 2 * w + 8 + hscm.wipe_cycles(512, 16, 6), (name, dispatch)
     assert (run.ops["modadd"].compute, run.ops["modadd"].cycles) == seq_cycles(8, key.bits)
     mp = run.ops["mont_params"]
     assert (mp.compute, mp.cycles) in {seq_cycles(13, key.bits, key.n, job.r_bits, fix) for fix in (False, True)}
-    assert run.ops["zeroize"].compute == 16 * 32   # the whole RAM: 16 slots of 2^MinSlotAw = 32 words
+    assert run.ops["zeroize"].compute == 32 * 32   # the whole RAM: 32 slots of 2^MinSlotAw = 32 words
 
 
 def test_soc_overhead(demo: Any) -> None:

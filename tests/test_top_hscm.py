@@ -69,21 +69,26 @@ def test_modred() -> None:
 
 def test_rsa_crt() -> None:
     """RSA_CRT with the key's constants made inside the accelerator (once per key) and the result
-    checked with e before release: results and exact COMPUTE against the model of the sequencer's
-    program (pka.rtl.top.crt_compute)."""
+    checked with e before release, blinded (exponents + 64 random bits, the message by the key's
+    blinding pair, from the entropy port) and not: results and exact COMPUTE against the model of the
+    sequencer's programs (pka.rtl.top.crt_compute)."""
     rng = random.Random(5)
     be = backend("hscm")
-    for _ in range(2):
+    p = _p()
+    p.bus.entropy(rng.getrandbits(64))
+    for blind in (True, False):
+        p.set_blinding(blind)
         key = CrtKey.from_pq(_prime(rng, 256), _prime(rng, 256))
         m = rng.randrange(key.n)
         r = be.rsa_crt(m, key, PARAMS)
         assert r.result == pow(m, key.d, key.n) and r.detail["key_setup"]
-        assert r.cycles == crt_compute(m, key, PARAMS, key_setup=True, n_setup=True)
-        m2 = rng.randrange(key.n)
-        r2 = be.rsa_crt(m2, key, PARAMS)                   # the key's constants are kept
-        assert r2.result == pow(m2, key.d, key.n) and not r2.detail["key_setup"]
-        assert r2.cycles == crt_compute(m2, key, PARAMS, key_setup=False, n_setup=False)
-    p = _p()
+        assert r.cycles == crt_compute(m, key, PARAMS, key_setup=True, n_setup=True, blind=blind, blind_setup=blind)
+        for _ in range(2):
+            m2 = rng.randrange(key.n)
+            r2 = be.rsa_crt(m2, key, PARAMS)               # the key's constants are kept
+            assert r2.result == pow(m2, key.d, key.n) and not r2.detail["key_setup"]
+            assert r2.cycles == crt_compute(m2, key, PARAMS, key_setup=False, n_setup=False, blind=blind)
+    p.set_blinding(True)
     for s in (Slot.P, Slot.Q, Slot.DP, Slot.DQ, Slot.QINV):
         assert p.read_slot(s, 8) == 0                      # secrets are write-only
     bad = CrtKey(key.n, key.e, key.d, key.p, key.q, key.dp, key.dq, (key.qinv + 1) % key.p, key.pinv)

@@ -92,6 +92,8 @@ def test_c_rsa_crt_on_the_hscm_build() -> None:
     out = dict(line.split(" ", 1) for line in lines)
     assert int(out["exp"], 16) == pow(A, 65537, P) == hscm.modexp(A, 65537, P, params).result
     assert int(out["crt"], 16) == pow(m, key.d, key.n)
-    assert int(out["crt_compute"]) == crt_compute(m, key, params, key_setup=True, n_setup=True)
-    assert int(out["crt_again"]) == crt_compute(m, key, params, key_setup=False, n_setup=False)
+    # blinding is on after reset (CFG.BLIND_OFF = 0)
+    assert int(out["crt_compute"]) == crt_compute(m, key, params, key_setup=True, n_setup=True, blind=True,
+                                                  blind_setup=True)
+    assert int(out["crt_again"]) == crt_compute(m, key, params, key_setup=False, n_setup=False, blind=True)
     assert int(out["crt_fault_status"]) == Status.ERR_FAULT

@@ -70,7 +70,12 @@ module pka_top
   output logic [31:0]      s_axil_rdata,
   output logic [1:0]       s_axil_rresp,
   // interrupt: |(INTR_STATE & INTR_ENABLE)
-  output logic             irq_o
+  output logic             irq_o,
+  // entropy for blinding (modelled on OpenTitan's EDN: edn_req_o held until edn_ack_i, which brings
+  // one 32-bit word in edn_data_i)
+  output logic             edn_req_o,
+  input  logic             edn_ack_i,
+  input  logic [31:0]      edn_data_i
 );
   localparam int unsigned SlotAw = ($clog2(MaxLen / 32) > MinSlotAw) ? $clog2(MaxLen / 32) : MinSlotAw;
   localparam int unsigned MemAw  = SlotAw + 4;           // an engine's word address: 16 slots
@@ -169,6 +174,9 @@ module pka_top
     .SlotAw  (SlotAw),
     .EngMask (EngMask),
     .MontK   (EnHscm ? HscmW : 0),
+    .RnsW    (EnRns ? RnsW : 0),
+    .CrtBlind(EnHscm),                    // hscm's RSA_CRT takes blinded exponents (ARG[31:24])
+    .EccBlind(1'b0),                      // rns: scalar blinding and random Z not in the engine yet
     .WdShift (WdShift),
     .EnResultCheck (EnResultCheck),
     .TestExposeInternals (TestExposeInternals)
@@ -182,6 +190,10 @@ module pka_top
     .elen_i       (hwif_out.LEN.ELEN.value),
     .arg_i        (hwif_out.ARG.ARG.value),
     .abort_i      (hwif_out.CTRL.ABORT.value),
+    .blind_off_i  (hwif_out.CFG.BLIND_OFF.value),
+    .edn_req_o    (edn_req_o),
+    .edn_ack_i    (edn_ack_i),
+    .edn_data_i   (edn_data_i),
     .bw_valid_i   (bw_valid),
     .bw_slot_i    (bw_slot),
     .keyclr_i     (keyclr),

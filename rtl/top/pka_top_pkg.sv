@@ -35,11 +35,12 @@ package pka_top_pkg;
     unique case (eng)
       EngExample: return opmask_t'(1) << OP_MODADD;
       // doc/csa2.md: W = (2^(K+2))^2 mod N in SLOT_W (MONT_PARAMS with ELEN = LEN + 2)
-      EngCsa2:    return (opmask_t'(1) << OP_MODEXP) | (opmask_t'(1) << OP_MODMUL);
+      EngCsa2:    return (opmask_t'(1) << OP_MODEXP) | (opmask_t'(1) << OP_MODMUL) | (opmask_t'(1) << OP_MODEXP_CT);
       // doc/mwr4.md: W = 2^(2kD) mod N in SLOT_W (D digits, see pka.driver); MONTMUL too
-      EngMwr4:    return (opmask_t'(1) << OP_MODEXP) | (opmask_t'(1) << OP_MODMUL) | (opmask_t'(1) << OP_MONTMUL);
+      EngMwr4:    return (opmask_t'(1) << OP_MODEXP) | (opmask_t'(1) << OP_MODMUL) | (opmask_t'(1) << OP_MONTMUL)
+                       | (opmask_t'(1) << OP_MODEXP_CT);
       // doc/victor.md: no host constants
-      EngVictor:  return (opmask_t'(1) << OP_MODEXP) | (opmask_t'(1) << OP_MODMUL);
+      EngVictor:  return (opmask_t'(1) << OP_MODEXP) | (opmask_t'(1) << OP_MODMUL) | (opmask_t'(1) << OP_MODEXP_CT);
       // doc/hscm.md: W = R^2 mod N (R = 2^(k f)); RSA_CRT: X0 = R_p^3 mod p, X1 = R_q^3 mod q,
       // X2 = p^-1 mod q; MONTMUL: X0 = (mu N + 1)/2^2k
       EngHscm:    return (opmask_t'(1) << OP_MODEXP) | (opmask_t'(1) << OP_MODMUL) | (opmask_t'(1) << OP_MONTMUL)
@@ -80,7 +81,11 @@ package pka_top_pkg;
   localparam pslot_t HsT2   = 5'd25;
   localparam pslot_t HsT3   = 5'd26;
   localparam pslot_t HsT4   = 5'd27;
-  localparam pmask_t KeyConstMask = pmask_t'((1 << 17) | (1 << 18) | (1 << 19) | (1 << 20) | (1 << 21));
+  // the key's blinding pair (Kocher): u^e mod N and u^-1 mod N, squared after each signature
+  localparam pslot_t HsBa   = 5'd28;
+  localparam pslot_t HsBb   = 5'd29;
+  localparam pmask_t KeyConstMask = pmask_t'((1 << 17) | (1 << 18) | (1 << 19) | (1 << 20) | (1 << 21)
+                                             | (1 << 28) | (1 << 29));
   localparam pmask_t NConstMask   = pmask_t'(1 << 22);
 
 endpackage

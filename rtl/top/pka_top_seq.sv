@@ -57,6 +57,9 @@ module pka_top_seq
   parameter int unsigned SlotAw = 7,                   // words per slot = 2^SlotAw
   parameter logic [NumEng-1:0] EngMask = '0,           // engines present in the build (bit = id)
   parameter int unsigned MontK  = 0,                   // hscm's word k (its r = k ceil((n+2k+2)/k)); 0: none
+  parameter int unsigned RnsW   = 0,                   // rns channel width (the size of its random Z); 0: none
+  parameter bit          CrtBlind = 1'b0,              // hscm's RSA_CRT takes blinded exponents (ARG[31:24])
+  parameter bit          EccBlind = 1'b0,              // rns's ECC_MUL takes a blinded scalar and a random Z
   parameter int unsigned WdShift [NumEng] = '{default: 5},  // watchdog bound scale per engine
   parameter bit          EnResultCheck = 1'b1,         // 0: release RSA_CRT/MODEXP results unchecked (the
                                                        // fault campaign's evidence build, never a product)
@@ -74,6 +77,11 @@ module pka_top_seq
   input  logic [15:0]               elen_i,
   input  logic [31:0]               arg_i,
   input  logic                      abort_i,        // CTRL.ABORT
+  input  logic                      blind_off_i,    // CFG.BLIND_OFF
+  // entropy (EDN-like: the request is held until an acknowledge brings one 32-bit word)
+  output logic                      edn_req_o,
+  input  logic                      edn_ack_i,
+  input  logic [31:0]               edn_data_i,
   // bus events (while idle): a write to a slot window, a modulus write waiting for the key clear
   input  logic                      bw_valid_i,
   input  pslot_t                    bw_slot_i,
@@ -142,12 +150,12 @@ module pka_top_seq
 
   // ---- what the command does ------------------------------------------------------------------
   typedef enum logic [3:0] {KReset, KNop, KZero, KEng, KAdd, KSub, KMont, KInv, KChk, KCrt, KExp, KKeyClr,
-                            KAbort} kind_e;
-  typedef enum logic [3:0] {
+                            KAbort, KBlk, KSign, KEcc} kind_e;
+  typedef enum logic [4:0] {
     FnZero, FnScanN, FnAddChk, FnAdd, FnSubChk, FnSub, FnInitX, FnDbl, FnFix, FnInvChk, FnNm2,
-    FnCopy, FnIsOne, FnEq, FnClr
+    FnCopy, FnIsOne, FnEq, FnClr, FnRand, FnMac
   } fn_e;
-  typedef enum logic [3:0] {SPass, SIdle, SDecode, SNext, SMu, SEngCmd, SEngWait, SDone, SClean, SRst} state_e;
+  typedef enum logic [3:0] {SPass, SIdle, SDecode, SNext, SMu, SEngCmd, SEngWait, SDone, SClean, SRst, SEnt} state_e;
 
   state_e            state_q, state_d;
   kind_e             kind_q, kind_d;
@@ -207,6 +215,15 @@ module pka_top_seq
   logic [2:0]        ze_q, ze_d;            // ZEROIZE: the next engine id to wipe
   logic [2:0]        rcnt_q, rcnt_d;        // engine reset hold
   logic              erst_q, erst_d;
+  // blinding (doc/security.md, side channels)
+  logic              blind_q, blind_d;      // blinding for this command (not CFG.BLIND_OFF)
+  logic              bk_q, bk_d;            // the key's blinding pair (HsBa = u^e, HsBb = u^-1 mod N) is valid
+  logic [63:0]       r64_q, r64_d;          // a 64-bit random from the entropy port
+  logic              ecnt_q, ecnt_d;        // SEnt: words still to fetch - 1
+  logic [64:0]       mc_q, mc_d;            // FnMac carry
+  logic              msub_q, msub_d;        // FnMac: the multiplier is s1 - 1 (p - 1 from p)
+  logic [7:0]        rw_q, rw_d;            // FnRand: random words (above: zeros)
+  logic              sbl_q, sbl_d;          // ECC_MUL: the scalar is blinded
 
   // ---- helpers ------------------------------------------------------------------------------------
   function automatic logic [PAw-1:0] slot_addr(pslot_t slot, logic [SlotAw-1:0] word);
@@ -215,9 +232,9 @@ module pka_top_seq
 
   function automatic logic [1:0] fn_nsrc(fn_e fn);
     unique case (fn)
-      FnZero, FnInitX, FnClr:                 return 2'd0;
+      FnZero, FnInitX, FnClr, FnRand:         return 2'd0;
       FnScanN, FnNm2, FnCopy, FnIsOne:        return 2'd1;
-      FnDbl, FnFix, FnInvChk, FnEq:           return 2'd2;
+      FnDbl, FnFix, FnInvChk, FnEq, FnMac:    return 2'd2;
       default:                                return 2'd3;   // the add/sub passes: N, A, B
     endcase
   endfunction
@@ -239,6 +256,12 @@ module pka_top_seq
   function automatic logic [16:0] hscm_r(logic [15:0] n);
     if (MontK == 0) return '0;
     return 17'(MontK * ((32'(n) + 2 * MontK + 2 + MontK - 1) / MontK));
+  endfunction
+
+  // rns: words of a residue vector over both bases (2 n channels, n = ceil((len + 8) / w))
+  function automatic logic [15:0] rns_zwords(logic [15:0] len);
+    if (RnsW == 0) return '0;
+    return 16'(2 * ((32'(len) + 8 + RnsW - 1) / RnsW));
   endfunction
 
   function automatic pslot_t [15:0] map_identity();
@@ -303,6 +326,9 @@ module pka_top_seq
   state_e      fin_st;                 // where a program ends: the clean-up if it read a secret
   logic [15:0] lp, lq;                 // RSA_CRT: bits of p and q
   logic [WdW-1:0] wd_bound;
+  logic        stall;                // FnRand waits for an entropy word
+  logic [96:0] mac;                  // FnMac: s0 + s1 * r + carry
+  logic [31:0] m1_w;                 // FnMac: the multiplier's word (bit 0 cleared for s1 - 1)
 
   always_comb begin
     state_d = state_q; kind_d = kind_q; op_d = op_q; eng_d = eng_q; badeng_d = badeng_q; len_d = len_q; elen_d = elen_q;
@@ -317,6 +343,8 @@ module pka_top_seq
     t_d = t_q; mi_d = mi_q;
     taint_d = taint_q; wrm_d = wrm_q; osec_d = osec_q; bound_d = bound_q; kc_d = kc_q; wn_d = wn_q;
     zm_d = zm_q; cst_d = cst_q; ze_d = ze_q; rcnt_d = rcnt_q; erst_d = 1'b0;
+    blind_d = blind_q; bk_d = bk_q; r64_d = r64_q; ecnt_d = ecnt_q; mc_d = mc_q; msub_d = msub_q; rw_d = rw_q;
+    sbl_d = sbl_q; edn_req_o = 1'b0; stall = 1'b0; mac = '0; m1_w = '0;
     mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
     done_o = 1'b0;
     nsrc = fn_nsrc(fn_q);
@@ -338,7 +366,9 @@ module pka_top_seq
     if (state_q == SIdle && bw_valid_i) begin
       taint_d[bw_slot_i] = 1'b0;
       if (BoundSlots[bw_slot_i]) bound_d = 1'b1;
-      if (bw_slot_i == pslot_t'(SLOT_P) || bw_slot_i == pslot_t'(SLOT_Q)) kc_d = 1'b0;
+      if (bw_slot_i == pslot_t'(SLOT_P) || bw_slot_i == pslot_t'(SLOT_Q)) begin
+        kc_d = 1'b0; bk_d = 1'b0;
+      end
       if (bw_slot_i == pslot_t'(SLOT_N)) wn_d = 1'b0;
     end
 
@@ -354,6 +384,7 @@ module pka_top_seq
           words_d = wordsof(len_i); cwords_d = wordsof(len_i);
           kind_d = KNop; step_d = '0; fin_d = 1'b0; cyc_d = '0; comp_d = '0; io_d = '0; code_d = ST_OK;
           wrm_d = '0; osec_d = 1'b0; eused_d = 1'b0; ret_d = 1'b0; ovh_d = 1'b0;
+          blind_d = !blind_off_i; sbl_d = 1'b0;
           state_d = SDecode;
           // an engine id that is not in the build can serve nothing (ERR_UNSUPPORTED)
           badeng_d = (eng_i != 4'd0 && (eng_i >= 4'(NumEng) || !EngMask[eng_i[2:0]]));
@@ -380,6 +411,7 @@ module pka_top_seq
         end else if (e_pick != 3'd0) begin
           eng_d = e_pick;
           if (op_q == 8'(OP_RSA_CRT) && e_pick == 3'(EngHscm) && MontK != 0) kind_d = KCrt;
+          else if (op_q == 8'(OP_ECC_MUL) && e_pick == 3'(EngRns) && RnsW != 0) kind_d = KEcc;
           else if ((op_q == 8'(OP_MODEXP) || op_q == 8'(OP_MODEXP_CT)) && engine_binary(int'(e_pick))) kind_d = KExp;
           else kind_d = KEng;
         end else if (op_q == 8'(OP_MODINV) && e_exp != 3'd0 && engine_ops(int'(e_exp))[4'(OP_MODMUL)]) begin
@@ -416,7 +448,7 @@ module pka_top_seq
               fn_d = FnZero; pwords_d = CntW'(1 << PAw); state_d = SPass;
               ovh_d = (kind_q == KAbort);
             end else if (step_q == 5'd1) begin
-              mu_d = '0; taint_d = '0; bound_d = 1'b0; kc_d = 1'b0; wn_d = 1'b0; ze_d = 3'd1;
+              mu_d = '0; taint_d = '0; bound_d = 1'b0; kc_d = 1'b0; bk_d = 1'b0; wn_d = 1'b0; ze_d = 3'd1;
             end else if (ze_q != 3'd0) begin
               // wipe the engines one by one (ids 1..NumEng-1), then done
               step_d = step_q;
@@ -436,7 +468,7 @@ module pka_top_seq
               dst_d = lowest(zm_q); zm_d[lowest(zm_q)] = 1'b0;
               fn_d = FnClr; pwords_d = CntW'(1 << SlotAw); ovh_d = 1'b1; state_d = SPass;
             end else begin
-              bound_d = 1'b0; kc_d = 1'b0;
+              bound_d = 1'b0; kc_d = 1'b0; bk_d = 1'b0;
               taint_d = taint_q & ~(SecretBus | KeyConstMask);
               state_d = SIdle;
             end
@@ -455,7 +487,12 @@ module pka_top_seq
               end
               5'd1: begin
                 ebits_d = nz_q ? 16'(32 * 32'(topw_q) + 32 - 32'(toplz_q)) : 16'd0;
-                eop_d = op_q; state_d = SEngCmd;
+                if (blind_q && op_q == 8'(OP_MODEXP_CT) && arg_q[31]) begin
+                  // exponent blinding with the group order in B: E + r ord, 64 bits longer
+                  ecnt_d = 1'b1; state_d = SEnt; step_d = 5'd5;
+                end else begin
+                  eop_d = op_q; state_d = SEngCmd; earg_d = {1'b0, arg_q[30:0]};
+                end
               end
               5'd2: begin
                 if (ebits_q == 16'd0 || !EnResultCheck) state_d = fin_st;   // nothing to check with
@@ -467,10 +504,21 @@ module pka_top_seq
               5'd3: begin
                 fn_d = FnEq; s0_d = HsT4; s1_d = pslot_t'(SLOT_A); one_d = 1'b1; state_d = SPass;
               end
-              default: begin
+              5'd4: begin
                 if (!one_q) code_d = ST_ERR_FAULT;
                 state_d = fin_st;
               end
+              5'd5: begin
+                cwords_d = wordsof(elen_q);
+                fn_d = FnMac; s0_d = pslot_t'(SLOT_E); s1_d = pslot_t'(SLOT_B); dst_d = HsT0; msub_d = 1'b0;
+                mc_d = '0; pwords_d = CntW'(wordsof(elen_q)) + CntW'(3); state_d = SPass;
+              end
+              5'd6: begin
+                cwords_d = words_q;
+                eop_d = op_q; eelen_d = elen_q + 16'd64; earg_d = {1'b0, arg_q[30:0]}; state_d = SEngCmd;
+                map_d[SLOT_E] = HsT0; step_d = 5'd2;
+              end
+              default: state_d = fin_st;
             endcase
           end
           KAdd, KSub: begin
@@ -523,7 +571,9 @@ module pka_top_seq
                   fn_d = FnDbl; neg_d = !sign_q; c3_d = !sign_q; state_d = SPass;
                   s1_d = mdst_q; dst_d = mdst_q;
                   iter_d = iter_q - 1; step_d = step_q;   // stay here until all doublings are done
-                end else if (sign_q) begin
+                end else if (sign_q || ret_q) begin
+                  // x + N when x < 0; for a secret modulus (a call from another program) the pass runs
+                  // always and writes x back unchanged when x >= 0: a constant count
                   fn_d = FnFix; c3_d = 1'b0; state_d = SPass;
                   s1_d = mdst_q; dst_d = mdst_q;
                 end else if (ret_q) begin
@@ -622,11 +672,105 @@ module pka_top_seq
               end
               5'd15: begin
                 wn_d = 1'b1;
-                eop_d = 8'(OP_RSA_CRT); state_d = SEngCmd;
-                map_d[SLOT_X0] = SRp3; map_d[SLOT_X1] = SRq3; map_d[SLOT_X2] = SPinv;
+                kind_d = (blind_q && CrtBlind && !bk_q) ? KBlk : KSign; step_d = '0;
               end
+              default: state_d = fin_st;
+            endcase
+          end
+          KBlk: begin
+            // the key's blinding pair (Kocher): u random (W - 1 words, so u < N), HsBb = u^-1 mod N by
+            // the engine's RSA_CRT with the exponents p - 2 and q - 2 (Fermat in each half, CRT), HsBa =
+            // u^e mod N; kept with the key, squared after every signature
+            unique case (step_q)
+              5'd0: begin
+                fn_d = FnRand; dst_d = HsBa; rw_d = words_q - 8'd1; state_d = SPass;
+              end
+              5'd1: begin
+                cwords_d = wordsof(lp);
+                fn_d = FnNm2; s0_d = pslot_t'(SLOT_P); dst_d = HsT0; c3_d = 1'b1; pwords_d = CntW'(wordsof(lp));
+                state_d = SPass;
+              end
+              5'd2: begin
+                cwords_d = wordsof(lq);
+                fn_d = FnNm2; s0_d = pslot_t'(SLOT_Q); dst_d = HsT1; c3_d = 1'b1; pwords_d = CntW'(wordsof(lq));
+                state_d = SPass;
+              end
+              5'd3: begin
+                cwords_d = words_q;
+                eop_d = 8'(OP_RSA_CRT); earg_d = {16'd0, lq}; state_d = SEngCmd;
+                map_d[SLOT_A] = HsBa; map_d[SLOT_DP] = HsT0; map_d[SLOT_DQ] = HsT1;
+                map_d[SLOT_X0] = SRp3; map_d[SLOT_X1] = SRq3; map_d[SLOT_X2] = SPinv; map_d[SLOT_R] = HsBb;
+              end
+              5'd4: begin
+                eop_d = 8'(OP_MODEXP); eelen_d = ebits_q; earg_d = '0; state_d = SEngCmd;
+                map_d[SLOT_A] = HsBa; map_d[SLOT_E] = pslot_t'(SLOT_EPUB); map_d[SLOT_W] = HsWn;
+                map_d[SLOT_R] = HsT2;
+              end
+              5'd5: begin
+                fn_d = FnCopy; s0_d = HsT2; dst_d = HsBa; state_d = SPass;
+              end
+              default: begin
+                bk_d = 1'b1; kind_d = KSign; step_d = '0;
+              end
+            endcase
+          end
+          KSign: begin
+            // the signature: unblinded, the engine's RSA_CRT on A; blinded, m' = m u^e, exponents
+            // dp + r_p (p - 1), dq + r_q (q - 1) with fresh 64-bit r, s = s' u^-1, the pair squared;
+            // then the check s^e mod N == m before R is released
+            unique case (step_q)
+              5'd0: begin
+                if (!blind_q || !CrtBlind) begin
+                  eop_d = 8'(OP_RSA_CRT); state_d = SEngCmd; step_d = 5'd12; earg_d = {8'd0, arg_q[23:0]};
+                  map_d[SLOT_X0] = SRp3; map_d[SLOT_X1] = SRq3; map_d[SLOT_X2] = SPinv;
+                end else begin
+                  eop_d = 8'(OP_MODMUL); eelen_d = '0; earg_d = '0; state_d = SEngCmd;
+                  map_d[SLOT_B] = HsBa; map_d[SLOT_W] = HsWn; map_d[SLOT_R] = HsT0;
+                end
+              end
+              5'd1: begin
+                ecnt_d = 1'b1; state_d = SEnt;
+              end
+              5'd2: begin
+                cwords_d = wordsof(lp);
+                fn_d = FnMac; s0_d = pslot_t'(SLOT_DP); s1_d = pslot_t'(SLOT_P); dst_d = HsT1; msub_d = 1'b1;
+                mc_d = '0; pwords_d = CntW'(wordsof(lp)) + CntW'(3); state_d = SPass;
+              end
+              5'd3: begin
+                ecnt_d = 1'b1; state_d = SEnt;
+              end
+              5'd4: begin
+                cwords_d = wordsof(lq);
+                fn_d = FnMac; s0_d = pslot_t'(SLOT_DQ); s1_d = pslot_t'(SLOT_Q); dst_d = HsT2; msub_d = 1'b1;
+                mc_d = '0; pwords_d = CntW'(wordsof(lq)) + CntW'(3); state_d = SPass;
+              end
+              5'd5: begin
+                cwords_d = words_q;
+                eop_d = 8'(OP_RSA_CRT); earg_d = {8'd64, arg_q[23:0]}; state_d = SEngCmd;
+                map_d[SLOT_A] = HsT0; map_d[SLOT_DP] = HsT1; map_d[SLOT_DQ] = HsT2;
+                map_d[SLOT_X0] = SRp3; map_d[SLOT_X1] = SRq3; map_d[SLOT_X2] = SPinv; map_d[SLOT_R] = HsT3;
+              end
+              5'd6: begin
+                eop_d = 8'(OP_MODMUL); eelen_d = '0; earg_d = '0; state_d = SEngCmd;
+                map_d[SLOT_A] = HsT3; map_d[SLOT_B] = HsBb; map_d[SLOT_W] = HsWn;
+              end
+              5'd7: begin
+                eop_d = 8'(OP_MODMUL); eelen_d = '0; earg_d = '0; state_d = SEngCmd;
+                map_d[SLOT_A] = HsBa; map_d[SLOT_B] = HsBa; map_d[SLOT_W] = HsWn; map_d[SLOT_R] = HsT4;
+              end
+              5'd8: begin
+                fn_d = FnCopy; s0_d = HsT4; dst_d = HsBa; state_d = SPass;
+              end
+              5'd9: begin
+                eop_d = 8'(OP_MODMUL); eelen_d = '0; earg_d = '0; state_d = SEngCmd;
+                map_d[SLOT_A] = HsBb; map_d[SLOT_B] = HsBb; map_d[SLOT_W] = HsWn; map_d[SLOT_R] = HsT4;
+              end
+              5'd10: begin
+                fn_d = FnCopy; s0_d = HsT4; dst_d = HsBb; state_d = SPass;
+              end
+              5'd11: ;
               // ---- the check: s^e mod N == m?
-              5'd16: begin
+              5'd12: begin
                 if (!EnResultCheck) state_d = fin_st;
                 else begin
                   eop_d = 8'(OP_MODEXP); eelen_d = ebits_q; earg_d = '0; state_d = SEngCmd;
@@ -634,13 +778,50 @@ module pka_top_seq
                   map_d[SLOT_W] = HsWn; map_d[SLOT_R] = HsT4;
                 end
               end
-              5'd17: begin
+              5'd13: begin
                 fn_d = FnEq; s0_d = HsT4; s1_d = pslot_t'(SLOT_A); one_d = 1'b1; state_d = SPass;
               end
               default: begin
                 if (!one_q) code_d = ST_ERR_FAULT;
                 state_d = fin_st;
               end
+            endcase
+          end
+          KEcc: begin
+            // ECC_MUL on rns: blinded, the scalar k + r n (r of 64 bits, n the group order in A_HI;
+            // none when A_HI = 0, e.g. X25519, whose twist points have another order) and a random Z
+            // (the engine reads its random words from its slot P, ARG[1])
+            unique case (step_q)
+              5'd0: begin
+                if (!blind_q || !EccBlind) begin
+                  eop_d = op_q; state_d = SEngCmd; step_d = 5'd9;
+                end else begin
+                  fn_d = FnScanN; s0_d = pslot_t'(SLOT_A_HI); nz_d = 1'b0; topw_d = '0; toplz_d = '0;
+                  ovh_d = 1'b1; state_d = SPass;
+                end
+              end
+              5'd1: begin
+                if (nz_q) begin
+                  ecnt_d = 1'b1; state_d = SEnt; sbl_d = 1'b1;
+                end else step_d = 5'd3;
+              end
+              5'd2: begin
+                cwords_d = wordsof(elen_q);
+                fn_d = FnMac; s0_d = pslot_t'(SLOT_E); s1_d = pslot_t'(SLOT_A_HI); dst_d = HsT0; msub_d = 1'b0;
+                mc_d = '0; pwords_d = CntW'(wordsof(elen_q)) + CntW'(3); state_d = SPass;
+              end
+              5'd3: begin
+                cwords_d = words_q;
+                fn_d = FnRand; dst_d = HsT1; rw_d = 8'(rns_zwords(len_q)); pwords_d = CntW'(rns_zwords(len_q));
+                state_d = SPass;
+              end
+              5'd4: begin
+                eop_d = op_q; state_d = SEngCmd; earg_d = arg_q | 32'd2;
+                eelen_d = sbl_q ? elen_q + 16'd64 : elen_q;
+                map_d[SLOT_P] = HsT1;
+                if (sbl_q) map_d[SLOT_E] = HsT0;
+              end
+              default: state_d = fin_st;
             endcase
           end
           KInv: begin
@@ -778,6 +959,23 @@ module pka_top_seq
             FnClr: begin
               mem_req_o = 1'b1; mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]); mem_wdata_o = '0;
             end
+            FnRand: begin
+              // a word from the entropy port (zeros from word rw on); waits for the acknowledge
+              mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]);
+              if (pidx_q >= CntW'(rw_q)) begin
+                mem_req_o = 1'b1; mem_wdata_o = '0;
+              end else begin
+                edn_req_o = 1'b1; mem_wdata_o = edn_data_i;
+                mem_req_o = edn_ack_i; stall = !edn_ack_i;
+              end
+            end
+            FnMac: begin
+              // dst = s0 + (s1 [- 1]) r + carry, word by word; source words from cwords on are zero
+              m1_w = (pidx_q >= CntW'(cwords_q)) ? 32'd0 : (msub_q && pidx_q == '0) ? (a_w & ~32'd1) : a_w;
+              mac = 97'((pidx_q >= CntW'(cwords_q)) ? 32'd0 : n_w) + 97'(m1_w) * 97'(r64_q) + 97'(mc_q);
+              mc_d = mac[96:32];
+              mem_req_o = 1'b1; mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]); mem_wdata_o = mac[31:0];
+            end
             FnScanN: begin
               if (n_w != '0) begin
                 nz_d = 1'b1; topw_d = 8'(pidx_q); toplz_d = lzc32(n_w);
@@ -815,7 +1013,8 @@ module pka_top_seq
             FnFix: begin
               v = {1'b0, a_w} + {1'b0, n_w} + 33'(c3_q);
               c3_d = v[32];
-              mem_req_o = 1'b1; mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]); mem_wdata_o = v[31:0];
+              mem_req_o = 1'b1; mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]);
+              mem_wdata_o = sign_q ? v[31:0] : a_w;
             end
             FnInvChk: begin
               c1_d = s1[32];
@@ -842,12 +1041,24 @@ module pka_top_seq
             default: mem_we_o = 1'b0;
           endcase
           if (!mem_req_o) mem_we_o = 1'b0;
-          pph_d = '0;
-          pidx_d = pidx_q + 1;
-          if (pidx_q + 1 == pwords_q) begin
+          if (!stall) begin
+            pph_d = '0;
+            pidx_d = pidx_q + 1;
+          end
+          if (!stall && pidx_q + 1 == pwords_q) begin
             state_d = (kind_q != KKeyClr && cst_q != 2'd0) ? SClean : SNext;
             if (fn_q == FnDbl) sign_d = a_w[31] ^ neg_q ^ v[32];   // bit 32W of 2x -+ N
           end
+        end
+      end
+
+      SEnt: begin
+        // a 64-bit random into r64: two words from the entropy port
+        edn_req_o = 1'b1;
+        if (edn_ack_i) begin
+          r64_d = {edn_data_i, r64_q[63:32]};
+          ecnt_d = 1'b0;
+          if (!ecnt_q) state_d = SNext;
         end
       end
 
@@ -977,6 +1188,7 @@ module pka_top_seq
       topw_q <= '0; toplz_q <= '0; ebits_q <= '0; iter_q <= '0; mi_q <= '0;
       taint_q <= '0; wrm_q <= '0; osec_q <= 1'b0; bound_q <= 1'b0; kc_q <= 1'b0; wn_q <= 1'b0;
       zm_q <= '0; cst_q <= '0; ze_q <= '0; rcnt_q <= '0; erst_q <= 1'b0;
+      blind_q <= 1'b0; bk_q <= 1'b0; ecnt_q <= 1'b0; mc_q <= '0; msub_q <= 1'b0; rw_q <= '0; sbl_q <= 1'b0;
     end else begin
       state_q <= state_d; kind_q <= kind_d; fn_q <= fn_d;
       pidx_q <= pidx_d; pph_q <= pph_d; pwords_q <= pwords_d;
@@ -991,11 +1203,13 @@ module pka_top_seq
       topw_q <= topw_d; toplz_q <= toplz_d; ebits_q <= ebits_d; iter_q <= iter_d; mi_q <= mi_d;
       taint_q <= taint_d; wrm_q <= wrm_d | acc_wr; osec_q <= osec_d || acc_sec; bound_q <= bound_d; kc_q <= kc_d; wn_q <= wn_d;
       zm_q <= zm_d; cst_q <= cst_d; ze_q <= ze_d; rcnt_q <= rcnt_d; erst_q <= erst_d;
+      blind_q <= blind_d; bk_q <= bk_d; ecnt_q <= ecnt_d; mc_q <= mc_d; msub_q <= msub_d; rw_q <= rw_d;
+      sbl_q <= sbl_d;
     end
   end
   // datapath registers (no reset needed)
   always_ff @(posedge clk_i) begin
-    w0_q <= w0_d; w1_q <= w1_d; n0_q <= n0_d; y_q <= y_d; t_q <= t_d;
+    w0_q <= w0_d; w1_q <= w1_d; n0_q <= n0_d; y_q <= y_d; t_q <= t_d; r64_q <= r64_d;
   end
 
   // the command valid depends on the state only (no path from an engine's outputs back into it)

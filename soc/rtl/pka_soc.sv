@@ -317,7 +317,23 @@ module pka_soc #(
     .s_axil_rready  (m_rready[2]),
     .s_axil_rdata   (m_rdata[2]),
     .s_axil_rresp   (m_rresp[2]),
-    .irq_o          (pka_irq)
+    .irq_o          (pka_irq),
+    .edn_req_o      (edn_req),
+    .edn_ack_i      (edn_ack),
+    .edn_data_i     (edn_data)
+  );
+
+  // ---- entropy for pka_top's blinding: a deterministic generator for simulation and bring-up only
+  // (pka_soc_entropy); a product connects a real entropy source (an EDN / TRNG) to these three wires.
+  logic        edn_req, edn_ack;
+  logic [31:0] edn_data;
+
+  pka_soc_entropy u_entropy (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .req_i  (edn_req),
+    .ack_o  (edn_ack),
+    .data_o (edn_data)
   );
 
   // Unused: the address bits above pka_top's window (decoded), PicoRV32's co-processor, trace and

@@ -100,6 +100,7 @@ class Pka:
     _moduli: dict[int, tuple[int, int]] = field(init=False, default_factory=dict)
     _key: Any = field(init=False, default=None)        # the CRT key whose secrets are in the slots
     _epub: tuple[int, int] | None = field(init=False, default=None)
+    blinding: bool = True          # CFG.BLIND_OFF = not blinding (written at attach and by set_blinding)
 
     def __post_init__(self) -> None:
         ident = self.bus.read32(Reg.ID)
@@ -111,6 +112,7 @@ class Pka:
         self.wait_idle()
         # a DONE or REJECT left pending by an earlier user of the block would end our first wait early
         self.bus.write32(Reg.INTR_STATE, INTR_DONE | INTR_REJECT | INTR_TAINT)
+        self.set_blinding(self.blinding)
 
     # -- plumbing -------------------------------------------------------------------------------
     def status(self) -> int:
@@ -291,6 +293,12 @@ class Pka:
         self._w_key = key
         return res.compute
 
+    def set_blinding(self, on: bool) -> None:
+        """CFG.BLIND_OFF: blinding from the entropy port (RSA_CRT, MODEXP_CT with a group order,
+        ECC_MUL) on or off (off: the papers' cycle figures; tests)."""
+        self.blinding = bool(on)
+        self.bus.write32(Reg.CFG, 0 if on else 1 << FIELDS["CFG"]["BLIND_OFF"][0])
+
     def set_epub(self, e: int, nwords: int) -> None:
         """SLOT_EPUB: the public exponent RSA_CRT and MODEXP check their result against (0: no check)."""
         if self._epub != (e, nwords):
@@ -299,7 +307,7 @@ class Pka:
 
     def modexp(self, base: int, exp: int, n: int, engine: str | None = None, ct: bool = False,
                progress: Callable[[int], None] | None = None, params: dict[str, Any] | None = None,
-               e_pub: int = 0) -> OpResult:
+               e_pub: int = 0, elen: int | None = None, order: int = 0) -> OpResult:
         """base^exp mod N (MODEXP, or MODEXP_CT with ct) on an engine; SLOT_W prepared in hardware.
         e_pub: a public exponent the hardware checks the result with (R^e_pub mod N == base) before
         releasing it (ERR_FAULT if not); 0: no check."""
@@ -307,17 +315,24 @@ class Pka:
             raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be >= 0")
         prof = profile(engine or self.default_engine(Op.MODEXP_CT if ct else Op.MODEXP))
         if prof.name == "rns":
-            return self._rns_modexp(base, exp, n, progress, params)
+            return self._rns_modexp(base, exp, n, progress, params, ct, elen)
         length = max(1, n.bit_length())
         nw = words_for(length)
         b0 = self.bus.bus_cycles
         mont = self.ensure_w(n, length, prof.r(length, params or {})) if prof.r is not None else 0
         self.write_modulus(Slot.N, n, nw)
         self.write_slot(Slot.A, base, nw)
-        self.write_slot(Slot.E, exp, words_for(exp.bit_length()))
+        elen = exp.bit_length() if elen is None else elen
+        if exp >> elen:
+            raise PkaError(Status.ERR_OPERAND_RANGE, f"exponent longer than its length {elen}")
+        self.write_slot(Slot.E, exp, words_for(elen))
         self.set_epub(e_pub, nw)
         arg = 0 if ct else int((params or {}).get("window", 0)) if prof.name == "hscm" else 0
-        res = self.run(Op.MODEXP_CT if ct else Op.MODEXP, length, exp.bit_length(), arg, engine=self.engine_id(engine),
+        if ct and order:
+            # exponent blinding (MODEXP_CT): E + r order with a 64-bit r, the group order in B
+            self.write_slot(Slot.B, order, words_for(order.bit_length()))
+            arg |= 1 << 31
+        res = self.run(Op.MODEXP_CT if ct else Op.MODEXP, length, elen, arg, engine=self.engine_id(engine),
                        progress=progress)
         return self.result(res, self.read_slot(Slot.R, nw), b0, mont_params_cycles=mont, total_cycles=res.compute)
 
@@ -485,14 +500,19 @@ class Pka:
         return model.mm_context(n, w)
 
     def _rns_modexp(self, base: int, exp: int, n: int, progress: Callable[[int], None] | None,
-                    params: dict[str, Any] | None) -> OpResult:
-        """MODEXP on rns: the operand as a residue vector (pka.rtl.rns.modexp's layout), through the bus."""
+                    params: dict[str, Any] | None, ct: bool = False, elen: int | None = None) -> OpResult:
+        """MODEXP (MODEXP_CT with ct) on rns: the operand as a residue vector (pka.rtl.rns.modexp's
+        layout), through the bus."""
         from pka.model import rns as model
 
         ctx = self._rns_ctx(n, params)
         model._check_operand(base, n, "base")
         b0 = self.bus.bus_cycles
-        res = self.rns_run(Op.MODEXP, ctx, {model.IN_A: base}, scalar=exp, elen=exp.bit_length(), progress=progress)
+        elen = exp.bit_length() if elen is None else elen
+        if exp >> elen:
+            raise PkaError(Status.ERR_OPERAND_RANGE, f"exponent longer than its length {elen}")
+        res = self.rns_run(Op.MODEXP_CT if ct else Op.MODEXP, ctx, {model.IN_A: base}, scalar=exp, elen=elen,
+                           progress=progress)
         return self.result(res, self._rns_read(ctx, Slot.R) % n, b0, n=ctx.n, total_cycles=res.compute)
 
     def _rns_modmul(self, a: int, b: int, n: int, progress: Callable[[int], None] | None,
@@ -526,6 +546,8 @@ class Pka:
         ctx = model.mm_context(c.p, w)
         elen = c.order.bit_length()
         b0 = self.bus.bus_cycles
+        # the group order in A_HI: the sequencer blinds the scalar (k + r n) when blinding is on
+        self.write_slot(Slot.A_HI, c.order if self.blinding else 0, words_for(c.p.bit_length()))
         res = self.rns_run(Op.ECC_MUL, ctx, model.ecc_inputs(c, px, ctx.m, py), scalar=k, elen=elen, expo=c.p - 2,
                            progress=progress)
         x = self._rns_read(ctx, Slot.R) % c.p
@@ -607,12 +629,12 @@ def _rns_top(params: dict[str, Any], bits: int) -> dict[str, int]:
 PROFILES: dict[str, EngineProfile] = {
     "example": EngineProfile("example", frozenset({Op.MODADD}), None, lambda p, b: {}, lambda p, b: _pow2_len(b)),
     "csa2": EngineProfile(
-        "csa2", frozenset({Op.MODEXP, Op.MODMUL}), lambda k, p: k + 2,
+        "csa2", frozenset({Op.MODEXP, Op.MODEXP_CT, Op.MODMUL}), lambda k, p: k + 2,
         lambda p, b: {"Csa2ChunkW": 1 if p.get("variant", "paper") == "paper" else 32},
         lambda p, b: int(p.get("l", 0)) or _pow2_len(b)),
-    "mwr4": EngineProfile("mwr4", frozenset({Op.MODEXP, Op.MODMUL, Op.MONTMUL}), _mwr4_r, _mwr4_top,
+    "mwr4": EngineProfile("mwr4", frozenset({Op.MODEXP, Op.MODEXP_CT, Op.MODMUL, Op.MONTMUL}), _mwr4_r, _mwr4_top,
                           lambda p, b: _pow2_len(b)),
-    "victor": EngineProfile("victor", frozenset({Op.MODEXP, Op.MODMUL}), None, _victor_top,
+    "victor": EngineProfile("victor", frozenset({Op.MODEXP, Op.MODEXP_CT, Op.MODMUL}), None, _victor_top,
                             lambda p, b: _pow2_len(b)),
     "hscm": EngineProfile("hscm", frozenset({Op.MODEXP, Op.MODEXP_CT, Op.MODMUL, Op.MONTMUL, Op.MODRED, Op.MUL,
                                             Op.RSA_CRT}), _hscm_r, _hscm_top, _hscm_len),
@@ -671,7 +693,10 @@ class Backend:
     def modexp(self, base: int, exp: int, mod: int, params: dict[str, Any],
                progress: Callable[[int], None] | None = None) -> OpResult:
         p = session(self.engine, params, max(mod.bit_length(), exp.bit_length()))
-        return p.modexp(base, exp, mod, self.engine, ct=bool(params.get("ladder", 0)), progress=progress,
+        ct = bool(params.get("ladder", 0))
+        # a secret exponent (MODEXP_CT) goes in with the modulus length: the count reveals no more
+        elen = max(mod.bit_length(), exp.bit_length()) if ct else None
+        return p.modexp(base, exp, mod, self.engine, ct=ct, progress=progress, elen=elen,
                         params=params)
 
     def modmul(self, a: int, b: int, mod: int, params: dict[str, Any],

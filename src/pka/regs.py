@@ -101,6 +101,7 @@ class Reg(IntEnum):
     IO = 56
     MU_LO = 64
     MU_HI = 68
+    CFG = 72
 
 
 # register fields: FIELDS[reg][field] = (lsb, width)
@@ -121,6 +122,7 @@ FIELDS: dict[str, dict[str, tuple[int, int]]] = {
     "IO": {"IO": (0, 32)},
     "MU_LO": {"MU": (0, 32)},
     "MU_HI": {"MU": (0, 32)},
+    "CFG": {"BLIND_OFF": (0, 1)},
 }
 
 SECRET_SLOTS = frozenset({Slot.E, Slot.P, Slot.Q, Slot.DP, Slot.DQ, Slot.QINV})   # write-only from the bus

@@ -17,11 +17,27 @@ struct AxilMaster : VerilatedTop {
   uint64_t watchdog = 100000;   // a transaction taking longer than this is a hang
   bool hung = false;
 
+  // the entropy port (EDN-like): a seeded deterministic generator (splitmix64), an acknowledge with a
+  // word in the cycle the request is seen, held back with probability edn_delay_permille
+  uint64_t edn_state = 0x5EED5EED5EED5EEDull;
+  unsigned edn_delay_permille = 0;
+  uint64_t edn_words = 0;  // words delivered
+  std::mt19937 edn_rng{7};
+
   AxilMaster() {
     top->clk_i = 0;
     top->rst_ni = 1;
+    top->edn_ack_i = 0;
+    top->edn_data_i = 0;
     idle_inputs();
     top->eval();
+  }
+
+  uint32_t edn_next() {
+    uint64_t z = (edn_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return uint32_t((z ^ (z >> 31)) >> 32);
   }
 
   void idle_inputs() {
@@ -43,6 +59,13 @@ struct AxilMaster : VerilatedTop {
   // Settle the inputs set for this cycle (clock low).
   void settle() {
     top->clk_i = 0;
+    top->edn_ack_i = 0;
+    top->eval();
+    if (top->edn_req_o && (edn_delay_permille == 0 || (edn_rng() % 1000) >= edn_delay_permille)) {
+      top->edn_ack_i = 1;
+      top->edn_data_i = edn_next();
+      edn_words++;
+    }
     eval_dump();
   }
   // Rising edge.

@@ -17,6 +17,8 @@
 //      data, random commands (CMD/LEN/ARG with random opcodes, engines and lengths), random byte
 //      strobes, with the master's random delays; each must end within <watchdog> cycles.
 //   cycles                        -> cycles <total>
+//   entropy <seed> <permille>     -> ok   (the entropy port's generator: seed, delay probability)
+//   entropy_words                 -> words <delivered so far>
 //   sw <r_bits>                   -> the output lines of the C example (sw/example.c through the C
 //                                    driver sw/pka.c, its bus callbacks as AXI transactions here),
 //                                    then "sw <rc> <bus_cycles>"
@@ -173,6 +175,16 @@ int main(int argc, char** argv) {
       int rc = pka_example_run(&bus, r_bits);
       std::fflush(stdout);
       std::printf("sw %d %" PRIu64 "\n", rc, m.cycles - start);
+    } else if (verb == "entropy") {
+      unsigned long long seed = 0;
+      unsigned p = 0;
+      in >> seed >> p;
+      m.edn_state = seed;
+      m.edn_delay_permille = p;
+      m.edn_rng.seed(unsigned(seed));
+      std::printf("ok\n");
+    } else if (verb == "entropy_words") {
+      std::printf("words %" PRIu64 "\n", m.edn_words);
     } else if (verb == "cycles") {
       std::printf("cycles %" PRIu64 "\n", m.cycles);
     } else if (verb == "fuzz") {

@@ -243,6 +243,7 @@ module pka_regs (
         logic IO;
         logic MU_LO;
         logic MU_HI;
+        logic CFG;
         logic SLOT_N;
         logic SLOT_A;
         logic SLOT_A_HI;
@@ -310,6 +311,8 @@ module pka_regs (
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h40);
         decoded_reg_strb.MU_HI = cpuif_req_masked & (cpuif_addr == 17'h44) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h44);
+        decoded_reg_strb.CFG = cpuif_req_masked & (cpuif_addr == 17'h48);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h48);
         decoded_reg_strb.SLOT_N = cpuif_req_masked & (cpuif_addr >= 17'h1000) & (cpuif_addr <= 17'h1000 + 17'hfff);
         is_external |= cpuif_req_masked & (cpuif_addr >= 17'h1000) & (cpuif_addr <= 17'h1000 + 17'hfff);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr >= 17'h1000) & (cpuif_addr <= 17'h1000 + 17'hfff);
@@ -466,6 +469,12 @@ module pka_regs (
                 logic load_next;
             } TAINT;
         } INTR_TEST;
+        struct {
+            struct {
+                logic next;
+                logic load_next;
+            } BLIND_OFF;
+        } CFG;
     } field_combo_t;
     field_combo_t field_combo;
 
@@ -529,6 +538,11 @@ module pka_regs (
                 logic value;
             } TAINT;
         } INTR_TEST;
+        struct {
+            struct {
+                logic value;
+            } BLIND_OFF;
+        } CFG;
     } field_storage_t;
     field_storage_t field_storage;
 
@@ -899,6 +913,29 @@ module pka_regs (
         end
     end
     assign hwif_out.INTR_TEST.TAINT.value = field_storage.INTR_TEST.TAINT.value;
+    // Field: pka_regs.CFG.BLIND_OFF
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CFG.BLIND_OFF.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CFG && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CFG.BLIND_OFF.value & ~decoded_wr_biten[0:0]) | (decoded_wr_data[0:0] & decoded_wr_biten[0:0]);
+            load_next_c = '1;
+        end
+        field_combo.CFG.BLIND_OFF.next = next_c;
+        field_combo.CFG.BLIND_OFF.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CFG.BLIND_OFF.value <= 1'h0;
+        end else begin
+            if(field_combo.CFG.BLIND_OFF.load_next) begin
+                field_storage.CFG.BLIND_OFF.value <= field_combo.CFG.BLIND_OFF.next;
+            end
+        end
+    end
+    assign hwif_out.CFG.BLIND_OFF.value = field_storage.CFG.BLIND_OFF.value;
     // External region: pka_regs.SLOT_N
     assign hwif_out.SLOT_N.req = decoded_reg_strb.SLOT_N;
     assign hwif_out.SLOT_N.addr = decoded_addr[11:0];
@@ -1135,6 +1172,9 @@ module pka_regs (
         end
         if(rd_mux_addr == 17'h44) begin
             readback_data_var[31:0] = hwif_in.MU_HI.MU.next;
+        end
+        if(rd_mux_addr == 17'h48) begin
+            readback_data_var[0] = field_storage.CFG.BLIND_OFF.value;
         end
         if((rd_mux_addr >= 17'h1000) && (rd_mux_addr <= 17'h1000 + 17'hfff)) begin
             readback_data_var = hwif_in.SLOT_N.rd_data;

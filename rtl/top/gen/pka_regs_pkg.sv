@@ -358,6 +358,14 @@ package pka_regs_pkg;
     } pka_regs__INTR_TEST__out_t;
 
     typedef struct {
+        logic value;
+    } pka_regs__CFG__BLIND_OFF__out_t;
+
+    typedef struct {
+        pka_regs__CFG__BLIND_OFF__out_t BLIND_OFF;
+    } pka_regs__CFG__out_t;
+
+    typedef struct {
         logic req;
         logic [11:0] addr;
         logic req_is_wr;
@@ -501,6 +509,7 @@ package pka_regs_pkg;
         pka_regs__INTR_STATE__out_t INTR_STATE;
         pka_regs__INTR_ENABLE__out_t INTR_ENABLE;
         pka_regs__INTR_TEST__out_t INTR_TEST;
+        pka_regs__CFG__out_t CFG;
         pka_regs__SLOT_N__external__out_t SLOT_N;
         pka_regs__SLOT_A__external__out_t SLOT_A;
         pka_regs__SLOT_A_HI__external__out_t SLOT_A_HI;

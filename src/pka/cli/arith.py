@@ -82,20 +82,30 @@ def _binary_impl(engine: Engine, backend: str) -> Any:
 @click.option("--base", required=True, help="base X (decimal or 0x-hex, @FILE, -)")
 @click.option("--exp", "exp_text", required=True, help="exponent E >= 0")
 @click.option("--mod", "mod_text", required=True, help="odd modulus N")
+@click.option("--ct", is_flag=True, help="constant time (MODEXP_CT): E is secret, processed as max(bits(N), "
+              "bits(E)) bits whatever its value")
 @BACKEND_OPT
 @JSON_OPT
 def modexp(engine_name: str, param_items: tuple[str, ...], base: str, exp_text: str, mod_text: str,
-           backend: str, as_json: bool) -> None:
-    """X^E mod N on one engine (rtl: the engine core alone in the generic harness)."""
+           ct: bool, backend: str, as_json: bool) -> None:
+    """X^E mod N on one engine (--backend rtl: through pka_top; --ct: MODEXP_CT)."""
     engine, params = engine_params(engine_name, param_items)
     x, e, n = parse_int(base, "base"), parse_int(exp_text, "exp"), parse_int(mod_text, "mod")
     check_modulus_first(n)
     if e < 0:
         raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be >= 0")
     impl = _binary_impl(engine, backend)
-    with progress_display(backend == "rtl", f"{engine.name} modexp") as tick:
-        res: OpResult = call(impl.modexp, x, e, n, params, progress=tick)
-    data = op_json(res, engine, params, backend)
+    elen = max(n.bit_length(), e.bit_length())
+    with progress_display(backend == "rtl", f"{engine.name} modexp{' (constant time)' if ct else ''}") as tick:
+        if not ct:
+            res: OpResult = call(impl.modexp, x, e, n, params, progress=tick)
+        elif backend == "model" and hasattr(impl, "modexp_ct"):
+            res = call(impl.modexp_ct, x, e, n, params, elen=elen)
+        elif backend == "model":
+            res = call(impl.modexp, x, e, n, dict(params, ladder=1), elen=elen)   # hscm: the ladder
+        else:
+            res = call(impl.modexp, x, e, n, dict(params, ladder=1), progress=tick)
+    data = op_json(res, engine, params, backend, constant_time=ct, elen=elen if ct else e.bit_length())
     emit(data, as_json, op_rows(data))
 
 

@@ -243,6 +243,14 @@ class TopSim(SimProcess):
     def cycles(self) -> int:
         return int(self._ask("cycles")[1])
 
+    def entropy(self, seed: int, delay_permille: int = 0) -> None:
+        """Seed the harness's entropy source (the EDN-like port that feeds blinding); words are
+        acknowledged at once or held back with probability delay_permille/1000."""
+        self._ask(f"entropy {seed & (2**64 - 1)} {delay_permille}")
+
+    def entropy_words(self) -> int:
+        return int(self._ask("entropy_words")[1])
+
     def fuzz(self, n: int, seed: int, watchdog: int) -> FuzzResult:
         parts = self._ask(f"fuzz {n} {seed} {watchdog}")
         if parts[0] == "hang":
@@ -287,20 +295,25 @@ def hscm_r(bits: int, w: int) -> int:
 
 
 def mont_internal(mod: int, bits: int, r: int) -> int:
-    """COMPUTE cycles of the sequencer's MONT program called from another program (no MU: 63 fewer)."""
-    k = 2 * r - mod.bit_length() + 1
-    x = 1 << (mod.bit_length() - 1)
-    for _ in range(k):
-        x = 2 * x - mod if x >= 0 else 2 * x + mod
-    return seq_cycles(13, bits, n=mod, r=r, fix=x < 0)[0] - 63
+    """COMPUTE cycles of the sequencer's MONT program called from another program: no MU (63 fewer),
+    and the final +N pass always runs (it writes x back when x >= 0), so the count does not depend
+    on the (secret) modulus."""
+    return seq_cycles(13, bits, n=mod, r=r, fix=True)[0] - 63
 
 
-def crt_compute(m: int, key: "object", params: dict[str, object], key_setup: bool, n_setup: bool) -> int:
-    """COMPUTE of RSA_CRT through pka_top (pka_top_seq's KCrt program), from the hscm model:
-    key_setup (the first signature with a key): R_p mod p, R_p^2 mod p by the sequencer, R_p^3 by the
-    engine's MODMUL, the same for q, p mod q by MODRED (after zeroing its A_HI: W_q cycles), q - 2
-    (2 W_q), p^-1 mod q by MODEXP_CT; n_setup (a new N): R_N^2 mod N by the sequencer; always: the
-    engine's RSA_CRT, the check s^e mod N by MODEXP (binary) and the compare pass (3 W_n)."""
+def crt_compute(m: int, key: "object", params: dict[str, object], key_setup: bool, n_setup: bool,
+                blind: bool = False, blind_setup: bool = False) -> int:
+    """COMPUTE of RSA_CRT through pka_top (pka_top_seq's KCrt, KBlk and KSign programs), from the hscm
+    model. key_setup (the first signature with a key): R_p mod p, R_p^2 mod p by the sequencer, R_p^3
+    by the engine's MODMUL, the same for q, p mod q by MODRED (after zeroing its A_HI: W_q cycles),
+    q - 2 (2 W_q), p^-1 mod q by MODEXP_CT; n_setup (a new N): R_N^2 mod N by the sequencer.
+    blind_setup (the first blinded signature with a key): u (W_n words from the entropy port, the
+    last zero), p - 2 and q - 2 (2 W each), u^-1 mod N by the engine's RSA_CRT with those exponents,
+    u^e mod N by MODEXP, a copy (2 W_n). Every signature: unblinded, the engine's RSA_CRT; blinded,
+    m u^e (MODMUL), dp + r (p - 1) and dq + r (q - 1) (3 cycles a word, W + 3 words each), the
+    engine's RSA_CRT with 64 more exponent bits, s' u^-1 (MODMUL), both factors squared (MODMUL and
+    a copy of 2 W_n each); then the check s^e mod N by MODEXP (binary) and the compare (3 W_n). The
+    engine cycles of these operations do not depend on the values (constant time), only on lengths."""
     from pka.model import hscm
     from pka.model.common import CrtKey
     assert isinstance(key, CrtKey)
@@ -308,7 +321,11 @@ def crt_compute(m: int, key: "object", params: dict[str, object], key_setup: boo
     prm = dict(params, ladder=0)
     total = 0
     bp, bq, bn = key.p.bit_length(), key.q.bit_length(), key.n.bit_length()
-    wq, wn = -(-bq // 32), -(-bn // 32)
+    wp, wq, wn = -(-bp // 32), -(-bq // 32), -(-bn // 32)
+
+    def modmul_n() -> int:
+        return int(hscm.modmul(m % key.n, (m + 1) % key.n, key.n, prm).detail["total_cycles"])
+
     if key_setup:
         for prime, bits in ((key.p, bp), (key.q, bq)):
             r = hscm_r(bits, w)
@@ -320,7 +337,16 @@ def crt_compute(m: int, key: "object", params: dict[str, object], key_setup: boo
     if n_setup:
         total += mont_internal(key.n, bn, hscm_r(bn, w))
     s = pow(m, key.d, key.n)
-    total += int(hscm.rsa_crt(m, key, params).cycles or 0)
+    if blind and blind_setup:
+        u = 3
+        inv = CrtKey(key.n, key.e, key.d, key.p, key.q, key.p - 2, key.q - 2, key.qinv, key.pinv)
+        total += wn + 2 * wp + 2 * wq + int(hscm.rsa_crt(u, inv, dict(params, window=0)).cycles or 0)
+        total += int(hscm.modexp(u, key.e, key.n, dict(prm, window=0)).cycles or 0) + 2 * wn
+    if blind:
+        total += 4 * modmul_n() + 3 * (wp + 3) + 3 * (wq + 3) + 2 * (2 * wn)
+        total += int(hscm.rsa_crt(m, key, params, xbits=64).cycles or 0)
+    else:
+        total += int(hscm.rsa_crt(m, key, params).cycles or 0)
     total += int(hscm.modexp(s, key.e, key.n, dict(prm, window=0)).cycles or 0)
     return total + 3 * wn
 

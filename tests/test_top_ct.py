@@ -1,0 +1,97 @@
+"""Constant time through pka_top (issue 14, items 1 and 4): every operation that takes a secret runs
+in one cycle count (CYCLES, command to done, and COMPUTE) over many random secrets of the same public
+lengths: MODEXP_CT on every engine that serves MODEXP (the driver passes the modulus length as ELEN),
+RSA_CRT over random keys (blinded, the default), ECC_MUL over random scalars. The same measurement on
+plain MODEXP (a public exponent: sliding window / square-and-multiply) finds many counts, so the test
+can fail. PKA_CT_SECRETS sets the number of secrets (default 100)."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import gmpy2
+import pytest
+
+from pka.driver import Pka, session
+from pka.model.common import CrtKey
+
+pytestmark = pytest.mark.rtl
+
+SEED = int(os.environ.get("PKA_SEED", "14"))
+SECRETS = int(os.environ.get("PKA_CT_SECRETS", "100"))
+
+# (engine, params, modulus bits): small builds, the same ones tests/test_top_engines.py uses
+ENGINES = [
+    ("csa2", {"variant": "fast"}, 64),
+    ("mwr4", {}, 64),
+    ("victor", {"k": 5}, 64),
+    ("hscm", {"pes": 2, "w": 16, "window": 0, "ladder": 0}, 128),
+    ("rns", {"w": 32, "alg": "mm"}, 64),
+]
+
+
+def _counts(p: Pka, engine: str, params: dict[str, object], bits: int, ct: bool, n: int) -> set[tuple[int, int]]:
+    rng = random.Random(SEED + bits)
+    mod = rng.getrandbits(bits) | 1 | 1 << (bits - 1)
+    base = rng.randrange(2, mod)
+    seen = set()
+    for i in range(n):
+        e = rng.getrandbits(bits) if i > 1 else (1 if i == 0 else (1 << bits) - 1)
+        r = p.modexp(base, e, mod, engine, ct=ct, params=dict(params), elen=bits if ct else None)
+        assert r.result == pow(base, e, mod)
+        seen.add((r.cycles or 0, r.detail["wall_cycles"]))
+    return seen
+
+
+@pytest.mark.parametrize("engine,params,bits", ENGINES, ids=[e[0] for e in ENGINES])
+def test_modexp_ct_one_count(engine: str, params: dict[str, object], bits: int) -> None:
+    p = session(engine, dict(params), bits)
+    counts = _counts(p, engine, params, bits, True, SECRETS)
+    assert len(counts) == 1, counts
+    # the control: a public exponent's count depends on it
+    assert len(_counts(p, engine, params, bits, False, 12)) > 1
+
+
+def _key(rng: random.Random, bits: int) -> CrtKey:
+    while True:
+        p = int(gmpy2.next_prime(rng.getrandbits(bits) | 3 << (bits - 2)))
+        q = int(gmpy2.next_prime(rng.getrandbits(bits) | 3 << (bits - 2)))
+        try:
+            return CrtKey.from_pq(p, q)
+        except Exception:   # e not invertible modulo (p-1)(q-1): another pair
+            continue
+
+
+def test_rsa_crt_one_count_over_keys() -> None:
+    """RSA_CRT (blinded: exponents and message) over random 512-bit keys: the first signature with each
+    key (its constants made inside) and a second one each give one count."""
+    params = {"pes": 2, "w": 16, "window": 4, "ladder": 0}
+    p = session("hscm", params, 512)
+    p.bus.entropy(SEED)
+    rng = random.Random(SEED)
+    first, again = set(), set()
+    for _ in range(SECRETS):
+        key = _key(rng, 256)
+        for seen in (first, again):
+            m = rng.randrange(key.n)
+            r = p.rsa_crt(m, key, "hscm", params=params)
+            assert r.result == pow(m, key.d, key.n)
+            seen.add((r.cycles, r.detail["wall_cycles"]))
+    assert len(first) == 1 and len(again) == 1, (first, again)
+
+
+def test_ecc_mul_one_count_over_scalars() -> None:
+    """ECC_MUL (the checked ladder of bits(order) steps) over random scalars on the 64-bit test curve
+    (100) and on P-256 (a quarter as many): one count each."""
+    from pka.model import rns
+    params = {"w": 32, "alg": "mm"}
+    rng = random.Random(SEED + 256)
+    for curve, n in (("small", SECRETS), ("p256", SECRETS // 4)):
+        c = rns.CURVES[curve]
+        p = session("rns", params, c.p.bit_length())
+        seen = set()
+        for k in [1, 2, c.order - 1] + [rng.randrange(1, c.order) for _ in range(max(0, n - 3))]:
+            r = p.ecc_mul_rns(curve, k, params)
+            seen.add((r.cycles, r.detail["wall_cycles"]))
+        assert len(seen) == 1, (curve, seen)
