@@ -119,7 +119,13 @@ module pka_formal_top
   // pka_top_seq's enum values (its kind_e, state_e, fn_e; formal/run.py checks them against the source)
   localparam logic [3:0] KKeyClr = 4'd11;
   localparam logic [3:0] SPass = 4'd0, SIdle = 4'd1, SDecode = 4'd2, SNext = 4'd3, SEngWait = 4'd6, SDone = 4'd7;
-  localparam logic [4:0] FnClr = 5'd14;
+  localparam logic [4:0] FnZero = 5'd0, FnClr = 5'd14;
+
+  // pka_top_seq's kinds this build cannot run (no hscm, rns or binary engine with MODEXP/MODMUL)
+  localparam logic [3:0] KEng = 4'd3, KAdd = 4'd4, KSub = 4'd5, KMont = 4'd6, KInv = 4'd7, KChk = 4'd8, KCrt = 4'd9, KExp = 4'd10, KAbort = 4'd12, KBlk = 4'd13, KSign = 4'd14,
+                         KEcc = 4'd15;
+  localparam logic [3:0] SMu = 4'd4, SEngCmd = 4'd5, SRst = 4'd9, SEnt = 4'd10;
+  localparam logic [4:0] FnRand = 5'd15;
 
   logic seq_busy, seq_start, seq_done, seq_accept;
   assign seq_busy  = u_dut.busy;
@@ -188,6 +194,7 @@ module pka_formal_top
     f_e1_wr = u_dut.u_regs.axil_resp_buffer_is_wr[!u_dut.u_regs.axil_resp_rptr[0]];
     f_buf_w = 2'((f_occ >= 2'd1) && f_e0_wr) + 2'((f_occ >= 2'd2) && f_e1_wr);
     f_buf_r = f_occ - f_buf_w;
+`ifndef PKA_FORMAL_NO_INV
     if (!f_init) begin
       i_occ: assert(f_occ <= 2'd2);
       i_ext: assert(u_dut.u_regs.external_pending == (u_dut.bus_rd_ack_q || u_dut.pend_q));
@@ -198,6 +205,7 @@ module pka_formal_top
       i_nw:  assert(f_nw == 3'(u_dut.u_regs.axil_wvalid) + 3'(u_dut.pend_q) + 3'(f_buf_w));
       i_nar: assert(f_nar == 3'(u_dut.u_regs.axil_arvalid) + 3'(u_dut.bus_rd_ack_q) + 3'(f_buf_r));
     end
+`endif
   end
 `endif
 
@@ -273,6 +281,7 @@ module pka_formal_top
   end
 
 `ifdef PKA_FORMAL_AXI
+`ifndef PKA_FORMAL_NO_INV
   // invariants for the induction: the FIFO holds the reads the slave holds, in its order (the
   // buffered read responses first, then the external read waiting for its data, then the AR not yet
   // dispatched), and what the slave holds for a flagged read is 0 or will be
@@ -307,6 +316,7 @@ module pka_formal_top
       end
     end
   end
+`endif
 `endif
 `endif
 
@@ -423,6 +433,73 @@ module pka_formal_top
   always_ff @(posedge clk_i) begin
     if (f_past && rst_ni && $past(rst_ni)) begin
       if ($past(seq_done)) a_busy_falls: assert(!seq_busy);
+    end
+  end
+`endif
+
+`ifdef PKA_FORMAL_LIVE_LOCAL
+  // ---- property 4, unbounded: every phase of the sequencer ends within its bound ----------------
+  // (k-induction; formal/README.md composes the phases into the commands' bounds)
+  //   a word-serial pass: (nsrc + 1) cycles a word, at most pwords <= M words
+  //   the engine: the command is taken at once, done within EngWait cycles
+  //   the Hensel lifting (SMu): 63 cycles; the engine reset hold (SRst): 4 cycles
+  localparam int unsigned EngWaitL = 4;    // the abstract engine's DoneWithin
+  logic [8:0] l_pcnt;                      // cycles in the current pass
+  logic [7:0] l_wcnt, l_mcnt, l_rcnt, l_ccnt;
+  logic [3:0] l_state;
+  assign l_state = u_dut.u_seq.state_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      l_pcnt <= '0; l_wcnt <= '0; l_mcnt <= '0; l_rcnt <= '0; l_ccnt <= '0;
+    end else begin
+      l_pcnt <= (l_state == SPass) ? l_pcnt + 9'd1 : '0;
+      l_wcnt <= (l_state == SEngWait) ? l_wcnt + 8'd1 : '0;
+      l_ccnt <= (l_state == SEngCmd) ? l_ccnt + 8'd1 : '0;
+      l_mcnt <= (l_state == SMu) ? l_mcnt + 8'd1 : '0;
+      l_rcnt <= (l_state == SRst) ? l_rcnt + 8'd1 : '0;
+    end
+  end
+  logic       f_eng_busy;                  // the abstract engine holds a command
+  logic [7:0] f_eng_cnt;                   // its cycles since the accept
+  assign f_eng_busy = u_dut.gen_eng[7].gen_example.u_core.busy_q;
+  assign f_eng_cnt  = u_dut.gen_eng[7].gen_example.u_core.cnt_q;
+  logic [2:0] l_nph;                       // cycles a word of this pass: nsrc + 1
+  assign l_nph = 3'(u_dut.u_seq.nsrc) + 3'd1;
+  always @* begin
+    if (!f_init) begin
+      // the bounds (each counter holds the length of its phase's last visit: cycles in a row)
+      a_pass_bound: assert(32'(l_pcnt) <= 4 * 64);
+      a_engcmd_bound: assert(l_ccnt <= 8'd1);
+      a_engwait_bound: assert(32'(l_wcnt) <= EngWaitL);
+      a_mu_bound: assert(l_mcnt <= 8'd63);
+      a_rst_bound: assert(l_rcnt <= 8'd8);
+      // what makes them inductive: the programs this build can run, the pass counters, the engine
+      i_kinds: assert(!(u_dut.u_seq.kind_q inside {KInv, KChk, KCrt, KExp, KBlk, KSign, KEcc}));
+      i_noret: assert(!u_dut.u_seq.ret_q);
+      i_noent: assert(l_state != SEnt && u_dut.u_seq.fn_q != FnRand);
+      if (l_state == SPass) begin
+        i_pidx: assert(u_dut.u_seq.pidx_q < u_dut.u_seq.pwords_q && 32'(u_dut.u_seq.pwords_q) <= 64);
+        i_pph: assert(u_dut.u_seq.pph_q <= u_dut.u_seq.nsrc);
+        i_pcnt: assert(32'(l_pcnt) == 32'(u_dut.u_seq.pidx_q) * 32'(l_nph) + 32'(u_dut.u_seq.pph_q));
+      end
+      if (l_state == SMu) i_mu: assert(32'(l_mcnt) + 1 == 32'(u_dut.u_seq.mi_q));
+      // (an ABORT during the hold after a timeout starts the hold again: at most 4 + 4 cycles)
+      if (l_state == SRst) begin
+        i_rst: assert(u_dut.u_seq.rcnt_q != 3'd0 && u_dut.u_seq.rcnt_q <= 3'd4);
+        if (u_dut.u_seq.kind_q != KAbort) i_rst_t: assert(32'(l_rcnt) + 32'(u_dut.u_seq.rcnt_q) == 4);
+        else i_rst_a: assert(32'(l_rcnt) + 32'(u_dut.u_seq.rcnt_q) <= 8);
+      end
+      if (l_state == SEngWait) i_eng: assert(f_eng_busy && 32'(f_eng_cnt) == 32'(l_wcnt));
+      if (l_state == SEngCmd) i_engidle: assert(!f_eng_busy);
+      if (l_state == SEngCmd || l_state == SEngWait) i_engid: assert(u_dut.u_seq.eng_q == 3'(EngExample));
+      if (seq_busy && u_dut.u_seq.kind_q == KEng && l_state != SDecode)
+        i_engkind: assert(u_dut.u_seq.eng_q == 3'(EngExample));
+      if (seq_busy && u_dut.u_seq.kind_q inside {KAdd, KSub, KMont, KEng} && !(l_state inside {SDecode, SDone}))
+        i_len: assert(u_dut.u_seq.len_q != 16'd0 && 32'(u_dut.u_seq.len_q) <= MaxLen
+                      && u_dut.u_seq.cwords_q == u_dut.u_seq.words_q
+                      && u_dut.u_seq.words_q == 8'((32'(u_dut.u_seq.len_q) + 31) / 32));
+      if (u_dut.u_seq.eused_q) i_eused: assert(u_dut.u_seq.eng_q == 3'(EngExample));
+      if (f_eng_busy) i_engbusy: assert(l_state == SEngWait || (l_state == SRst && l_rcnt == 8'd0));
     end
   end
 `endif

@@ -48,6 +48,7 @@ TASKS = [
     Task("secret_prove", "PASS", "prove", 0, "2: secret / tainted / busy reads return 0 (k-induction)"),
     Task("busy_prove", "PASS", "prove", 0, "3: CMD while busy rejected, latched command kept (k-induction)"),
     Task("busy_bmc", "PASS", "bmc", 20, "3: the same from reset (BMC)"),
+    Task("live_prove", "PASS", "prove", 0, "4: every phase of the sequencer ends in bounded time (k-induction)"),
     Task("live_bmc", "PASS", "bmc", 20, "4: done within the bound, busy falls (BMC, abstract engine)"),
     Task("mut_axi_bmc", "FAIL", "mutant", 0, "1 fails: pka_top acknowledges a slot read twice"),
     Task("mut_secret_bmc", "FAIL", "mutant", 0, "2 fails: the check treats slot A as secret"),
@@ -61,9 +62,11 @@ TASKS = [
 BY_NAME = {t.name: t for t in TASKS}
 
 # pka_top_seq's enum values the harness names (pka_formal_top.sv localparams)
-SEQ_ENUMS = {"kind_e": {"KKeyClr": 11}, "state_e": {"SPass": 0, "SIdle": 1, "SDecode": 2, "SNext": 3,
-                                                      "SEngWait": 6, "SDone": 7},
-             "fn_e": {"FnClr": 14}}
+SEQ_ENUMS = {"kind_e": {"KEng": 3, "KAdd": 4, "KSub": 5, "KMont": 6, "KInv": 7, "KChk": 8, "KCrt": 9, "KExp": 10, "KKeyClr": 11, "KAbort": 12, "KBlk": 13, "KSign": 14,
+                        "KEcc": 15},
+             "state_e": {"SPass": 0, "SIdle": 1, "SDecode": 2, "SNext": 3, "SMu": 4, "SEngCmd": 5,
+                         "SEngWait": 6, "SDone": 7, "SRst": 9, "SEnt": 10},
+             "fn_e": {"FnClr": 14, "FnRand": 15}}
 
 # RTL mutants: (file, the text replaced, its replacement)
 MUTANTS = [
