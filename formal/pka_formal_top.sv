@@ -25,7 +25,7 @@ module pka_formal_top
   import pka_pkg::*;
 #(
   parameter int unsigned MasterStall = 2,   // the master takes BVALID/RVALID within this many cycles
-  parameter int unsigned RespBound   = 48   // property 1: with anything outstanding, some response
+  parameter int unsigned RespBound   = 56   // property 1: with anything outstanding, some response
                                             // handshake within this many cycles
 ) (
   input  logic        clk_i,
@@ -135,6 +135,29 @@ module pka_formal_top
   // PKA_FORMAL_FINDING_CMD)
   assign seq_accept = seq_start && !seq_busy && !u_dut.keyclr;
 
+`ifdef PKA_FORMAL_SEQ_INV
+  // ---- what the sequencer of this build can be doing (invariants for the inductions) -------------
+  // the programs of this build (no hscm, rns, nor a binary engine with MODEXP and MODMUL), no MONT
+  // call from another program, no entropy wait, an engine command only to the example engine id,
+  // and a decoded command's lengths in range
+  logic [3:0] v_state;
+  assign v_state = u_dut.u_seq.state_q;
+  always @* begin
+    if (!f_init) begin
+      i_kinds: assert(!(u_dut.u_seq.kind_q inside {KInv, KChk, KCrt, KExp, KBlk, KSign, KEcc}));
+      i_noret: assert(!u_dut.u_seq.ret_q);
+      i_noent: assert(v_state != SEnt && u_dut.u_seq.fn_q != FnRand);
+      if (seq_busy && u_dut.u_seq.kind_q == KEng && v_state != SDecode)
+        i_engkind: assert(u_dut.u_seq.eng_q == 3'(EngExample));
+      if (seq_busy && u_dut.u_seq.kind_q inside {KAdd, KSub, KMont, KEng} && !(v_state inside {SDecode, SDone}))
+        i_len: assert(u_dut.u_seq.len_q != 16'd0 && 32'(u_dut.u_seq.len_q) <= MaxLen
+                      && u_dut.u_seq.cwords_q == u_dut.u_seq.words_q
+                      && u_dut.u_seq.words_q == 8'((32'(u_dut.u_seq.len_q) + 31) / 32));
+      if (u_dut.u_seq.eused_q) i_eused: assert(u_dut.u_seq.eng_q == 3'(EngExample));
+    end
+  end
+`endif
+
 `ifdef PKA_FORMAL_AXI
   // ---- property 1: the AXI4-Lite slave ---------------------------------------------------------
   logic [7:0] f_wait;                 // cycles with something outstanding and no response handshake
@@ -155,6 +178,11 @@ module pka_formal_top
     end
   end
 `ifdef PKA_FORMAL_AXI_LIVE
+  int unsigned f_zm_left;                // slots the key clear has still to zero
+  always @* begin
+    f_zm_left = 0;
+    for (int i = 0; i < 32; i++) f_zm_left += 32'(u_dut.u_seq.zm_q[i]);
+  end
   // no request lost: while anything is outstanding, a response handshake within RespBound cycles
   // (at most 4 requests are outstanding, so each is answered within 4 RespBound cycles). The only
   // long wait is a modulus write while a key is bound: it is held until the sequencer has cleared
@@ -166,7 +194,13 @@ module pka_formal_top
         i_pend_seq: assert(!u_dut.busy || (u_dut.u_seq.kind_q == KKeyClr
                            && (u_dut.u_seq.state_q == SNext || u_dut.u_seq.state_q == SPass)));
         i_pend_abort: assert(!u_dut.hwif_out.CTRL.ABORT.value);
+        i_pend_mslot: assert(u_dut.pslot_q inside {5'(SLOT_N), 5'(SLOT_P), 5'(SLOT_Q)});
       end
+      // the key clear's remaining cycles (3 a slot left, the rest of the pass, the last step) bound
+      // the wait: what makes a_progress inductive
+      if (u_dut.pend_q) i_pend_rank: assert(32'(f_wait) + 3 * f_zm_left
+          + ((u_dut.u_seq.state_q == SPass) ? 2 - 32'(u_dut.u_seq.pidx_q) : 0) + (u_dut.busy ? 1 : 0)
+          <= RespBound - 4);
       if (u_dut.busy && u_dut.u_seq.kind_q == KKeyClr) begin
         i_kc_pend: assert(u_dut.pend_q);
         i_kc_zm: assert((u_dut.u_seq.zm_q & ~u_dut.u_seq.SecretBus & ~pka_top_pkg::KeyConstMask) == '0);
@@ -324,6 +358,8 @@ module pka_formal_top
   // ---- property 3: a command while busy is rejected and changes nothing ------------------------
   logic f_intr_wr;                    // a host write of INTR_STATE in this cycle
   assign f_intr_wr = u_dut.u_regs.decoded_reg_strb.INTR_STATE && u_dut.u_regs.decoded_req_is_wr;
+  logic f_intr_clr_rej;               // ... that writes 1 to REJECT (clears it)
+  assign f_intr_clr_rej = f_intr_wr && u_dut.u_regs.decoded_wr_data[1] && u_dut.u_regs.decoded_wr_biten[1];
   // the command as the sequencer accepted it (CMD written while idle)
   logic [7:0]  c_op;
   logic [15:0] c_len, c_elen;
@@ -353,6 +389,8 @@ module pka_formal_top
       if ($past(seq_start && seq_busy)
 `ifndef PKA_FORMAL_FINDING_INTR
           && !$past(f_intr_wr)
+`else
+          && !$past(f_intr_clr_rej)      // finding: only a write that clears REJECT itself may clear it
 `endif
          ) begin
         a_reject_intr: assert(u_dut.hwif_out.INTR_STATE.REJECT.value);
@@ -378,9 +416,9 @@ module pka_formal_top
   //   anything else      BoundOther (an engine command, the clean-up of 16 slots, the wipe)
   //   an ABORT adds      BoundAbort (engine reset, M words, the wipe) counted from the abort
   localparam int unsigned BoundMont  = 4700;
-  localparam int unsigned BoundZero  = 80;
+  localparam int unsigned BoundZero  = 90;
   localparam int unsigned BoundOther = 72;
-  localparam int unsigned BoundAbort = 80;
+  localparam int unsigned BoundAbort = 90;
   localparam int unsigned EngWait    = 4;    // the abstract engine's DoneWithin
   logic        f_cmd, f_ab;
   logic [15:0] f_cnt, f_acnt, f_bcnt;
@@ -474,9 +512,6 @@ module pka_formal_top
       a_mu_bound: assert(l_mcnt <= 8'd63);
       a_rst_bound: assert(l_rcnt <= 8'd8);
       // what makes them inductive: the programs this build can run, the pass counters, the engine
-      i_kinds: assert(!(u_dut.u_seq.kind_q inside {KInv, KChk, KCrt, KExp, KBlk, KSign, KEcc}));
-      i_noret: assert(!u_dut.u_seq.ret_q);
-      i_noent: assert(l_state != SEnt && u_dut.u_seq.fn_q != FnRand);
       if (l_state == SPass) begin
         i_pidx: assert(u_dut.u_seq.pidx_q < u_dut.u_seq.pwords_q && 32'(u_dut.u_seq.pwords_q) <= 64);
         i_pph: assert(u_dut.u_seq.pph_q <= u_dut.u_seq.nsrc);
@@ -492,13 +527,6 @@ module pka_formal_top
       if (l_state == SEngWait) i_eng: assert(f_eng_busy && 32'(f_eng_cnt) == 32'(l_wcnt));
       if (l_state == SEngCmd) i_engidle: assert(!f_eng_busy);
       if (l_state == SEngCmd || l_state == SEngWait) i_engid: assert(u_dut.u_seq.eng_q == 3'(EngExample));
-      if (seq_busy && u_dut.u_seq.kind_q == KEng && l_state != SDecode)
-        i_engkind: assert(u_dut.u_seq.eng_q == 3'(EngExample));
-      if (seq_busy && u_dut.u_seq.kind_q inside {KAdd, KSub, KMont, KEng} && !(l_state inside {SDecode, SDone}))
-        i_len: assert(u_dut.u_seq.len_q != 16'd0 && 32'(u_dut.u_seq.len_q) <= MaxLen
-                      && u_dut.u_seq.cwords_q == u_dut.u_seq.words_q
-                      && u_dut.u_seq.words_q == 8'((32'(u_dut.u_seq.len_q) + 31) / 32));
-      if (u_dut.u_seq.eused_q) i_eused: assert(u_dut.u_seq.eng_q == 3'(EngExample));
       if (f_eng_busy) i_engbusy: assert(l_state == SEngWait || (l_state == SRst && l_rcnt == 8'd0));
     end
   end
