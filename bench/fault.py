@@ -43,7 +43,23 @@ def run(op: str, engine: str, n: int, seed: int, check: bool, logs: Path | None 
                 "seconds": round(time.monotonic() - t0, 1)}
     d = c.as_json()
     d["check_requested"] = check
+    d["rtl_revision"] = rtl_revision()
     return d
+
+
+def rtl_revision() -> str | None:
+    """The commit the RTL comes from (+ "-dirty" when rtl/ or the driver differ from it), None outside git."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    try:
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True,
+                             check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "rtl", "src/pka/driver.py", "tb"], cwd=root,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return rev + ("-dirty" if dirty else "")
 
 
 def main() -> None:
@@ -73,7 +89,9 @@ def main() -> None:
     note = ("one bit flip per run at a random cycle between the CMD write and the interrupt, into a random "
             "entry of a random group (pe, eram, eng, seq, ram: the words the operation has used, ctrl); "
             "detected = ERR_FAULT, masked = right result, released_wrong = wrong result with status OK, "
-            "hangs = no done within twice the operation's cycles, other = another status (other_codes). "
+            "hangs = no done within twice the operation's cycles, other = another status (other_codes; HOST_<code>: "
+            "the hardware said OK, the driver refused to go on, e.g. a command dropped while busy; BUS_ERROR: SLVERR "
+            "on the driver's reads). released_wrong_by_element: where the escapes were injected. "
             f"result_check: true/false = the build's {CHECK_PARAM} on/off, null = pka_top has no such "
             "parameter yet (the RTL as it is).")
     partial = bool(args.only or args.check or args.quick or args.rsa or args.ecc)

@@ -130,9 +130,19 @@ class Campaign:
         if inj.outcome == "other" and inj.status:
             self.other_codes[inj.status] = self.other_codes.get(inj.status, 0) + 1
 
+    def escapes(self) -> dict[str, int]:
+        """{element (memory[entry]): count} of the injections that released a wrong result."""
+        out: dict[str, int] = {}
+        for i in self.injections:
+            if i.outcome == "released_wrong":
+                name = f"{i.target}[{i.entry}]" if i.target.endswith("mem_q") else i.target
+                out[name] = out.get(name, 0) + 1
+        return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
+
     def as_json(self) -> dict[str, Any]:
         n = len(self.injections)
         return {"injections": n, **self.counts, "by_target": self.by_target, "other_codes": self.other_codes,
+                "released_wrong_by_element": self.escapes(),
                 "op": self.op, "engine": self.engine, "size": self.size, "params": self.params,
                 "result_check": self.result_check, "check_param_in_rtl": self.check_param,
                 "op_cycles": self.op_cycles, "state_elements": self.state_elements, "state_bits": self.state_bits,
