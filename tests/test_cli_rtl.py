@@ -5,14 +5,13 @@ engine ops' builds are in the slow tier."""
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
 from pka.cli import main
+from pka.model import rns
 
 pytestmark = pytest.mark.rtl
-SLOW = pytest.mark.skipif(not os.environ.get("PKA_SLOW"), reason="slow tier: set PKA_SLOW=1 (or run -m slow)")
 
 X_K = "a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4"
 X_U = "e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c"
@@ -30,8 +29,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:  # 
 
 
 def both(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[dict, dict]:  # type: ignore[type-arg]
+    """The model and the RTL (with blinding off: the model does not blind) on the same command."""
     cm, m = run(capsys, *argv, "--backend", "model")
-    cr, r = run(capsys, *argv, "--backend", "rtl")
+    cr, r = run(capsys, "--blinding", "off", *argv, "--backend", "rtl")
     assert cm == cr == 0, (m, r)
     return m, r
 
@@ -42,6 +42,12 @@ def test_x25519_rtl(capsys: pytest.CaptureFixture[str]) -> None:
     assert m["cycles"] == r["cycles"] == 139_312
     code, d = run(capsys, "x25519", "--scalar", X_K, "--u", "00" * 32, "--backend", "rtl")
     assert code == 2 and d["error"]["code"] == "ERR_LOW_ORDER"
+    # blinded (the default on the RTL): a random projective Z (no scalar blinding for X25519)
+    code, b = run(capsys, "x25519", "--scalar", X_K, "--u", X_U, "--backend", "rtl")
+    assert code == 0 and b["result"] == X_OUT
+    c = rns.CURVES["wei25519"]
+    zwords = 2 * rns.channels_mm(c.p.bit_length(), 32)          # the random Z from the entropy port
+    assert b["cycles"] == zwords + rns.ecc_cycles("wei25519", 32, 255, checked=False, random_z=True)
 
 
 def test_ecdsa_p256_rtl(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
@@ -75,7 +81,6 @@ def test_sequencer_ops_rtl(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.slow
-@SLOW
 def test_engine_ops_rtl(capsys: pytest.CaptureFixture[str]) -> None:
     from pka.model.rns import P256
     p = hex(P256.p)
@@ -88,7 +93,6 @@ def test_engine_ops_rtl(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.slow
-@SLOW
 def test_p384_rtl(capsys: pytest.CaptureFixture[str]) -> None:
     m, r = both(capsys, "ecc", "--curve", "P-384", "--seed", "1")
     assert m["x"] == r["x"] and r["verified"] and m["cycles"] == r["cycles"] == 254_062

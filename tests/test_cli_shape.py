@@ -141,3 +141,25 @@ def test_demo_model(capsys: pytest.CaptureFixture[str]) -> None:
     assert rc == 0, err
     assert d["rsa"]["verified"] and d["ecdh"]["verified"] and d["ecdh"]["cycles"] == 136_244
     assert d["rsa"]["cycles"] == 370_533        # constant time: the same for every key (model backend: the engine alone)
+
+
+def test_unverified_signature_is_withheld(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pka rsa sign` never prints a signature that failed verification: one error line (or the JSON
+    error) naming ERR_FAULT, exit 2, no signature anywhere in the output."""
+    from pka.proto import rsa as proto_rsa
+
+    real = proto_rsa.sign
+
+    def faulty(*args, **kw):  # type: ignore[no-untyped-def]
+        sig = real(*args, **kw)
+        bad = bytes([sig.signature[0] ^ 1]) + sig.signature[1:]
+        return type(sig)(**{**sig.__dict__, "signature": bad, "verified": False})
+
+    monkeypatch.setattr(proto_rsa, "sign", faulty)
+    for json_flag in ((), ("--json",)):
+        rc, out, err = run(capsys, "rsa", "sign", "--bits", "512", "--seed", "3", *json_flag)
+        assert rc == 2, (out, err)
+        if json_flag:
+            assert json.loads(out)["error"]["code"] == "ERR_FAULT" and "signature\"" not in out
+        else:
+            assert out == "" and "ERR_FAULT" in err and len(err.strip().splitlines()) == 1

@@ -15,6 +15,7 @@ import pytest
 
 from pka.driver import Pka, session
 from pka.model.common import CrtKey
+from pka.rtl.top import ecc_compute
 
 pytestmark = pytest.mark.rtl
 
@@ -95,3 +96,5 @@ def test_ecc_mul_one_count_over_scalars() -> None:
             r = p.ecc_mul_rns(curve, k, params)
             seen.add((r.cycles, r.detail["wall_cycles"]))
         assert len(seen) == 1, (curve, seen)
+        # blinded (the default): scalar k + r n and a random Z, exactly as predicted
+        assert next(iter(seen))[0] == ecc_compute(curve, 32, blind=True)

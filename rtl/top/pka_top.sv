@@ -176,7 +176,7 @@ module pka_top
     .MontK   (EnHscm ? HscmW : 0),
     .RnsW    (EnRns ? RnsW : 0),
     .CrtBlind(EnHscm),                    // hscm's RSA_CRT takes blinded exponents (ARG[31:24])
-    .EccBlind(1'b0),                      // rns: scalar blinding and random Z not in the engine yet
+    .EccBlind(EnRns),                     // rns's ECC_MUL takes a blinded scalar and a random Z (ARG[1])
     .WdShift (WdShift),
     .EnResultCheck (EnResultCheck),
     .TestExposeInternals (TestExposeInternals)

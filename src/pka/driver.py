@@ -466,7 +466,7 @@ class Pka:
         return int(ctx.from_rns((tuple(words[:ctx.n]), tuple(words[ctx.n:]))))
 
     def rns_run(self, op: int, ctx: Any, regs: dict[int, int], scalar: int = 0, elen: int = 0, expo: int = 0,
-                progress: Callable[[int], None] | None = None, arg: int = 0) -> Completion:
+                progress: Callable[[int], None] | None = None, arg: int = 0, order: int = 0) -> Completion:
         """What pka.rtl.rns.write_context writes, through the bus, then the command."""
         from pka.model import rns as model
 
@@ -488,6 +488,9 @@ class Pka:
         self.bus.write_words(slot_addr(Slot.X1), x1)
         self.write_slot(Slot.E, scalar, words_for(max(elen, 1)))
         self.write_slot(Slot.X2, expo, words_for(ctx.p.bit_length()))
+        # ECC_MUL: the group order in A_HI lets the sequencer blind the scalar (k + r n) when blinding
+        # is on; 0: no scalar blinding (X25519: twist points have another order)
+        self.write_slot(Slot.A_HI, order, words_for(ctx.p.bit_length()))
         return self.run(op, ctx.p.bit_length(), elen, arg, engine=ENGINE_IDS["rns"], progress=progress)
 
     def _rns_ctx(self, n: int, params: dict[str, Any] | None) -> Any:
@@ -546,10 +549,8 @@ class Pka:
         ctx = model.mm_context(c.p, w)
         elen = c.order.bit_length()
         b0 = self.bus.bus_cycles
-        # the group order in A_HI: the sequencer blinds the scalar (k + r n) when blinding is on
-        self.write_slot(Slot.A_HI, c.order if self.blinding else 0, words_for(c.p.bit_length()))
         res = self.rns_run(Op.ECC_MUL, ctx, model.ecc_inputs(c, px, ctx.m, py), scalar=k, elen=elen, expo=c.p - 2,
-                           progress=progress)
+                           progress=progress, order=c.order)
         x = self._rns_read(ctx, Slot.R) % c.p
         y = self._rns_read(ctx, Slot.R_HI) % c.p
         return self.result(res, x, b0, curve=curve, n=ctx.n, w=w, elen=elen, y=y, total_cycles=res.compute)
@@ -654,6 +655,8 @@ def profile(name: str) -> EngineProfile:
 # ---- the model backend's API through the bus ------------------------------------------------------
 
 _SESSIONS: dict[Any, tuple[Any, Pka]] = {}
+DEFAULT_BLINDING = True     # what session() sets (pka --blinding on|off)
+_APPLIED: dict[Any, bool] = {}
 
 
 def session(engine: str, params: dict[str, Any], bits: int) -> Pka:
@@ -666,8 +669,13 @@ def session(engine: str, params: dict[str, Any], bits: int) -> Pka:
     entry = _SESSIONS.get(cfg)
     if entry is None or entry[0].proc.poll() is not None:
         sim = TopSim(cfg)
-        entry = (sim, Pka(sim))
+        entry = (sim, Pka(sim, blinding=DEFAULT_BLINDING))
         _SESSIONS[cfg] = entry
+        _APPLIED[cfg] = DEFAULT_BLINDING
+    if _APPLIED.get(cfg) != DEFAULT_BLINDING:
+        # the default changed (pka --blinding): a setting made on the session itself stays otherwise
+        entry[1].set_blinding(DEFAULT_BLINDING)
+        _APPLIED[cfg] = DEFAULT_BLINDING
     return entry[1]
 
 

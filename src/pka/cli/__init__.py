@@ -252,10 +252,15 @@ def check_modulus_first(n: int, what: str = "mod") -> None:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pka")
-def cli() -> None:
+@click.option("--blinding", type=click.Choice(["on", "off"]), default="on", show_default=True,
+              help="--backend rtl: blinding from the entropy port (RSA_CRT, MODEXP_CT with an order, ECC_MUL); "
+                   "off gives the papers' cycle figures (the model backend never blinds)")
+def cli(blinding: str) -> None:
     """pka: an open public-key accelerator (RTL engines + golden models).
 
     Every command takes --json; --backend model|rtl picks the golden model or the simulated RTL."""
+    from pka import driver
+    driver.DEFAULT_BLINDING = blinding == "on"
 
 
 def error_code(exc: PkaError) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import sys
 from typing import Any
 
 import click
@@ -57,7 +56,8 @@ def rsa() -> None:
 def rsa_sign(key_path: str | None, bits: int | None, seed: int | None, in_path: str | None, crt: bool, pss: bool,
              hash_name: str, engine_name: str, param_items: tuple[str, ...], backend: str, out_path: str | None,
              save_key: str | None, as_json: bool) -> None:
-    """Sign on an engine; `cryptography` checks the signature (exit 1 if it fails)."""
+    """Sign on an engine; `cryptography` checks the signature: a failed check (or the hardware's own
+    check, ERR_FAULT) prints no signature and exits 2 with the error."""
     if (key_path is None) == (bits is None):
         raise PkaError(Status.ERR_PARAM, "give --key FILE or --bits B (with --seed S to make it reproducible)")
     if key_path is not None:
@@ -79,6 +79,10 @@ def rsa_sign(key_path: str | None, bits: int | None, seed: int | None, in_path: 
     nbits = key.key_size
     with progress_display(backend == "rtl", f"RSA-{nbits} on {engine.name} ({backend})") as tick:
         sig = proto_rsa.sign(key, message, impl, params, crt, progress=tick, pss=pss, hash_name=hash_name, salt=salt)
+    if not sig.verified:
+        # never print or write an unverified signature (issue 13): the error path, exit 2
+        raise PkaError(Status.ERR_FAULT, f"RSA-{nbits} signature failed verification by cryptography: "
+                       "withheld")
     if out_path:
         write_output(out_path, sig.signature, "--out")
     data: dict[str, Any] = {
@@ -94,8 +98,6 @@ def rsa_sign(key_path: str | None, bits: int | None, seed: int | None, in_path: 
         ("scheme", f"{data['padding']} {hash_name}{', CRT' if crt else ''} ({sig.detail.get('path', '')})"),
         ("engine", f"{engine.name} {fmt_params(params)} ({backend})"),
     ], f"RSA-{nbits} signature")
-    if not sig.verified:
-        sys.exit(1)
 
 
 @rsa.command("verify")

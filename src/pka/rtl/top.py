@@ -351,6 +351,21 @@ def crt_compute(m: int, key: "object", params: dict[str, object], key_setup: boo
     return total + 3 * wn
 
 
+def ecc_compute(curve: str, w: int, blind: bool, order_given: bool = True, checked: bool = True) -> int:
+    """COMPUTE of ECC_MUL on rns through pka_top (pka_top_seq's KEcc program): blinded, the random Z
+    (2n words from the entropy port, one cycle each) and, with the order given (A_HI), the scalar
+    k + r n (3 cycles a word, W + 3 words of the scalar) and 64 more ladder steps; then the engine's
+    count (pka.model.rns.ecc_cycles). The scan of A_HI is overhead."""
+    from pka.model import rns
+    c = rns.CURVES[curve]
+    elen = c.order.bit_length()
+    if not blind:
+        return rns.ecc_cycles(curve, w, elen, checked, False)
+    zwords = 2 * rns.channels_mm(c.p.bit_length(), w)
+    extra = 3 * (-(-elen // 32) + 3) if order_given else 0
+    return zwords + extra + rns.ecc_cycles(curve, w, elen + (64 if order_given else 0), checked, True)
+
+
 # ---- FuseSoC cores -------------------------------------------------------------------------------
 
 CORE_VERSION = "0.1.0"
