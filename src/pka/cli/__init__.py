@@ -300,3 +300,4 @@ def main(argv: list[str] | None = None) -> None:
 
 # the command groups register themselves on `cli`
 from pka.cli import arith, bench, ec, fault, keygen, rsa, synth  # noqa: E402,F401
+from pka.cli import tvla  # noqa: E402,F401
