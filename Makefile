@@ -33,9 +33,11 @@ demo: $(STAMP)
 	  --scalar $(DEMO_SCALAR) --peer-x $(DEMO_PEER_X) --peer-y $(DEMO_PEER_Y)
 
 # The SoC (soc/README.md): a PicoRV32 runs C firmware that drives pka_top through the C driver (sw/),
-# simulated with Verilator: an RSA-512 signature and a MODADD on hscm, checked on the host.
+# simulated with Verilator: RSA-2048 signatures without and with CRT and a MODADD on hscm (16 PEs),
+# and P-256 k*G on rns (a second build: rns cannot share a pka_top of MaxLen 2048), checked on the host
+# with `cryptography`. `python soc/run.py` alone: the small RSA-512 + P-256 build CI runs.
 soc-demo: $(STAMP)
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python soc/run.py
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python soc/run.py --bits 2048 --pes 16
 
 test: $(STAMP)
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python -m pytest -n 2 -q -m "not slow"

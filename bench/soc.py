@@ -1,6 +1,7 @@
 """Benchmark of the RISC-V SoC (soc/): what a CPU pays to drive pka_top through the C driver.
 
-Per configuration, the firmware's operations (soc/fw/main.c) with the CPU's cycles for the whole
+Per configuration, the firmware's operations (soc/fw/main.c: RSA without and with CRT on hscm, MODADD,
+P-256 k*G on rns) with the CPU's cycles for the whole
 driver call (rdcycle around it: operand writes, command, wait, counters, result read) beside pka_top's
 CYCLES (CMD write to done) and COMPUTE (the engine's own count), and the CPU cycles per 32-bit word
 the driver and a plain MMIO loop take. Every result is verified on the host. Writes
@@ -54,6 +55,7 @@ def main() -> None:
             print(line)
         print()
         rows.append({"bits": bits, "pes": pes, "window": job.window, "engine": "hscm",
+                     "ecc": {"curve": "p256", "engine": "rns", "build": run.info.get("ecc_build", "hscm+rns")},
                      "verified": verified, **soc.summary(run)})
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"soc": rows}, indent=2) + "\n")

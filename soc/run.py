@@ -1,6 +1,6 @@
 """pka_soc in simulation: a PicoRV32 running C firmware that drives pka_top through the C driver.
 
-    python soc/run.py                 # the small demo: RSA-512 (no CRT) + MODADD on hscm (2 PEs)
+    python soc/run.py                 # the small demo: RSA-512 (no CRT, CRT) + MODADD on hscm (2 PEs), P-256 k*G on rns
     python soc/run.py --poll --json build/soc/out.json
 
 Steps (each cached where it can be):
@@ -9,10 +9,13 @@ Steps (each cached where it can be):
   2. the SoC (soc/rtl/, PicoRV32 from `pythondata-cpu-picorv32`, pka_top's fileset from
      pka.rtl.top.TopConfig) with Verilator through pka.sim (cached under build/sim/pka_soc-<hash>/),
      its main soc/tb/soc_tb.cpp;
-  3. a deterministic RSA key (primes from a seeded RNG and gmpy2.next_prime), the operands written
-     into the job block of the RAM image (soc/fw/job.h: the firmware is built once for any key);
-  4. the simulation: the console goes to stdout, parsed here; every result is checked (the signature
-     with `cryptography`, the rest with pow/mod) and reported "verified".
+  3. a deterministic RSA key (primes from a seeded RNG and gmpy2.next_prime) and a P-256 scalar from
+     the same seed, the operands written into the job block of the RAM image (soc/fw/job.h: the
+     firmware is built once for any key): for rns's ECC_MUL the curve's constants and the point G
+     as residue vectors in the engine's MM bases (public values, converted here as pka.driver does);
+     the firmware gets x and y of k G back as residue vectors, converted back here;
+  4. the simulation: the console goes to stdout, parsed here; every result is checked (signatures
+     and k G with `cryptography`, the rest with pow/mod) and reported "verified".
 
 The report gives, per operation, the CPU's cycles for the whole driver call (rdcycle around it)
 against pka_top's COMPUTE (the engine's own count) and CYCLES (the command from the CMD write to
@@ -22,6 +25,7 @@ done): cpu - compute is the overhead of driver, bus and waiting.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import os
@@ -58,10 +62,16 @@ SOC_RTL = [RTL_DIR / "pka_soc_axil_demux.sv", RTL_DIR / "pka_soc_ram.sv", RTL_DI
 
 RAM_AW = 14                     # pka_soc RamAw: 2^14 words = 64 KiB
 JOB_ADDR = 0xC000               # soc/fw/job.h SOC_JOB_ADDR (link.ld __job)
-JOB_MAGIC = 0x31424F4A          # "JOB1"
+JOB_MAGIC = 0x32424F4A          # "JOB2"
 JOB_WORDS = 128                 # words per operand
-JOB_HEADER = 8                  # header words before the operand arrays
+JOB_HEADER = 18                 # header words before the operand arrays
+JOB_HALF = 64                   # words per CRT half and per scalar (SOC_JOB_HALF)
+JOB_RNS = 64                    # words per rns residue vector (SOC_JOB_RNS)
+JOB_TABLE = 512                 # words of the rns constant table (SOC_JOB_TABLE)
 JOB_POLL = 1
+JOB_CRT = 2
+JOB_ECC = 4
+JOB_RSA = 8
 
 # ---- firmware -------------------------------------------------------------------------------------
 
@@ -155,6 +165,34 @@ def small_config(bits: int = 512, pes: int = 2) -> TopConfig:
                      params=tuple(sorted(prof.top_params(params, bits).items())))
 
 
+def ecc_config(bits: int = 512, pes: int = 2) -> TopConfig:
+    """hscm (as small_config) and rns in one pka_top: rns with w = 32 and MinSlotAw for P-256's
+    constant table, as pka.driver's rns profile builds it for 256-bit curves."""
+    from pka.driver import profile
+
+    hp, rp = profile("hscm"), profile("rns")
+    max_len = max(hp.max_len({"pes": pes}, bits), rp.max_len({}, 256))
+    hparams = hp.top_params({"pes": pes}, bits)
+    # rns has NumRowers = (MaxLen + 8) / w rowers, and its constant table grows with them: the slots
+    # must hold the table of the build's MaxLen, not only P-256's
+    rparams = rp.top_params({}, max_len)
+    params = {**hparams, **rparams, "MinSlotAw": max(hparams["MinSlotAw"], rparams["MinSlotAw"])}
+    if params["MinSlotAw"] > 10:
+        raise ValueError(f"hscm + rns at MaxLen {max_len}: rns's constant table needs 2^{params['MinSlotAw']} "
+                         "words per slot (pka_top: at most 2^10); use two builds")
+    return TopConfig(max_len=max_len, engines=("hscm", "rns"), params=tuple(sorted(params.items())))
+
+
+def rns_config(curve_bits: int = 256) -> TopConfig:
+    """rns alone (w = 32), as pka.driver builds it for `curve_bits`-bit curves: the ECC build when
+    hscm's MaxLen is too large to share a pka_top with rns (ecc_config)."""
+    from pka.driver import profile
+
+    rp = profile("rns")
+    return TopConfig(max_len=rp.max_len({}, curve_bits), engines=("rns",),
+                     params=tuple(sorted(rp.top_params({}, curve_bits).items())))
+
+
 def soc_design(cfg: TopConfig) -> Design:
     params = dict(cfg.verilog_params())
     params["RamAw"] = RAM_AW
@@ -215,6 +253,37 @@ def make_key(bits: int = 512, seed: int = 19, e: int = 65537) -> RsaKey:
 
 
 @dataclass(frozen=True)
+class EccJob:
+    """k G on P-256 with rns's ECC_MUL: the slot contents pka.driver's Pka.rns_run writes (residue
+    vectors of public values in the MM bases, the constant table), made on the host; k plain."""
+    curve: str
+    k: int
+    ctx: Any        # pka.model.rns.MmCtx
+    regs: dict[int, int]
+
+    @staticmethod
+    def make(k: int, curve: str = "p256", w: int = 32) -> "EccJob":
+        from pka.model import rns as model
+
+        c = model._curve(curve)
+        model.check_scalar(c, k)
+        ctx = model.mm_context(c.p, w)
+        regs = {model.RW: (ctx.m * ctx.m) % c.p, model.ONE: 1,
+                **model.ecc_inputs(c, c.gx, ctx.m, c.gy)}
+        return EccJob(curve, k, ctx, regs)
+
+    def vec(self, reg: int) -> list[int]:
+        b, bp = self.ctx.to_rns(self.regs.get(reg, 0))
+        return [*b, *bp]
+
+    def value(self, residues: int) -> int:
+        """A residue vector printed by the firmware (2n words as one number) -> the integer mod p."""
+        n = self.ctx.n
+        words = [(residues >> (32 * i)) & 0xFFFFFFFF for i in range(2 * n)]
+        return int(self.ctx.from_rns((tuple(words[:n]), tuple(words[n:]))) % self.ctx.p)
+
+
+@dataclass(frozen=True)
 class Job:
     key: RsaKey
     message: bytes
@@ -224,17 +293,25 @@ class Job:
     r_bits: int     # hscm's Montgomery exponent for MONT_PARAMS
     window: int
     poll: bool
+    crt: bool = False           # RSA_CRT signature (hscm)
+    ecc: EccJob | None = None   # ECC_MUL k G (rns)
+    rsa: bool = True            # MONT_PARAMS, MODEXP (three ways), MODADD and the bus benchmark (hscm)
 
 
 def make_job(key: RsaKey, message: bytes = b"pka_soc: a RISC-V CPU drives the accelerator", window: int = 4,
-             poll: bool = False, w: int = 16, seed: int = 19) -> Job:
+             poll: bool = False, w: int = 16, seed: int = 19, crt: bool = False, ecc: bool = False) -> Job:
     from pka.model.hscm import Geometry
     from pka.rsa import emsa_pkcs1_v15
 
     rng = random.Random(seed + 1)
     m = emsa_pkcs1_v15(message, (key.bits + 7) // 8)
     a, b = rng.randrange(key.n), rng.randrange(key.n)
-    return Job(key, message, m, a, b, Geometry(key.bits, w).r_bits, window, poll)
+    ecc_job = None
+    if ecc:
+        from pka.model import rns as model
+        # the scalar from the same seeded generator (tests forbid unseeded randomness)
+        ecc_job = EccJob.make(rng.randrange(1, model._curve("p256").order))
+    return Job(key, message, m, a, b, Geometry(key.bits, w).r_bits, window, poll, crt, ecc_job)
 
 
 def _words(value: int, n: int = JOB_WORDS) -> list[int]:
@@ -245,12 +322,40 @@ def _words(value: int, n: int = JOB_WORDS) -> list[int]:
 
 def job_words(job: Job) -> list[int]:
     """The job block (soc/fw/job.h soc_job_t), word by word."""
-    header = [JOB_MAGIC, job.key.bits, job.key.d.bit_length(), job.r_bits, job.window,
-              JOB_POLL if job.poll else 0, 0, 0]
+    from pka.model import rns as model
+
+    key = job.key
+    flags = ((JOB_POLL if job.poll else 0) | (JOB_CRT if job.crt else 0) | (JOB_ECC if job.ecc else 0)
+             | (JOB_RSA if job.rsa else 0))
+    e = job.ecc
+    c = model._curve(e.curve) if e else None
+    table = [v for row in e.ctx.table for v in row] if e else []
+    if len(table) > JOB_TABLE:
+        raise ValueError(f"rns constant table of {len(table)} words does not fit the job block")
+    header = [JOB_MAGIC, key.bits, key.d.bit_length(), job.r_bits, job.window, flags,
+              key.p.bit_length(), key.q.bit_length(),
+              c.p.bit_length() if c else 0, c.order.bit_length() if c else 0, e.ctx.n if e else 0,
+              (c.p & 0xFFFFFFFF) if c else 0, len(table), 0, 0, 0, 0, 0]
     assert len(header) == JOB_HEADER
     words = header
-    for v in (job.key.n, job.m, job.key.d, job.a, job.b):
+    for v in (key.n, job.m, key.d, job.a, job.b):
         words += _words(v)
+    dp, dq = key.d % (key.p - 1), key.d % (key.q - 1)
+    qinv = pow(key.q, -1, key.p)
+    for v in (key.e, key.p, key.q, dp, dq, qinv, e.k if e else 0):
+        words += _words(v, JOB_HALF)
+
+    def vec(reg: int) -> list[int]:
+        v = e.vec(reg) if e else []
+        if len(v) > JOB_RNS:
+            raise ValueError("residue vector does not fit the job block")
+        return v + [0] * (JOB_RNS - len(v))
+
+    words += vec(model.IN_A) + vec(model.IN_B) + vec(model.RW)
+    consts = [x for r in (model.ONE, model.CA, model.CB2, model.CM4B) for x in (e.vec(r) if e else [])]
+    words += consts + [0] * (4 * JOB_RNS - len(consts))
+    words += _words(c.p - 2 if c else 0, JOB_HALF) + _words(c.order if c else 0, JOB_HALF)
+    words += table + [0] * (JOB_TABLE - len(table))
     return words
 
 
@@ -356,7 +461,7 @@ def check(run: SocRun, job: Job) -> list[str]:
     for name, op in run.ops.items():
         assert op.status == 0, f"{name}: status {op.status}"
     expect_s = pow(job.m, key.d, key.n)
-    for name in ("modexp", "modexp_mmio", "modexp_window") if job.window else ("modexp", "modexp_mmio"):
+    for name in () if not job.rsa else ("modexp", "modexp_mmio", "modexp_window") if job.window else ("modexp", "modexp_mmio"):
         s = run.results.get(name)
         assert s is not None, f"no result for {name}:\n{run.console}"
         assert s == expect_s, f"{name}: {s:#x} != m^d mod n {expect_s:#x}"
@@ -365,13 +470,38 @@ def check(run: SocRun, job: Job) -> list[str]:
         label = {"modexp": "modexp", "modexp_mmio": "modexp, operands by plain MMIO"}.get(
             name, f"modexp window {job.window}")
         out.append(f"RSA-{key.bits} signature (m^d mod n, no CRT, {label}): verified")
-    r = run.results.get("modadd")
-    assert r is not None, f"no MODADD result:\n{run.console}"
-    assert r == (job.a + job.b) % key.n, f"modadd: {r:#x} != {(job.a + job.b) % key.n:#x}"
-    out.append(f"MODADD {key.bits} bits: verified")
+    if job.rsa:
+        r = run.results.get("modadd")
+        assert r is not None, f"no MODADD result:\n{run.console}"
+        assert r == (job.a + job.b) % key.n, f"modadd: {r:#x} != {(job.a + job.b) % key.n:#x}"
+        out.append(f"MODADD {key.bits} bits: verified")
+    if job.crt:
+        for name in ("rsa_crt_first", "rsa_crt"):
+            s = run.results.get(name)
+            assert s is not None, f"no result for {name}:\n{run.console}"
+            assert s == expect_s, f"{name}: {s:#x} != m^d mod n {expect_s:#x}"
+            key.crypto().public_key().verify(s.to_bytes(k, "big"), job.message, padding.PKCS1v15(), hashes.SHA256())
+            label = "RSA_CRT, first with the key" if name == "rsa_crt_first" else "RSA_CRT"
+            out.append(f"RSA-{key.bits} CRT signature ({label}): verified")
+    if job.ecc:
+        out.append(check_ecc(run, job.ecc))
     assert run.info.get("decerr_count") == "1", f"unmapped read not counted: {run.info}"
     assert run.info.get("buserr") == "0", f"bus errors: {run.info.get('buserr')}"
     return out
+
+
+def check_ecc(run: SocRun, ecc: EccJob) -> str:
+    """k G from the firmware (residue vectors of x and y) = `cryptography`'s public key of the
+    private value k."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    assert ecc.curve == "p256"
+    rx, ry = run.results.get("ecc_mul_x"), run.results.get("ecc_mul_y")
+    assert rx is not None and ry is not None, f"no ECC_MUL result:\n{run.console}"
+    x, y = ecc.value(rx), ecc.value(ry)
+    pub = ec.derive_private_key(ecc.k, ec.SECP256R1()).public_key().public_numbers()
+    assert (x, y) == (pub.x, pub.y), f"k G: ({x:#x}, {y:#x}) != cryptography's ({pub.x:#x}, {pub.y:#x})"
+    return "P-256 k*G (ECC_MUL on rns): verified"
 
 
 def summary(run: SocRun) -> dict[str, Any]:
@@ -400,14 +530,31 @@ def table(run: SocRun) -> str:
 
 
 def demo(bits: int = 512, pes: int = 2, window: int = 4, poll: bool = False, seed: int = 19,
-         echo: bool = True) -> tuple[SocRun, list[str], Job]:
-    """Build everything (cached), run the demo job, check it. Returns the run, the verified lines, the job."""
-    cfg = small_config(bits, pes)
+         echo: bool = True, crt: bool = True, ecc: bool = True) -> tuple[SocRun, list[str], Job]:
+    """Build everything (cached), run the demo job, check it. Returns the run, the verified lines, the job.
+    ecc: the build holds rns beside hscm (ecc_config) and the firmware runs one P-256 k G."""
     fw = build_firmware()
-    exe = build_soc(cfg)
-    job = make_job(make_key(bits, seed), window=window, poll=poll, seed=seed)
-    run = run_soc(exe, ram_image(fw, job), echo=echo)
-    return run, check(run, job), job
+    job = make_job(make_key(bits, seed), window=window, poll=poll, seed=seed, crt=crt, ecc=ecc)
+    try:
+        cfg = ecc_config(bits, pes) if ecc else small_config(bits, pes)
+    except ValueError:
+        cfg = None      # hscm + rns do not fit one pka_top at this MaxLen: two builds
+    if cfg is not None:
+        run = run_soc(build_soc(cfg), ram_image(fw, job), echo=echo)
+        return run, check(run, job), job
+    # hscm at `bits` for the RSA operations, rns alone (MaxLen 256) for k G; one report
+    hjob = dataclasses.replace(job, ecc=None)
+    ejob = dataclasses.replace(job, rsa=False, crt=False)
+    run = run_soc(build_soc(small_config(bits, pes)), ram_image(fw, hjob), echo=echo)
+    verified = check(run, hjob)
+    erun = run_soc(build_soc(rns_config()), ram_image(fw, ejob), echo=echo)
+    verified += check(erun, ejob)
+    run.ops["ecc_mul"] = erun.ops["ecc_mul"]
+    run.results.update({k: v for k, v in erun.results.items() if k.startswith("ecc_mul")})
+    run.info["ecc_build"] = "rns"
+    run.sim_cycles += erun.sim_cycles
+    run.console += erun.console
+    return run, verified, job
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -417,18 +564,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--window", type=int, default=4, help="window of the second MODEXP (0: none)")
     ap.add_argument("--poll", action="store_true", help="the driver polls INTR_STATE instead of waitirq")
     ap.add_argument("--seed", type=int, default=19, help="seed of the key and operands")
+    ap.add_argument("--no-crt", action="store_true", help="skip the RSA CRT signature (RSA_CRT on hscm)")
+    ap.add_argument("--no-ecc", action="store_true", help="skip P-256 k*G (ECC_MUL on rns; the build without rns)")
     ap.add_argument("--json", type=Path, help="write the measured cycles here")
     ap.add_argument("--quiet", action="store_true", help="do not echo the console")
     args = ap.parse_args(argv)
-    print(f"pka_soc: building firmware and SoC (hscm, {args.pes} PEs, {args.bits}-bit key) ...", flush=True)
-    run, verified, job = demo(args.bits, args.pes, args.window, args.poll, args.seed, echo=not args.quiet)
+    engines = "hscm"
+    if not args.no_ecc:
+        try:
+            ecc_config(args.bits, args.pes)
+            engines = "hscm + rns in one pka_top"
+        except ValueError:
+            engines = "two builds: hscm, and rns alone for k*G"
+    print(f"pka_soc: building firmware and SoC ({engines}, hscm {args.pes} PEs, {args.bits}-bit key) ...", flush=True)
+    run, verified, job = demo(args.bits, args.pes, args.window, args.poll, args.seed, echo=not args.quiet,
+                              crt=not args.no_crt, ecc=not args.no_ecc)
     print()
     print(table(run))
     print(f"(simulated {run.sim_cycles:,} cycles; overhead = CPU cycles of the driver call - COMPUTE)")
     for line in verified:
         print(line)
     if args.json:
-        data = {"bits": job.key.bits, "pes": args.pes, "window": args.window, **summary(run)}
+        data = {"bits": job.key.bits, "pes": args.pes, "window": args.window, "crt": job.crt,
+                "ecc": job.ecc.curve if job.ecc else None, **summary(run)}
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(data, indent=2) + "\n")
     return 0

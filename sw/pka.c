@@ -298,4 +298,41 @@ int pka_rsa_crt(pka_dev_t *dev, uint32_t *s, const uint32_t *m, const pka_rsa_ke
   return pka_read_operand(dev, PKA_SLOT_R, s, nw);
 }
 
+/* zero-pad: SLOT words past `nwords` up to `total` (a slot keeps old words otherwise) */
+static int write_padded(pka_dev_t *dev, unsigned slot, const uint32_t *words, unsigned nwords, unsigned total) {
+  unsigned i;
+  int st = words ? pka_write_operand(dev, slot, words, nwords) : PKA_OK;
+  if (st) return st;
+  for (i = words ? nwords : 0u; i < total; i++) wr(dev, SLOT_OFFSET(slot) + 4u * i, 0);
+  return check_reject(dev);
+}
+
+int pka_ecc_mul_rns(pka_dev_t *dev, uint32_t *rx, uint32_t *ry, const uint32_t *k, const uint32_t *x,
+                    const uint32_t *y, const pka_rns_curve_t *c) {
+  unsigned v = 2u * c->channels, pw = words_for(c->pbits), i;
+  int st;
+  if (c->channels == 0u || 4u * v > dev->slot_words) return PKA_ERR_TOO_BIG;
+  /* the same slots and order as pka.driver's Pka.rns_run: N first (a modulus write clears secrets) */
+  if ((st = pka_write_operand(dev, PKA_SLOT_N, &c->p_lo, 1)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_X0, c->table, c->table_words)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_A, x, v)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_B, y, v)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_W, c->w, v)) != 0) return st;
+  for (i = 0; i < 4u; i++) {
+    if (dev->bus.write_block) {
+      dev->bus.write_block(dev->bus.ctx, SLOT_OFFSET(PKA_SLOT_X1) + 4u * v * i, c->consts + v * i, v);
+    } else {
+      unsigned j;
+      for (j = 0; j < v; j++) wr(dev, SLOT_OFFSET(PKA_SLOT_X1) + 4u * (v * i + j), c->consts[v * i + j]);
+    }
+  }
+  if ((st = check_reject(dev)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_E, k, words_for(c->elen))) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_X2, c->expo, pw)) != 0) return st;
+  if ((st = write_padded(dev, PKA_SLOT_A_HI, c->order, pw, pw)) != 0) return st;
+  if ((st = pka_run(dev, PKA_OP_ECC_MUL, c->pbits, c->elen, 0, PKA_ENGINE_RNS)) != 0) return st;
+  if ((st = pka_read_operand(dev, PKA_SLOT_R, rx, v)) != 0) return st;
+  return pka_read_operand(dev, PKA_SLOT_R_HI, ry, v);
+}
+
 int pka_zeroize(pka_dev_t *dev) { return pka_run(dev, PKA_OP_ZEROIZE, 0, 0, 0, 0); }

@@ -104,6 +104,29 @@ int pka_ecc_check(pka_dev_t *dev, const uint32_t *x, const uint32_t *y, const ui
    then sign any number of messages (m < n): s = m^d mod n, released only after s^e == m. */
 int pka_rsa_load_key(pka_dev_t *dev, const pka_rsa_key_t *key);
 int pka_rsa_crt(pka_dev_t *dev, uint32_t *s, const uint32_t *m, const pka_rsa_key_t *key, unsigned window);
+/* ECC_MUL on the rns engine (doc/rns.md, doc/top.md): the operands are residue vectors in the MM
+   bases B and B' (n channels each: 2n words, B first), made by the host from public values only
+   (pka.model.rns.mm_context: ctx.to_rns), as pka.driver's Pka.rns_run writes them. The scalar k is a
+   plain number (SLOT_E, write-only). The engine checks the point on the curve, runs the ladder over
+   elen bits (blinded with `order` when CFG.BLIND_OFF = 0), recovers y and checks the result; rx, ry
+   (2n words each) receive x and y of k P as residue vectors (SLOT_R, SLOT_R_HI; ctx.from_rns). */
+typedef struct pka_rns_curve {
+  unsigned pbits;                 /* bits of the prime p (LEN) */
+  unsigned elen;                  /* bits of the scalar's length, the group order's (ELEN) */
+  unsigned channels;              /* n: channels per base (residue vectors have 2n words) */
+  uint32_t p_lo;                  /* p mod 2^32 (SLOT_N word 0: parity check) */
+  const uint32_t *table;          /* the per-rower constant table (SLOT_X0) */
+  unsigned table_words;
+  const uint32_t *w;              /* M^2 mod p (SLOT_W) */
+  const uint32_t *consts;         /* 1, a M, 2 b M, -4 b M mod p, 2n words each (SLOT_X1) */
+  const uint32_t *expo;           /* p - 2, ceil(pbits/32) words (SLOT_X2: the inversion exponent) */
+  const uint32_t *order;          /* the group order, ceil(pbits/32) words (SLOT_A_HI); NULL: 0 (no
+                                     scalar blinding) */
+} pka_rns_curve_t;
+
+/* x, y: the point's residue vectors (2n words each); k: elen bits */
+int pka_ecc_mul_rns(pka_dev_t *dev, uint32_t *rx, uint32_t *ry, const uint32_t *k, const uint32_t *x,
+                    const uint32_t *y, const pka_rns_curve_t *c);
 int pka_zeroize(pka_dev_t *dev);
 
 /* sw/example.c: the example program on any bus (returns 0 when every step succeeded) */

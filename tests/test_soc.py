@@ -1,10 +1,11 @@
 """The RISC-V SoC (soc/, soc/README.md): a PicoRV32 runs C firmware that drives pka_top through the
 unchanged C driver (sw/), simulated with Verilator.
 
-The small demo (RSA-512 without CRT on hscm with 2 PEs, binary and window 4, and a MODADD) must be
-verified on the host (the signature by `cryptography`), and the engine's counters seen by the CPU
-must equal the golden model's cycle counts. The SoC RTL is linted with -Wall, warnings fatal.
-First run: the Verilator build of the SoC (about a minute of CPU) and the firmware (seconds).
+The small demo on one pka_top with hscm (2 PEs, MaxLen 512) and rns (w = 32): RSA-512 without CRT
+(binary and window 4), a MODADD, two RSA-512 CRT signatures (RSA_CRT) and one P-256 k*G (ECC_MUL)
+must be verified on the host (signatures and k*G by `cryptography`), and the engine's counters seen
+by the CPU must equal the golden model's cycle counts. The SoC RTL is linted with -Wall, warnings
+fatal. First run: the Verilator build of the SoC (about a minute of CPU) and the firmware (seconds).
 """
 
 from __future__ import annotations
@@ -46,9 +47,23 @@ def test_soc_demo_verified(demo: Any) -> None:
     assert verified == ["RSA-512 signature (m^d mod n, no CRT, modexp): verified",
                         "RSA-512 signature (m^d mod n, no CRT, modexp, operands by plain MMIO): verified",
                         "RSA-512 signature (m^d mod n, no CRT, modexp window 4): verified",
-                        "MODADD 512 bits: verified"]
+                        "MODADD 512 bits: verified",
+                        "RSA-512 CRT signature (RSA_CRT, first with the key): verified",
+                        "RSA-512 CRT signature (RSA_CRT): verified",
+                        "P-256 k*G (ECC_MUL on rns): verified"]
     assert run.info["wait"] == "irq" and run.info["max_len"] == "512"
-    assert int(run.info["engines"], 16) == 1 << 5   # hscm only
+    assert int(run.info["engines"], 16) == 1 << 5 | 1 << 3   # hscm and rns
+
+
+def test_soc_ecc_result_checked(demo: Any) -> None:
+    """The host's check of k*G rejects a wrong point (here: the firmware's y for x)."""
+    run, _, job = demo
+    bad = soc.SocRun(run.console, run.exit_code, run.sim_cycles, dict(run.ops), dict(run.results), dict(run.info))
+    bad.results["ecc_mul_x"] = run.results["ecc_mul_y"]
+    with pytest.raises(AssertionError, match="k G"):
+        soc.check_ecc(bad, job.ecc)
+    # the scalar comes from the seeded generator: the same job twice
+    assert soc.make_job(job.key, crt=True, ecc=True).ecc.k == job.ecc.k
 
 
 def test_soc_counters_equal_the_models(demo: Any) -> None:
@@ -69,7 +84,10 @@ def test_soc_counters_equal_the_models(demo: Any) -> None:
     assert (run.ops["modadd"].compute, run.ops["modadd"].cycles) == seq_cycles(8, key.bits)
     mp = run.ops["mont_params"]
     assert (mp.compute, mp.cycles) in {seq_cycles(13, key.bits, key.n, job.r_bits, fix) for fix in (False, True)}
-    assert run.ops["zeroize"].compute == 32 * 32   # the whole RAM: 32 slots of 2^MinSlotAw = 32 words
+    # the whole RAM: 32 slots of 2^MinSlotAw words (10: rns's constant table for MaxLen 512)
+    assert run.ops["zeroize"].compute == 32 * 1024
+    # RSA_CRT: the first signature with a key makes its constants, the second reuses them
+    assert run.ops["rsa_crt"].compute < run.ops["rsa_crt_first"].compute
 
 
 def test_soc_overhead(demo: Any) -> None:
@@ -79,26 +97,45 @@ def test_soc_overhead(demo: Any) -> None:
     for name, op in run.ops.items():
         assert op.cpu >= op.cycles >= op.compute, name
     for name in ("modexp", "modexp_window"):
-        assert run.ops[name].overhead < 0.02 * run.ops[name].cpu, name
+        assert run.ops[name].overhead < 0.05 * run.ops[name].cpu, name
+    # measured (soc/README.md): RSA-512 CRT about 4 %, P-256 k*G about 17 %
+    assert run.ops["rsa_crt"].overhead < 0.06 * run.ops["rsa_crt"].cpu
+    assert run.ops["ecc_mul"].overhead < 0.25 * run.ops["ecc_mul"].cpu
     words, cpu = run.bench["mmio_store"]
     assert words == 16 and cpu < run.bench["driver_write"][1]
-    assert run.ops["modexp_mmio"].overhead < run.ops["modexp"].overhead
+    # modexp_mmio and modexp_window both follow a MODEXP with the secret E (whose N write waits for the
+    # secrets' zeroize), modexp does not: compare the two that pay the same
+    assert run.ops["modexp_mmio"].overhead < run.ops["modexp_window"].overhead
 
 
 def test_soc_poll(demo: Any) -> None:
     """The same job with the driver polling INTR_STATE instead of sleeping in waitirq."""
     run0, _, job0 = demo
-    cfg = soc.small_config()
-    job = soc.make_job(job0.key, poll=True)
+    cfg = soc.ecc_config()
+    job = soc.make_job(job0.key, poll=True, crt=True)
     run = soc.run_soc(soc.build_soc(cfg), soc.ram_image(soc.build_firmware(), job))
-    assert len(soc.check(run, job)) == 4
+    assert len(soc.check(run, job)) == 6
     assert run.info["wait"] == "poll"
     assert run.ops["modexp"].compute == run0.ops["modexp"].compute
 
 
+@pytest.mark.slow
+def test_soc_rsa2048_crt_and_p256() -> None:
+    """`make soc-demo`'s job: RSA-2048 on hscm with 16 PEs and P-256 k*G; rns cannot share a pka_top
+    with MaxLen 2048 (its constant table for 65 rowers exceeds 2^10 words per slot), so k*G runs on
+    a second build with rns alone. The issue's goals: driver and bus overhead <= 5 % of the RSA-2048
+    CRT signature, <= 15 % of the P-256 scalar multiplication."""
+    with pytest.raises(ValueError, match="two builds"):
+        soc.ecc_config(2048, 16)
+    run, verified, job = soc.demo(2048, 16, echo=False)
+    assert len(verified) == 7 and run.info["ecc_build"] == "rns"
+    assert run.ops["rsa_crt"].overhead <= 0.05 * run.ops["rsa_crt"].cpu
+    assert run.ops["ecc_mul"].overhead <= 0.15 * run.ops["ecc_mul"].cpu
+
+
 def test_soc_no_job() -> None:
     """Firmware without a job block stops with a non-zero exit code (the simulator's status 125)."""
-    cfg = soc.small_config()
+    cfg = soc.ecc_config()
     image = soc.ram_image(soc.build_firmware(), soc.make_job(soc.make_key(512)))
     image[soc.JOB_ADDR // 4] = 0   # no magic
     run = soc.run_soc(soc.build_soc(cfg), image)

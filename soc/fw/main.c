@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
- * main.c: the first pka_soc program: an RSA signature without CRT (s = m^d mod n) and a MODADD on
- * pka_top, through the C driver (sw/pka.c, unchanged), with the CPU's cycle counts.
+ * main.c: the pka_soc program: an RSA signature without CRT (s = m^d mod n), a MODADD, an RSA CRT
+ * signature (hscm RSA_CRT) and k P on P-256 (rns ECC_MUL) on pka_top, through the C driver (sw/pka.c),
+ * with the CPU's cycle counts.
  *
  * The host (soc/run.py) puts the operands in the job block (job.h) and checks what is printed:
  *   info <key>=<value> ...
@@ -185,40 +186,85 @@ int main(void) {
   print_str(bus.wait_irq ? "irq" : "poll");
   print_char('\n');
 
-  /* the per-key Montgomery constant W into SLOT_W (hscm: once per modulus) */
-  t0 = soc_rdcycle();
-  st = pka_mont_params(&dev, 0, 0, job->n, nbits, job->r_bits);
-  t1 = soc_rdcycle();
-  report("mont_params", st, t1 - t0);
-
-  /* RSA signature without CRT: s = m^d mod n, W from mont_params (r_bits = 0: no second MONT_PARAMS) */
-  t0 = soc_rdcycle();
-  st = pka_modexp(&dev, result, job->m, job->d, job->ebits, job->n, nbits, 0);
-  t1 = soc_rdcycle();
-  report("modexp", st, t1 - t0);
-  show("modexp", result, nw);
-
-  t0 = soc_rdcycle();
-  st = fw_modexp_mmio(&dev, result, job->m, job->d, job->ebits, job->n, nbits);
-  t1 = soc_rdcycle();
-  report("modexp_mmio", st, t1 - t0);
-  show("modexp_mmio", result, nw);
-
-  if (job->window) {
+  /* hscm: RSA without CRT (binary, by plain MMIO, windowed) and MODADD; off on a build without hscm */
+  if (job->flags & SOC_JOB_RSA) {
+    /* the per-key Montgomery constant W into SLOT_W (hscm: once per modulus) */
     t0 = soc_rdcycle();
-    st = fw_modexp_window(&dev, result, job->m, job->d, job->ebits, job->n, nbits, job->window);
+    st = pka_mont_params(&dev, 0, 0, job->n, nbits, job->r_bits);
     t1 = soc_rdcycle();
-    report("modexp_window", st, t1 - t0);
-    show("modexp_window", result, nw);
+    report("mont_params", st, t1 - t0);
+
+    /* RSA signature without CRT: s = m^d mod n, W from mont_params (r_bits = 0: no second MONT_PARAMS) */
+    t0 = soc_rdcycle();
+    st = pka_modexp(&dev, result, job->m, job->d, job->ebits, job->n, nbits, 0);
+    t1 = soc_rdcycle();
+    report("modexp", st, t1 - t0);
+    show("modexp", result, nw);
+
+    t0 = soc_rdcycle();
+    st = fw_modexp_mmio(&dev, result, job->m, job->d, job->ebits, job->n, nbits);
+    t1 = soc_rdcycle();
+    report("modexp_mmio", st, t1 - t0);
+    show("modexp_mmio", result, nw);
+
+    if (job->window) {
+      t0 = soc_rdcycle();
+      st = fw_modexp_window(&dev, result, job->m, job->d, job->ebits, job->n, nbits, job->window);
+      t1 = soc_rdcycle();
+      report("modexp_window", st, t1 - t0);
+      show("modexp_window", result, nw);
+    }
+
+    t0 = soc_rdcycle();
+    st = pka_modadd(&dev, result, job->a, job->b, job->n, nbits);
+    t1 = soc_rdcycle();
+    report("modadd", st, t1 - t0);
+    show("modadd", result, nw);
   }
 
-  t0 = soc_rdcycle();
-  st = pka_modadd(&dev, result, job->a, job->b, job->n, nbits);
-  t1 = soc_rdcycle();
-  report("modadd", st, t1 - t0);
-  show("modadd", result, nw);
+  /* RSA with the CRT key (hscm RSA_CRT): the key once into the write-only slots (the moduli first),
+   * then two signatures: the first makes the key's constants inside the accelerator, the second
+   * reuses them. Each is released only after s^e == m (SLOT_EPUB = e). */
+  if (job->flags & SOC_JOB_CRT) {
+    pka_rsa_key_t key = {job->n, nbits, job->p, job->pbits, job->q, job->qbits, job->dp, job->dq, job->qinv,
+                         job->e, 32u * SOC_JOB_HALF};
+    key.ebits = 0;
+    for (unsigned i = SOC_JOB_HALF; i-- > 0 && !key.ebits;) {
+      if (job->e[i]) key.ebits = 32u * i + 32u - (unsigned)__builtin_clz(job->e[i]);
+    }
+    t0 = soc_rdcycle();
+    st = pka_rsa_load_key(&dev, &key);
+    t1 = soc_rdcycle();
+    report("rsa_load_key", st, t1 - t0);
+    t0 = soc_rdcycle();
+    st = pka_rsa_crt(&dev, result, job->m, &key, 0);
+    t1 = soc_rdcycle();
+    report("rsa_crt_first", st, t1 - t0);
+    show("rsa_crt_first", result, nw);
+    t0 = soc_rdcycle();
+    st = pka_rsa_crt(&dev, result, job->m, &key, 0);
+    t1 = soc_rdcycle();
+    report("rsa_crt", st, t1 - t0);
+    show("rsa_crt", result, nw);
+  }
 
-  bus_bench(job, nw);
+  /* k P on the rns engine (ECC_MUL): the curve's constants and the point as residue vectors from the
+   * host's job block, the scalar plain; x and y of the result come back as residue vectors. */
+  if (job->flags & SOC_JOB_ECC) {
+    static uint32_t ry[SOC_JOB_RNS];
+    const pka_rns_curve_t curve = {job->ecc_pbits, job->ecc_elen, job->ecc_channels, job->ecc_p_lo,
+                                   job->ecc_table, job->ecc_table_words, job->ecc_w, job->ecc_consts,
+                                   job->ecc_expo, job->ecc_order};
+    const unsigned v = 2u * job->ecc_channels;
+    t0 = soc_rdcycle();
+    st = pka_ecc_mul_rns(&dev, result, ry, job->ecc_k, job->ecc_x, job->ecc_y, &curve);
+    t1 = soc_rdcycle();
+    report("ecc_mul", st, t1 - t0);
+    show("ecc_mul_x", result, v);
+    show("ecc_mul_y", ry, v);
+  }
+
+  if (job->flags & SOC_JOB_RSA) bus_bench(job, nw);
   decerr_probe();
 
   /* leave nothing behind: the exponent was in SLOT_E */
