@@ -72,9 +72,9 @@ def test_random_nonce_seeded_and_verified_both_ways() -> None:
     c = ecdsa.sign(be, "p256", d, b"m", P, nonce="random", seed=6)
     assert (a.r, a.s) == (b.r, b.s) != (c.r, c.s)
     key.public_key().verify(c.der, b"m", ec.ECDSA(hashes.SHA256()))
-    # a signature made by cryptography verifies on ours
+    # a signature made by cryptography verifies on ours (its RFC 6979 nonce: the same bytes every run)
     pn = key.public_key().public_numbers()
-    theirs = ecdsa.der_decode(key.sign(b"other", ec.ECDSA(hashes.SHA256())))
+    theirs = ecdsa.der_decode(key.sign(b"other", ec.ECDSA(hashes.SHA256(), deterministic_signing=True)))
     assert theirs is not None
     v = ecdsa.verify(be, "p256", (pn.x, pn.y), b"other", *theirs, P)
     assert v.valid and v.detail["ladders"] == 2 and v.cycles == 2 * 136_244

@@ -4,7 +4,6 @@ vectors against `cryptography`, low-order points (an all-zero result, refused fo
 from __future__ import annotations
 
 import json
-import os
 import random
 
 import pytest
@@ -67,8 +66,7 @@ def test_iterated_once(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and json.loads(text)["result"] == ITERATED[1]
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("PKA_SLOW"), reason="slow tier (about 10 minutes): set PKA_SLOW=1")
+@pytest.mark.slow   # about 10 minutes
 def test_iterated_1000(capsys: pytest.CaptureFixture[str]) -> None:
     code, text = run(capsys, "x25519", "--scalar", "09" + "00" * 31, "--u", "09" + "00" * 31,
                      "--iterations", "1000", "--json")

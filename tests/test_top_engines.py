@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from conftest import SEED
 from pka.driver import Pka, session
 from pka.errors import PkaError, Status
 from pka.model.common import OpResult
@@ -78,14 +79,34 @@ def test_engine_status_comes_through() -> None:
     assert p.modadd(5, 9, 11).result == 3          # and the block is fine afterwards
 
 
+def modinv_compute(a: int, prime: int, model: object, params: dict) -> int:
+    """COMPUTE of MODINV (rtl/top/pka_top_seq.sv, KInv): the check pass (3W), N - 2 (2W), the engine's
+    MODEXP A^(N-2), its MODMUL A * A^(N-2), the R == 1 pass (2W) and the copy to R (2W); W = words of N."""
+    w = -(-prime.bit_length() // 32)
+    inv = pow(a, -1, prime)
+    modexp = model.modexp(a, prime - 2, prime, params).cycles            # type: ignore[attr-defined]
+    modmul = model.modmul(a, inv, prime, params)                          # type: ignore[attr-defined]
+    return 9 * w + modexp + modmul.detail.get("total_cycles", modmul.cycles)
+
+
+def ecc_check_compute(prime: int, model: object, params: dict) -> int:
+    """COMPUTE of ECC_CHECK (KChk): the x, y < p pass (4W), five copies (2W each), two checked
+    modular additions (a check pass and an addition, 8W each), the compare (3W) and three engine
+    MODMULs (their cycles depend on the length only)."""
+    w = -(-prime.bit_length() // 32)
+    mm = model.modmul(1, 1, prime, params)                                # type: ignore[attr-defined]
+    return 4 * w + 5 * 2 * w + 2 * 8 * w + 3 * w + 3 * mm.detail.get("total_cycles", mm.cycles)
+
+
 @pytest.mark.parametrize("prime", [(1 << 61) - 1, (1 << 127) - 1, P256[0]])
 def test_modinv(prime: int) -> None:
+    from pka.model import hscm as model
     p = _hscm()
-    rng = random.Random(prime)
+    rng = random.Random(SEED + prime)
     for a in [1, 2, prime - 1] + [rng.randrange(1, prime) for _ in range(2)]:
         r = p.modinv(a, prime, "hscm", params=HSCM)
         assert r.result == pow(a, -1, prime)
-        assert r.cycles > 0
+        assert r.cycles == modinv_compute(a, prime, model, HSCM), a
 
 
 def test_modinv_errors() -> None:
@@ -103,23 +124,40 @@ def test_modinv_errors() -> None:
 
 
 def test_ecc_check() -> None:
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    from pka.model import hscm as model
     p = _hscm()
     prime, a, b, gx, gy = P256
-    p.ecc_check(gx, gy, a, b, prime, "hscm", params=HSCM)
-    from cryptography.hazmat.primitives.asymmetric import ec
-    pub = ec.derive_private_key(123456789, ec.SECP256R1()).public_key().public_numbers()
+    assert p.ecc_check(gx, gy, a, b, prime, "hscm", params=HSCM).cycles == ecc_check_compute(prime, model, HSCM)
+    pub = ec.derive_private_key(random.Random(SEED).randrange(1, 1 << 255), ec.SECP256R1()).public_key().public_numbers()
     r = p.ecc_check(pub.x, pub.y, a, b, prime, "hscm", params=HSCM)
-    assert r.cycles and r.cycles > 0
+    assert r.cycles == ecc_check_compute(prime, model, HSCM)
     assert p.read_slot(Slot.A, 8) == pub.x
     for x, y, st in ((gx, gy + 1, Status.ERR_NOT_ON_CURVE), (gx ^ 1, gy, Status.ERR_NOT_ON_CURVE),
                      (gx, prime, Status.ERR_OPERAND_RANGE), (prime + 1, gy, Status.ERR_OPERAND_RANGE)):
         with pytest.raises(PkaError) as e:
             p.ecc_check(x, y, a, b, prime, "hscm", params=HSCM)
         assert e.value.status == st
-    with pytest.raises(PkaError) as e:       # a coefficient out of range
-        p.write_slot(Slot.X1, prime, 8)
-        p.run(Op.ECC_CHECK, 256)
-    assert e.value.status == Status.ERR_OPERAND_RANGE
+
+
+def test_ecc_check_coefficients_out_of_range() -> None:
+    """The coefficient checks on a point that is on the curve (x, y < p), so only the coefficient can
+    be the error: a = p (X0) or b = p (X1) -> ERR_OPERAND_RANGE, each with its own register write,
+    and the same point with both coefficients in range passes (the control)."""
+    p = _hscm()
+    prime, a, b, gx, gy = P256
+    p.ecc_check(gx, gy, a, b, prime, "hscm", params=HSCM)             # the control: on the curve
+    for slot in (Slot.X0, Slot.X1):
+        p.write_slot(Slot.A, gx, 8)
+        p.write_slot(Slot.B, gy, 8)
+        p.write_slot(Slot.X0, a % prime, 8)
+        p.write_slot(Slot.X1, b, 8)
+        p.write_slot(slot, prime, 8)                                   # the one coefficient out of range
+        with pytest.raises(PkaError) as e:
+            p.run(Op.ECC_CHECK, 256)
+        assert e.value.status == Status.ERR_OPERAND_RANGE, slot
+    p.ecc_check(gx, gy, a, b, prime, "hscm", params=HSCM)             # and nothing stuck
 
 
 @pytest.mark.slow
@@ -145,20 +183,49 @@ def test_rsa_2048_crt_through_the_bus_victor() -> None:
     cryptography: what `pka rsa --backend rtl` does once wired to pka.driver."""
     from pka import rsa
     from pka.driver import backend
-    key = rsa.generate_key(2048)
+    key = rsa.generate_key(2048, seed=SEED)
     sig = rsa.sign(key, b"pka_top", backend("victor"), VICTOR, crt=True)
-    assert sig.verified and sig.cycles and sig.cycles > 0
+    assert sig.verified
+    assert sig.cycles == checked_modexp_compute(key, b"pka_top", VICTOR)
+
+
+def checked_modexp_compute(key: object, message: bytes, params: dict) -> int:
+    """COMPUTE of the signature on an engine without RSA_CRT (pka.driver.Backend.rsa_crt): MODEXP
+    with d, checked with e before release (pka_top_seq KExp: the engine's MODEXP m^d, its MODEXP
+    s^e over bits(e), the compare pass, 3W; the scan of SLOT_EPUB is overhead)."""
+    from pka.model import victor as model
+    from pka.proto import rsa as prsa
+    ck = prsa.crt_key(key)                                                  # type: ignore[arg-type]
+    nb = ck.n.bit_length()
+    m = prsa.encode(nb, message, False, "sha256", None)
+    s = pow(m, ck.d, ck.n)
+    return (model.modexp(m, ck.d, ck.n, params).cycles + model.modexp(s, ck.e, ck.n, params).cycles
+            + 3 * -(-nb // 32))
+
+
+@pytest.mark.slow
+def test_checked_modexp_signature_on_victor_512() -> None:
+    """The path of the RSA-2048 test above on a 512-bit key: its COMPUTE as checked_modexp_compute."""
+    from pka import rsa
+    from pka.driver import backend
+    key = rsa.generate_key(512, seed=SEED)
+    sig = rsa.sign(key, b"pka_top", backend("victor"), VICTOR, crt=True)
+    assert sig.verified
+    assert sig.cycles == checked_modexp_compute(key, b"pka_top", VICTOR)
 
 
 RNS = {"w": 16, "alg": "mm"}
 
 
-def test_rns_through_the_bus_small() -> None:
+def test_rns_through_the_bus_small(monkeypatch: pytest.MonkeyPatch) -> None:
     """rns in pka_top (64-bit build, w = 16): MODEXP and MODMUL with the operands written as residue
     vectors by the driver (the engine's layout), and ECC_MUL on the small curve, each against the
-    rns model (results and compute cycles); an SBMM request is refused with ERR_UNSUPPORTED."""
+    rns model (results and compute cycles, blinding off: the model's unblinded ladder); an SBMM
+    request is refused with ERR_UNSUPPORTED. (Blinded ECC_MUL through the top: tests/test_top_ct.py.)"""
+    from pka import driver
     from pka.driver import backend
     from pka.model import rns as model
+    monkeypatch.setattr(driver, "DEFAULT_BLINDING", False)
     p = session("rns", RNS, 64)
     rng = random.Random(64)
     for _ in range(max(2, VECTORS // 10)):

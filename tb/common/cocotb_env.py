@@ -10,10 +10,18 @@ Use from a cocotb test module:
 The memory answers the req/gnt port exactly like tb/common/harness.cpp (read data one cycle after
 the grant), so a design that passes one passes the other. Python runs on every clock edge here, so
 keep operations small (the C++ harness in pka.sim is for long runs).
+
+Independent cycle count, as pka.sim.Harness.command: `wall` is counted here, the clock edges from
+the one that accepts the command to the one after which done is high (the harness's definition),
+and every command asserts wall = cycles_o + io_cycles_o + the engine's overhead (pka.rtl.<e>.overhead).
+The engine is the core pka.sim.run_cocotb(engine=True) wraps (PKA_ENGINE_TOP, PKA_ENGINE_PARAMS in
+the environment it gives the test), or an explicit `overhead`.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
 
 import cocotb
@@ -24,13 +32,22 @@ WORD_MASK = 0xFFFF_FFFF
 
 
 class EngineEnv:
-    def __init__(self, dut, mem_aw: int, stall_permille: int = 0, seed: int = 1) -> None:
+    def __init__(self, dut, mem_aw: int, stall_permille: int = 0, seed: int = 1, overhead=None) -> None:
         self.dut = dut
         self.mem_aw = mem_aw
         self.mem = [0] * (1 << mem_aw)
         self.stall = stall_permille
         self.rng = random.Random(seed)
         self.cycle = 0
+        self.top = os.environ.get("PKA_ENGINE_TOP", "")
+        self.params = json.loads(os.environ.get("PKA_ENGINE_PARAMS", "{}"))
+        if overhead is None:
+            from pka.sim import overhead_for
+            if not self.top:
+                raise RuntimeError("EngineEnv: no engine named (run through pka.sim.run_cocotb(engine=True), "
+                                   "or give overhead=)")
+            overhead = overhead_for(self.top)
+        self.overhead = overhead
 
     def slot_addr(self, slot: int) -> int:
         return int(slot) << (self.mem_aw - 4)
@@ -94,13 +111,17 @@ class EngineEnv:
             if ready:
                 break
         d.cmd_valid_i.value = 0
-        start = self.cycle
+        wall = 1                     # the accepting edge
         while True:
             await ReadOnly()
             if int(d.done_o.value):
                 break
             await RisingEdge(d.clk_i)
-            assert self.cycle - start < max_cycles, f"no done within {max_cycles} cycles"
-        res = (int(d.status_o.value), int(d.cycles_o.value), int(d.io_cycles_o.value), self.cycle - start)
-        await RisingEdge(d.clk_i)
+            wall += 1
+            assert wall <= max_cycles, f"no done within {max_cycles} cycles"
+        res = (int(d.status_o.value), int(d.cycles_o.value), int(d.io_cycles_o.value), wall)
+        await RisingEdge(d.clk_i)    # done is a pulse: step past it (also before a failed check)
+        from pka.sim import check_cycles
+        check_cycles(self.top or "engine", self.overhead, op, length, elen, arg, self.params, res[0], res[1],
+                     res[2], wall)
         return res

@@ -38,6 +38,29 @@ async def modadd_random_with_stalls(dut):
         assert st == Status.ERR_OPCODE
 
 
+@cocotb.test()
+async def cycle_check_fails_on_a_wrong_relation(dut):
+    """EngineEnv's independent count: with the true relation (pka.sim.example_overhead) every command
+    passes and wall = cycles + io + 1 for MODADD; with a relation one cycle off the same command
+    raises CycleCountError, so a counter that skipped (or added) a cycle cannot pass unseen."""
+    from pka.sim import CycleCountError, example_overhead
+    env = EngineEnv(dut, mem_aw=8)
+    await env.start()
+    n, a, b = (1 << 95) | 12345, 7, 9
+    for slot, v in ((SLOT_N, n), (SLOT_A, a), (SLOT_B, b)):
+        env.write_int(env.slot_addr(slot), v, 3)
+    st, cyc, io, wall = await env.command(OP_MODADD, 96)
+    assert (st, cyc, wall) == (0, 2, cyc + io + 1)
+    for off in (1, -1):
+        env.overhead = lambda *args, off=off: example_overhead(*args) + off
+        try:
+            await env.command(OP_MODADD, 96)
+        except CycleCountError as exc:
+            assert f"off by {-off}" in str(exc)
+        else:
+            raise AssertionError(f"a relation {off:+} cycle off passed")
+
+
 @pytest.mark.rtl
 def test_pka_example_engine() -> None:
     from pka.sim import fileset, run_cocotb

@@ -3,6 +3,9 @@
 // lint-params: MaxLen=256 MemAw=9 W=32 Pes=3 MaxWindow=4
 // lint-params: MaxLen=512 MemAw=10 W=64 Pes=2 MaxWindow=8
 // lint-params: MaxLen=64 MemAw=8 W=16 Pes=1 MaxWindow=1
+// lint-params: MaxLen=512 MemAw=9 W=16 Pes=8 MaxWindow=6
+// lint-params: MaxLen=1024 MemAw=10 W=16 Pes=16 MaxWindow=6
+// lint-params: MaxLen=2048 MemAw=11 W=16 Pes=32 MaxWindow=6
 rtl/common/pka_pkg.sv
 rtl/engines/hscm/pka_hscm_pkg.sv
 rtl/engines/hscm/pka_hscm_pe.sv

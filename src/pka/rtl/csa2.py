@@ -25,6 +25,18 @@ Progress = Callable[[int], None] | None
 _HARNESSES: dict[tuple[int, int], Harness] = {}
 
 
+def overhead(op: int, length: int, elen: int, arg: int, status: int, params: Mapping[str, int]) -> int:
+    """Cycles from the command's acceptance to done that neither cycles_o nor io_cycles_o counts:
+    wall = cycles + io_cycles + overhead, checked on every command by pka.sim.Harness.command.
+
+    1 for every op, length and status: the accepting cycle (Idle with cmd_valid: the decode, the
+    counters cleared, the array's clr). Every state after it counts each of its cycles once: Load,
+    Check, Cmp, Store and Zero in io_cycles (every cycle, a stalled grant or an outstanding read
+    included), Pre, Pad, Loop, Cpa and Wipe in cycles; errors found at the decode go straight to
+    Done, those of Check leave from a counted cycle. Done (done_o high) is after the count."""
+    return 1
+
+
 def mem_aw(l: int) -> int:
     """Address width for 16 slots of at least max(8, L/32) words."""
     words = max(8, l // 32)

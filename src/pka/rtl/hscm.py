@@ -31,6 +31,18 @@ MAXLENS = (512, 1024, 2048, 4096)
 _HARNESSES: dict[tuple[int, int, int, int], Harness] = {}
 
 
+def overhead(op: int, length: int, elen: int, arg: int, status: int, params: Mapping[str, int]) -> int:
+    """Cycles from the command's acceptance to done that neither cycles_o nor io_cycles_o counts:
+    wall = cycles + io_cycles + overhead, checked on every command by pka.sim.Harness.command.
+
+    1 for every op, length and status: the accepting cycle (S_IDLE with cmd_valid: the decode and
+    the length/window checks, the counters cleared). After it S_LOAD, S_ALIGN, S_RCHK and S_STORE
+    count each cycle in io_cycles (stalled grants included), S_PREP, S_CHKMUL, S_CHKALU, S_RUN,
+    S_RECMUL, S_RECADD, S_RECRED and S_WIPE in cycles; every error leaves from a counted cycle.
+    S_DONE (done_o high) is after the count."""
+    return 1
+
+
 def max_len_for(bits: int) -> int:
     for m in MAXLENS:
         if bits <= m:

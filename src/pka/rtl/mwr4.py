@@ -29,6 +29,17 @@ TOGGLE_NAMES = ("sel", "en", "net", "reg", "kernel_cycles")
 _HARNESSES: dict[tuple[tuple[str, int], ...], Harness] = {}
 
 
+def overhead(op: int, length: int, elen: int, arg: int, status: int, params: Mapping[str, int]) -> int:
+    """Cycles from the command's acceptance to done that neither cycles_o nor io_cycles_o counts:
+    wall = cycles + io_cycles + overhead, checked on every command by pka.sim.Harness.command.
+
+    1 for every op, length and status: the accepting cycle (Idle with cmd_valid: the decode and
+    the length checks, the counters cleared). After it Load, Drain, Check, Store and TogStore
+    count each cycle in io_cycles (stalled grants included), PSetup, PRun and Wipe in cycles; a
+    status found in Check leaves from that counted cycle. Done (done_o high) is after the count."""
+    return 1
+
+
 def max_len(bits: int) -> int:
     """The build size for operands of `bits` bits."""
     for m in MAX_LENS:

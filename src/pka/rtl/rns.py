@@ -25,6 +25,21 @@ MEM_AW = 14
 _HARNESS: dict[tuple[int, int, int], Harness] = {}
 
 
+def overhead(op: int, length: int, elen: int, arg: int, status: int, params: Mapping[str, int]) -> int:
+    """Cycles from the command's acceptance to done that neither cycles_o nor io_cycles_o counts:
+    wall = cycles + io_cycles + overhead, checked on every command by pka.sim.Harness.command.
+
+    1: the accepting cycle (Idle with cmd_valid: the decode, the length checks, the counters
+    cleared), for every op and status; + 1 when the microprogram ran to its HALT (status OK, any op
+    but OP_ZEROIZE): Exec counts every micro-op's cycle in cycles but HALT's (cycles is the
+    microprogram as pka.model.rns.run_machine counts it), and HALT takes one cycle to move to Store.
+    Load and Store count every cycle in io_cycles (stalled grants included), Wipe in cycles; a FAIL
+    that fires (ERR_NOT_ON_CURVE, ERR_INFINITY, ERR_FAULT) is a counted Exec cycle and goes to
+    Store without HALT; load-time errors (ERR_EVEN_MODULUS, ERR_OPERAND_RANGE) and decode errors
+    never enter Exec. Done (done_o high) is after the count."""
+    return 1 + int(status == Status.OK and op != Op.ZEROIZE)
+
+
 def design(w: int, max_len: int, sbmm: int = 0) -> Design:
     return Design("pka_rns_core", fileset("rns"), {"MaxLen": max_len, "W": w, "MemAw": MEM_AW, "Sbmm": sbmm},
                   mem_aw=MEM_AW)

@@ -26,6 +26,18 @@ Progress = Callable[[int], None] | None
 _HARNESSES: dict[tuple[int, int, int, int], Harness] = {}
 
 
+def overhead(op: int, length: int, elen: int, arg: int, status: int, params: Mapping[str, int]) -> int:
+    """Cycles from the command's acceptance to done that neither cycles_o nor io_cycles_o counts:
+    wall = cycles + io_cycles + overhead, checked on every command by pka.sim.Harness.command.
+
+    1 for every op, length and status: the accepting cycle (Idle with cmd_valid: the decode and
+    the length checks, the counters cleared, the division for n' started). After it Load and
+    Store count each cycle in io_cycles (stalled grants included), Check, Recip, Loop, Drain,
+    Reduce and Wipe in cycles (the paper counts the range check and the reciprocal as compute);
+    errors in Load and Check leave from a counted cycle. Done (done_o high) is after the count."""
+    return 1
+
+
 def mem_aw(max_len: int) -> int:
     """Address width for 16 slots of at least max(4, MaxLen/32) words."""
     words = max(4, max_len // 32)
