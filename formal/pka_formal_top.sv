@@ -48,7 +48,7 @@ module pka_formal_top
   logic [1:0]  bresp, rresp;
   logic [31:0] rdata;
 
-  pka_top #(.MaxLen(MaxLen)) u_dut (
+  pka_top #(.MaxLen(MaxLen), .EnExample(1'b1), .EnHscm(1'b0)) u_dut (
     .clk_i, .rst_ni,
     .s_axil_awvalid(awvalid), .s_axil_awready(awready), .s_axil_awaddr(awaddr), .s_axil_awprot(3'b0),
     .s_axil_wvalid(wvalid), .s_axil_wready(wready), .s_axil_wdata(wdata), .s_axil_wstrb(wstrb),
@@ -122,18 +122,27 @@ module pka_formal_top
   localparam logic [4:0] FnZero = 5'd0, FnClr = 5'd14;
 
   // pka_top_seq's kinds this build cannot run (no hscm, rns or binary engine with MODEXP/MODMUL)
+  localparam logic [3:0] KReset = 4'd0;
   localparam logic [3:0] KEng = 4'd3, KAdd = 4'd4, KSub = 4'd5, KMont = 4'd6, KInv = 4'd7, KChk = 4'd8, KCrt = 4'd9, KExp = 4'd10, KAbort = 4'd12, KBlk = 4'd13, KSign = 4'd14,
                          KEcc = 4'd15;
   localparam logic [3:0] SMu = 4'd4, SEngCmd = 4'd5, SRst = 4'd9, SEnt = 4'd10;
-  localparam logic [4:0] FnRand = 5'd15;
+  localparam logic [4:0] FnRand = 5'd15, FnMac = 5'd16;
 
   logic seq_busy, seq_start, seq_done, seq_accept;
   assign seq_busy  = u_dut.busy;
   assign seq_start = u_dut.u_seq.start_i;
   assign seq_done  = u_dut.done;
-  // the sequencer takes the command: idle and no key clear in the same cycle (a key clear wins; see
-  // PKA_FORMAL_FINDING_CMD)
-  assign seq_accept = seq_start && !seq_busy && !u_dut.keyclr;
+  // (the hierarchical references to u_seq's input ports are the nets that drive them)
+  always @* begin
+    if (!f_init) begin
+      a_ref_ports: assert(seq_start == u_dut.cmd_written_q && u_dut.u_seq.op_i == u_dut.hwif_out.CMD.OP.value
+                          && u_dut.u_seq.len_i == u_dut.hwif_out.LEN.LEN.value
+                          && u_dut.u_seq.mem_rdata_i == u_dut.ram_rdata);
+    end
+  end
+  // the sequencer takes the command: idle, no key clear in the same cycle (a key clear wins and the
+  // command is rejected) and no command in progress
+  assign seq_accept = seq_start && !seq_busy && !u_dut.keyclr && !u_dut.u_seq.inprog_q;
 
 `ifdef PKA_FORMAL_SEQ_INV
   // ---- what the sequencer of this build can be doing (invariants for the inductions) -------------
@@ -144,15 +153,24 @@ module pka_formal_top
   assign v_state = u_dut.u_seq.state_q;
   always @* begin
     if (!f_init) begin
+      i_enums: assert(u_dut.u_seq.fn_q <= FnMac && v_state <= SEnt);
       i_kinds: assert(!(u_dut.u_seq.kind_q inside {KInv, KChk, KCrt, KExp, KBlk, KSign, KEcc}));
       i_noret: assert(!u_dut.u_seq.ret_q);
-      i_noent: assert(v_state != SEnt && u_dut.u_seq.fn_q != FnRand);
+      // no command in progress when idle, in the clear after reset or in a key clear
+      if (v_state == SIdle || u_dut.u_seq.kind_q inside {KReset, KKeyClr}) i_inprog: assert(!u_dut.u_seq.inprog_q);
+      // a command is decoded from KNop (SIdle sets it)
+      if (v_state == SDecode) i_decode: assert(u_dut.u_seq.kind_q == 4'd1 && u_dut.u_seq.inprog_q
+                                               && u_dut.u_seq.cwords_q == u_dut.u_seq.words_q
+                                               && u_dut.u_seq.words_q == 8'((32'(u_dut.u_seq.len_q) + 31) >> 5));
+      // no result copies (only RSA_CRT, MODEXP's check and ECC_MUL take them)
+      i_rcp: assert(u_dut.u_seq.rcp_q == '0);
+      i_noent: assert(v_state != SEnt && u_dut.u_seq.fn_q != FnRand && u_dut.u_seq.fn_q != FnMac);
       if (seq_busy && u_dut.u_seq.kind_q == KEng && v_state != SDecode)
         i_engkind: assert(u_dut.u_seq.eng_q == 3'(EngExample));
       if (seq_busy && u_dut.u_seq.kind_q inside {KAdd, KSub, KMont, KEng} && !(v_state inside {SDecode, SDone}))
         i_len: assert(u_dut.u_seq.len_q != 16'd0 && 32'(u_dut.u_seq.len_q) <= MaxLen
                       && u_dut.u_seq.cwords_q == u_dut.u_seq.words_q
-                      && u_dut.u_seq.words_q == 8'((32'(u_dut.u_seq.len_q) + 31) / 32));
+                      && u_dut.u_seq.words_q == 8'((32'(u_dut.u_seq.len_q) + 31) >> 5));
       if (u_dut.u_seq.eused_q) i_eused: assert(u_dut.u_seq.eng_q == 3'(EngExample));
     end
   end
@@ -384,27 +402,80 @@ module pka_formal_top
   always_ff @(posedge clk_i) begin
     if (f_past && rst_ni && $past(rst_ni)) begin
       // a CMD write that reaches a busy sequencer: rejected and flagged
-      // (unless the host wrote INTR_STATE in that cycle: the register block gives a software write
-      // precedence over the hardware set, see PKA_FORMAL_FINDING_INTR below)
-      if ($past(seq_start && seq_busy)
-`ifndef PKA_FORMAL_FINDING_INTR
-          && !$past(f_intr_wr)
-`else
-          && !$past(f_intr_clr_rej)      // finding: only a write that clears REJECT itself may clear it
-`endif
-         ) begin
+      // (whatever the host writes to INTR_STATE in that cycle: the hardware set has precedence;
+      // formal finding 1, fixed)
+      if ($past(seq_start && seq_busy)) begin
         a_reject_intr: assert(u_dut.hwif_out.INTR_STATE.REJECT.value);
         a_reject_status: assert(u_dut.hwif_in.STATUS.REJECT.next == 8'(ST_ERR_BUSY));
       end
-      // a start while busy does not restart the command: the sequencer does not return to decode
-`ifdef PKA_FORMAL_FINDING_CMD
-      // finding: a CMD write is either taken or rejected (fails: a modulus write that clears a bound
-      // key in the cycle the CMD write reaches the idle sequencer drops the command, no REJECT)
-      if ($past(seq_start)) a_cmd_taken_or_rejected: assert($past(seq_busy) || $past(seq_accept));
-`endif
+      // a CMD write is either taken or rejected: a modulus write that starts a key clear in the cycle
+      // the CMD write reaches the idle sequencer rejects it (formal finding 2, fixed)
+      if ($past(seq_start)) a_cmd_taken_or_rejected: assert($past(u_dut.u_seq.reject_o) || $past(seq_accept));
+      if ($past(seq_start && u_dut.u_seq.reject_o)) a_reject_intr_any: assert(u_dut.hwif_out.INTR_STATE.REJECT.value);
       if ($past(seq_start && seq_busy)) a_no_restart: assert(u_dut.u_seq.state_q != SDecode);
     end
   end
+`endif
+
+`ifdef PKA_FORMAL_MITER
+  // ---- property 3, non-interference: a second sequencer (u_ref) gets every input of u_dut.u_seq,
+  // but a CMD write only when the block is idle. Every output but reject_o and every register must
+  // stay equal: a CMD write while busy changes nothing in the sequencer (k-induction). The register
+  // list pka_formal_seq_eq.svh is generated from pka_top_seq.sv's always_ff blocks by formal/run.py.
+  // u_ref's parameters are pka_top's for this build (MaxLen 64, only the example engine, id 7).
+  logic                        r_edn_req, r_busy, r_done, r_reject, r_fin, r_bound, r_own, r_erst;
+  logic                        r_mreq, r_mwe;
+  logic [7:0]                  r_code, r_last_op;
+  logic [31:0]                 r_cycles, r_compute, r_io, r_mwdata;
+  logic [63:0]                 r_mu;
+  logic [NumSlots-1:0]         r_taint;
+  logic [NumEng-1:0]           r_ecmd_valid;
+  eng_cmd_t                    r_ecmd;
+  logic [2:0]                  r_eng_sel;
+  pka_top_pkg::pslot_t [15:0]  r_map;
+  logic [5:0]                  r_maddr;
+  pka_top_seq #(
+    .MaxLen(MaxLen), .SlotAw(1), .EngMask(8'h80), .MontK(0), .RnsW(0), .CrtBlind(1'b0), .EccBlind(1'b0),
+    .EnResultCheck(1'b1), .TestExposeInternals(1'b0)
+  ) u_ref (
+    .clk_i, .rst_ni,
+    // (inputs from pka_top's nets that drive u_dut.u_seq's ports)
+    .start_i(u_dut.cmd_written_q && !u_dut.busy),
+    .op_i(u_dut.hwif_out.CMD.OP.value), .eng_i(u_dut.hwif_out.CMD.ENGINE.value),
+    .len_i(u_dut.hwif_out.LEN.LEN.value), .elen_i(u_dut.hwif_out.LEN.ELEN.value),
+    .arg_i(u_dut.hwif_out.ARG.ARG.value), .abort_i(u_dut.hwif_out.CTRL.ABORT.value),
+    .blind_off_i(u_dut.hwif_out.CFG.BLIND_OFF.value), .edn_req_o(r_edn_req), .edn_ack_i(edn_ack),
+    .edn_data_i(edn_data), .bw_valid_i(u_dut.bw_valid), .bw_slot_i(u_dut.bw_slot),
+    .keyclr_i(u_dut.keyclr), .busy_o(r_busy), .done_o(r_done), .reject_o(r_reject),
+    .finished_o(r_fin), .code_o(r_code), .last_op_o(r_last_op), .cycles_o(r_cycles), .compute_o(r_compute),
+    .io_o(r_io), .mu_o(r_mu), .bound_o(r_bound), .taint_o(r_taint), .ecmd_valid_o(r_ecmd_valid),
+    .ecmd_ready_i(u_dut.ecmd_ready), .ecmd_o(r_ecmd), .eres_i(u_dut.eres),
+    .eng_own_o(r_own), .eng_sel_o(r_eng_sel), .map_o(r_map), .eng_rst_o(r_erst),
+    .acc_req_i(u_dut.ram_req && u_dut.busy), .acc_we_i(u_dut.ram_we),
+    .acc_slot_i(pka_top_pkg::pslot_t'(u_dut.ram_addr[5:1])),
+    .mem_req_o(r_mreq), .mem_we_o(r_mwe), .mem_addr_o(r_maddr), .mem_wdata_o(r_mwdata),
+    .mem_rdata_i(u_dut.ram_rdata));
+
+`define PKA_EQ(R) if (f_init) assume(u_ref.R == u_dut.u_seq.R); else assert(u_ref.R == u_dut.u_seq.R);
+  always @* begin
+`include "pka_formal_seq_eq.svh"
+    if (!f_init) begin
+      a_mi_outputs: assert(r_edn_req == u_dut.u_seq.edn_req_o && r_busy == u_dut.u_seq.busy_o
+                           && r_done == u_dut.u_seq.done_o && r_fin == u_dut.u_seq.finished_o
+                           && r_code == u_dut.u_seq.code_o && r_last_op == u_dut.u_seq.last_op_o
+                           && r_cycles == u_dut.u_seq.cycles_o && r_compute == u_dut.u_seq.compute_o
+                           && r_io == u_dut.u_seq.io_o && r_mu == u_dut.u_seq.mu_o
+                           && r_bound == u_dut.u_seq.bound_o && r_taint == u_dut.u_seq.taint_o);
+      a_mi_engine: assert(r_ecmd_valid == u_dut.u_seq.ecmd_valid_o && r_ecmd == u_dut.u_seq.ecmd_o
+                          && r_own == u_dut.u_seq.eng_own_o && r_eng_sel == u_dut.u_seq.eng_sel_o
+                          && r_map == u_dut.u_seq.map_o && r_erst == u_dut.u_seq.eng_rst_o);
+      // (the RAM port's address and data count only with a request, the data only with a write)
+      a_mi_mem: assert(r_mreq == u_dut.u_seq.mem_req_o && r_mwe == u_dut.u_seq.mem_we_o
+                       && (!r_mreq || r_maddr == u_dut.u_seq.mem_addr_o)
+                       && (!(r_mreq && r_mwe) || r_mwdata == u_dut.u_seq.mem_wdata_o));
+    end
+  end
+`undef PKA_EQ
 `endif
 
 `ifdef PKA_FORMAL_LIVE
@@ -444,12 +515,8 @@ module pka_formal_top
       end
     end
   end
-`ifndef PKA_FORMAL_FINDING_ABORT
-  // environment restriction: no CTRL.ABORT in the cycle of a done pulse (finding: the sequencer takes
-  // it then, after the done: a second done with ERR_ABORTED follows and the RAM, the result included,
-  // is zeroized; PKA_FORMAL_FINDING_ABORT drops this assumption)
-  always @* if (!f_init) assume(!(u_dut.hwif_out.CTRL.ABORT.value && u_dut.u_seq.state_q == SDone));
-`endif
+  // (no environment restriction on CTRL.ABORT: an ABORT in the cycle of a done pulse is ignored, the
+  // command has ended; formal finding 3, fixed)
   int unsigned f_bound;
   always @* begin
     f_bound = (f_op == 8'(OP_MONT_PARAMS) && f_eng == 4'd0) ? BoundMont
@@ -528,6 +595,25 @@ module pka_formal_top
       if (l_state == SEngCmd) i_engidle: assert(!f_eng_busy);
       if (l_state == SEngCmd || l_state == SEngWait) i_engid: assert(u_dut.u_seq.eng_q == 3'(EngExample));
       if (f_eng_busy) i_engbusy: assert(l_state == SEngWait || (l_state == SRst && l_rcnt == 8'd0));
+    end
+  end
+`endif
+
+`ifdef PKA_FORMAL_COVER
+  // ---- reachability (cover mode): the environment allows what the properties talk about ---------
+  logic f_was_pend;                     // a modulus write was held for a key clear
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) f_was_pend <= 1'b0;
+    else if (u_dut.pend_q) f_was_pend <= 1'b1;
+  end
+  always @* begin
+    if (!f_init) begin
+      c_engine_done: cover(seq_done && u_dut.u_seq.eused_q);                  // an engine command ends
+      c_reject: cover(seq_start && seq_busy && !f_init);                      // a CMD while busy
+      c_taint: cover(u_dut.u_seq.taint_o != '0);                              // a slot is tainted
+      c_keyclr: cover(u_dut.pend_q && u_dut.busy);                            // a held modulus write
+      c_b_after_keyclr: cover(b_hs && f_was_pend);                            // ... answered
+      c_read_nonzero: cover(r_hs && rdata != 32'd0 && !seq_busy);            // a read returns data
     end
   end
 `endif

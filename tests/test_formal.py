@@ -20,10 +20,9 @@ run = importlib.util.module_from_spec(_spec)
 sys.modules["pka_formal_run"] = run
 _spec.loader.exec_module(run)
 
-# mutants and findings whose counterexample needs the reset's RAM clear (64 cycles) run in the slow
+# mutants whose counterexample needs the reset's RAM clear (64 cycles) run in the slow
 # tier; the others in CI
-SLOW = {"mut_secret_bmc", "mut_taint_bmc", "mut_busy_bmc", "mut_live_bmc",
-        "finding_intr_bmc", "finding_cmd_bmc", "finding_abort_bmc"}
+SLOW = {"mut_secret_bmc", "mut_taint_bmc", "mut_busy_bmc", "mut_live_bmc"}
 
 
 def _check(name: str, quick: bool) -> None:
@@ -63,6 +62,6 @@ def test_mutant_fails_slow(name: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [t.name for t in run.TASKS if t.kind in ("prove", "bmc")])
+@pytest.mark.parametrize("name", [t.name for t in run.TASKS if t.kind in ("prove", "bmc", "cover")])
 def test_proof_full(name: str) -> None:
     _check(name, quick=False)

@@ -37,36 +37,51 @@ module pka_example_engine
   (* anyseq *) logic [MemAw-1:0] any_addr;
   (* anyseq *) logic [31:0]      any_wdata;
 
-  logic       busy_q, wipe_q;
-  logic [7:0] cnt_q;
-  logic       done;
+  // Every output comes from a flip-flop (the choices are made a cycle ahead): the harness reads
+  // them through hierarchical references, which see a flip-flop's value as it is.
+  logic        busy_q, wipe_q, done_q, mreq_q, mwe_q;
+  logic [7:0]  cnt_q, status_q;
+  logic [31:0] cycles_q, io_q, mwdata_q;
+  logic [MemAw-1:0] maddr_q;
+  logic        fin;
 
   always_comb begin
 `ifdef PKA_FORMAL_BUG_HANG
-    done = 1'b0;
+    fin = 1'b0;
 `else
-    done = busy_q && (any_fin || 32'(cnt_q) + 1 >= DoneWithin);
+    // finish now (done next cycle) by choice, or when the bound is reached
+    fin = busy_q && !done_q && (any_fin || 32'(cnt_q) + 2 >= DoneWithin);
 `endif
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      busy_q <= 1'b0; wipe_q <= 1'b0; cnt_q <= '0;
-    end else if (!busy_q) begin
-      if (eng_i.cmd_valid) begin
-        busy_q <= 1'b1; cnt_q <= '0; wipe_q <= (op_e'(eng_i.cmd.op) == OP_ZEROIZE);
-      end
+      busy_q <= 1'b0; wipe_q <= 1'b0; cnt_q <= '0; done_q <= 1'b0; mreq_q <= 1'b0; mwe_q <= 1'b0;
     end else begin
-      cnt_q <= cnt_q + 8'd1;
-      if (done) busy_q <= 1'b0;
+      done_q <= fin;
+      mreq_q <= 1'b0; mwe_q <= 1'b0;
+      if (!busy_q) begin
+        if (eng_i.cmd_valid) begin
+          busy_q <= 1'b1; cnt_q <= '0; wipe_q <= (op_e'(eng_i.cmd.op) == OP_ZEROIZE);
+        end
+      end else begin
+        cnt_q <= cnt_q + 8'd1;
+        if (done_q) busy_q <= 1'b0;
+        // a memory request in the next cycle (granted at once while the engine owns the port)
+        else if (!fin && !wipe_q && any_req) begin
+          mreq_q <= 1'b1; mwe_q <= any_we;
+        end
+      end
     end
   end
+  always_ff @(posedge clk_i) begin
+    status_q <= any_status; cycles_q <= any_cycles; io_q <= any_io;
+    maddr_q <= any_addr; mwdata_q <= any_wdata;
+  end
 
-  logic mreq;
-  assign mreq = busy_q && !wipe_q && any_req;
   assign eng_o = '{cmd_ready: !busy_q,
-                   mem: '{req: mreq, we: mreq && any_we, addr: MemAwMax'(any_addr), wdata: any_wdata},
-                   res: '{done: done, status: any_status, cycles: any_cycles, io_cycles: any_io}};
+                   mem: '{req: mreq_q, we: mwe_q, addr: MemAwMax'(maddr_q), wdata: mwdata_q},
+                   res: '{done: done_q, status: status_q, cycles: cycles_q, io_cycles: io_q}};
 
   logic unused;
   assign unused = ^{eng_i.cmd, eng_i.mem};

@@ -87,5 +87,10 @@ package pka_top_pkg;
   localparam pmask_t KeyConstMask = pmask_t'((1 << 17) | (1 << 18) | (1 << 19) | (1 << 20) | (1 << 21)
                                              | (1 << 28) | (1 << 29));
   localparam pmask_t NConstMask   = pmask_t'(1 << 22);
+  // copies of a checked result (R, R_HI), compared with the slots at the very end: a fault that
+  // changes R after its check is caught before the release
+  localparam pslot_t HsRc0  = 5'd30;
+  localparam pslot_t HsRc1  = 5'd31;
+  localparam pmask_t RcopyMask    = pmask_t'((1 << 30) | (1 << 31));
 
 endpackage

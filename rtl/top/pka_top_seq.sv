@@ -125,6 +125,14 @@ module pka_top_seq
   localparam int unsigned IterW    = $clog2(2 * MaxR + 2);
   localparam int unsigned WdW      = 48;                 // watchdog counter bits
   localparam int unsigned RstCycles = 4;                 // engine reset hold on abort / timeout
+  // the sequencer's watchdog over a whole command: four times the largest engine bound's scale
+  function automatic int unsigned max_shift();
+    int unsigned m;
+    m = 0;
+    for (int i = 0; i < int'(NumEng); i++) if (WdShift[i] > m) m = WdShift[i];
+    return m;
+  endfunction
+  localparam int unsigned GwdShift = max_shift() + 2;
   // slots whose contents are secret by definition: the host's secret slots and the key constants
   localparam pmask_t SecretPhys = pmask_t'(SecretSlotMask) | KeyConstMask;
   localparam pmask_t SecretBus  = pmask_t'((1 << SLOT_E) | (1 << SLOT_P) | (1 << SLOT_Q) | (1 << SLOT_DP)
@@ -211,7 +219,11 @@ module pka_top_seq
   logic              kc_q, kc_d;            // the key constants (HsRp3, HsRq3, HsPinv) are valid
   logic              wn_q, wn_d;            // HsWn is valid for the N in SLOT_N
   pmask_t            zm_q, zm_d;            // clean-up: slots still to zero
-  logic [1:0]        cst_q, cst_d;          // clean-up step
+  logic [2:0]        cst_q, cst_d;          // clean-up step
+  logic [1:0]        rcp_q, rcp_d;          // copies of the checked result: bit 0 R in HsRc0, bit 1 R_HI in HsRc1
+  logic [15:0]       rcw_q, rcw_d;          // their words
+  logic              inprog_q, inprog_d;    // a command is in progress (set at start, cleared at done)
+  logic [WdW-1:0]    gwd_q, gwd_d;          // the command's own bound (the sequencer's watchdog)
   logic [2:0]        ze_q, ze_d;            // ZEROIZE: the next engine id to wipe
   logic [2:0]        rcnt_q, rcnt_d;        // engine reset hold
   logic              erst_q, erst_d;
@@ -345,6 +357,7 @@ module pka_top_seq
     zm_d = zm_q; cst_d = cst_q; ze_d = ze_q; rcnt_d = rcnt_q; erst_d = 1'b0;
     blind_d = blind_q; bk_d = bk_q; r64_d = r64_q; ecnt_d = ecnt_q; mc_d = mc_q; msub_d = msub_q; rw_d = rw_q;
     sbl_d = sbl_q; edn_req_o = 1'b0; stall = 1'b0; mac = '0; m1_w = '0;
+    rcp_d = rcp_q; rcw_d = rcw_q; inprog_d = inprog_q; gwd_d = gwd_q;
     mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
     done_o = 1'b0;
     nsrc = fn_nsrc(fn_q);
@@ -374,7 +387,12 @@ module pka_top_seq
 
     unique case (state_q)
       SIdle: begin
-        if (keyclr_i) begin
+        if (inprog_q) begin
+          // idle with a command in progress and no done given: the state was corrupted (a fault);
+          // end it as an abort does, with ERR_FAULT
+          kind_d = KAbort; code_d = ST_ERR_FAULT; rcnt_d = 3'(RstCycles); state_d = SRst; ret_d = 1'b0;
+          cst_d = '0; fin_d = 1'b0;
+        end else if (keyclr_i) begin
           // a modulus write while secrets are bound: zeroize the secret slots and key constants first
           kind_d = KKeyClr; step_d = '0; cyc_d = '0; state_d = SNext;
           zm_d = SecretBus | KeyConstMask;
@@ -384,7 +402,9 @@ module pka_top_seq
           words_d = wordsof(len_i); cwords_d = wordsof(len_i);
           kind_d = KNop; step_d = '0; fin_d = 1'b0; cyc_d = '0; comp_d = '0; io_d = '0; code_d = ST_OK;
           wrm_d = '0; osec_d = 1'b0; eused_d = 1'b0; ret_d = 1'b0; ovh_d = 1'b0;
-          blind_d = !blind_off_i; sbl_d = 1'b0;
+          blind_d = !blind_off_i; sbl_d = 1'b0; rcp_d = '0; inprog_d = 1'b1;
+          gwd_d = (((WdW'(elen_i) + 8) * (WdW'(wordsof(len_i)) + 4) * (WdW'(wordsof(len_i)) + 4)) << GwdShift)
+                  + WdW'(1 << 20);
           state_d = SDecode;
           // an engine id that is not in the build can serve nothing (ERR_UNSUPPORTED)
           badeng_d = (eng_i != 4'd0 && (eng_i >= 4'(NumEng) || !EngMask[eng_i[2:0]]));
@@ -457,8 +477,7 @@ module pka_top_seq
                 eng_d = ze_q; eop_d = 8'(OP_ZEROIZE); eelen_d = '0; ewipe_d = 1'b1; state_d = SEngCmd;
               end
             end else begin
-              if (kind_q == KAbort) code_d = ST_ERR_ABORTED;
-              state_d = SDone;
+              state_d = SDone;            // (an abort's code is set when it starts)
             end
           end
           KKeyClr: begin
@@ -489,7 +508,7 @@ module pka_top_seq
                 ebits_d = nz_q ? 16'(32 * 32'(topw_q) + 32 - 32'(toplz_q)) : 16'd0;
                 if (blind_q && op_q == 8'(OP_MODEXP_CT) && arg_q[31]) begin
                   // exponent blinding with the group order in B: E + r ord, 64 bits longer
-                  ecnt_d = 1'b1; state_d = SEnt; step_d = 5'd5;
+                  ecnt_d = 1'b1; state_d = SEnt; step_d = 5'd6;
                 end else begin
                   eop_d = op_q; state_d = SEngCmd; earg_d = {1'b0, arg_q[30:0]};
                 end
@@ -497,23 +516,27 @@ module pka_top_seq
               5'd2: begin
                 if (ebits_q == 16'd0 || !EnResultCheck) state_d = fin_st;   // nothing to check with
                 else begin
-                  eop_d = 8'(OP_MODEXP); eelen_d = ebits_q; earg_d = '0; state_d = SEngCmd;
-                  map_d[SLOT_A] = pslot_t'(SLOT_R); map_d[SLOT_E] = pslot_t'(SLOT_EPUB); map_d[SLOT_R] = HsT4;
+                  fn_d = FnCopy; s0_d = pslot_t'(SLOT_R); dst_d = HsRc0; state_d = SPass; ovh_d = 1'b1;
+                  rcp_d = 2'b01; rcw_d = 16'(words_q);
                 end
               end
               5'd3: begin
-                fn_d = FnEq; s0_d = HsT4; s1_d = pslot_t'(SLOT_A); one_d = 1'b1; state_d = SPass;
+                eop_d = 8'(OP_MODEXP); eelen_d = ebits_q; earg_d = '0; state_d = SEngCmd;
+                map_d[SLOT_A] = pslot_t'(SLOT_R); map_d[SLOT_E] = pslot_t'(SLOT_EPUB); map_d[SLOT_R] = HsT4;
               end
               5'd4: begin
+                fn_d = FnEq; s0_d = HsT4; s1_d = pslot_t'(SLOT_A); one_d = 1'b1; state_d = SPass;
+              end
+              5'd5: begin
                 if (!one_q) code_d = ST_ERR_FAULT;
                 state_d = fin_st;
               end
-              5'd5: begin
+              5'd6: begin
                 cwords_d = wordsof(elen_q);
                 fn_d = FnMac; s0_d = pslot_t'(SLOT_E); s1_d = pslot_t'(SLOT_B); dst_d = HsT0; msub_d = 1'b0;
                 mc_d = '0; pwords_d = CntW'(wordsof(elen_q)) + CntW'(3); state_d = SPass;
               end
-              5'd6: begin
+              5'd7: begin
                 cwords_d = words_q;
                 eop_d = op_q; eelen_d = elen_q + 16'd64; earg_d = {1'b0, arg_q[30:0]}; state_d = SEngCmd;
                 map_d[SLOT_E] = HsT0; step_d = 5'd2;
@@ -721,7 +744,7 @@ module pka_top_seq
             unique case (step_q)
               5'd0: begin
                 if (!blind_q || !CrtBlind) begin
-                  eop_d = 8'(OP_RSA_CRT); state_d = SEngCmd; step_d = 5'd12; earg_d = {8'd0, arg_q[23:0]};
+                  eop_d = 8'(OP_RSA_CRT); state_d = SEngCmd; step_d = 5'd11; earg_d = {8'd0, arg_q[23:0]};
                   map_d[SLOT_X0] = SRp3; map_d[SLOT_X1] = SRq3; map_d[SLOT_X2] = SPinv;
                 end else begin
                   eop_d = 8'(OP_MODMUL); eelen_d = '0; earg_d = '0; state_d = SEngCmd;
@@ -768,7 +791,11 @@ module pka_top_seq
               5'd10: begin
                 fn_d = FnCopy; s0_d = HsT4; dst_d = HsBb; state_d = SPass;
               end
-              5'd11: ;
+              5'd11: begin
+                // a copy of the result before its check, compared with R at the very end
+                fn_d = FnCopy; s0_d = pslot_t'(SLOT_R); dst_d = HsRc0; state_d = SPass; ovh_d = 1'b1;
+                rcp_d = 2'b01; rcw_d = 16'(words_q);
+              end
               // ---- the check: s^e mod N == m?
               5'd12: begin
                 if (!EnResultCheck) state_d = fin_st;
@@ -820,6 +847,19 @@ module pka_top_seq
                 eelen_d = sbl_q ? elen_q + 16'd64 : elen_q;
                 map_d[SLOT_P] = HsT1;
                 if (sbl_q) map_d[SLOT_E] = HsT0;
+              end
+              // the engine checked its point before the store: copies of R and R_HI, compared with
+              // them at the very end (a fault that changes them afterwards is caught)
+              5'd9, 5'd5: begin
+                if (!EnResultCheck) state_d = fin_st;
+                else begin
+                  fn_d = FnCopy; s0_d = pslot_t'(SLOT_R); dst_d = HsRc0; state_d = SPass; ovh_d = 1'b1; step_d = 5'd6;
+                  rcp_d = 2'b11; rcw_d = rns_zwords(len_q); pwords_d = CntW'(rns_zwords(len_q));
+                end
+              end
+              5'd6: begin
+                fn_d = FnCopy; s0_d = pslot_t'(SLOT_R_HI); dst_d = HsRc1; state_d = SPass; ovh_d = 1'b1;
+                pwords_d = CntW'(rns_zwords(len_q));
               end
               default: state_d = fin_st;
             endcase
@@ -1046,7 +1086,7 @@ module pka_top_seq
             pidx_d = pidx_q + 1;
           end
           if (!stall && pidx_q + 1 == pwords_q) begin
-            state_d = (kind_q != KKeyClr && cst_q != 2'd0) ? SClean : SNext;
+            state_d = (kind_q != KKeyClr && cst_q != '0) ? SClean : SNext;
             if (fn_q == FnDbl) sign_d = a_w[31] ^ neg_q ^ v[32];   // bit 32W of 2x -+ N
           end
         end
@@ -1114,7 +1154,7 @@ module pka_top_seq
           if (kind_q == KAbort) begin
             step_d = '0; state_d = SNext;
           end else begin
-            state_d = SClean; cst_d = 2'd0;
+            state_d = SClean; cst_d = '0;
           end
         end
       end
@@ -1123,39 +1163,72 @@ module pka_top_seq
         // the end of a secret operation: taint what it wrote, zero it (but its result when OK and the
         // kept constants), wipe its engine
         unique case (cst_q)
-          2'd0: begin
+          3'd0: begin
             // bus slots stay tainted (their reads return 0) until written by the host; internal
             // scratch is zeroed here and so untainted
             taint_d = (taint_q | wrm_q) & BusSlots;
             if (code_q == ST_OK) taint_d = taint_d & ~result_slots(op_q);
             zm_d = wrm_q & ~(KeyConstMask | NConstMask) & ~((code_q == ST_OK) ? result_slots(op_q) : '0);
+            // the copies of a checked result stay until the final compare (they hold the public result)
+            if (code_q == ST_OK) zm_d = zm_d & ~RcopyMask;
             if (TestExposeInternals) begin
               taint_d = taint_q; zm_d = '0;
             end
-            cst_d = 2'd1;
+            cst_d = 3'd1;
           end
-          2'd1: begin
+          3'd1: begin
             if (zm_q != '0) begin
               dst_d = lowest(zm_q); zm_d[lowest(zm_q)] = 1'b0;
               fn_d = FnClr; pwords_d = CntW'(1 << SlotAw); pidx_d = '0; pph_d = '0; ovh_d = 1'b1;
               state_d = SPass;
-            end else cst_d = 2'd2;
+            end else cst_d = 3'd2;
           end
-          2'd2: begin
-            cst_d = 2'd3;
+          3'd2: begin
+            cst_d = 3'd3;
             if (eused_q && eng_q != 3'd0) begin
               eop_d = 8'(OP_ZEROIZE); eelen_d = '0; ewipe_d = 1'b1; eused_d = 1'b0; state_d = SEngCmd;
               map_d = map_identity();
             end
           end
+          // the last passes: a checked result still equals the copy taken before its check
+          3'd3: begin
+            cst_d = 3'd4;
+            if (rcp_q[0] && code_q == ST_OK) begin
+              fn_d = FnEq; s0_d = pslot_t'(SLOT_R); s1_d = HsRc0; one_d = 1'b1; pwords_d = CntW'(rcw_q);
+              pidx_d = '0; pph_d = '0; ovh_d = 1'b1; state_d = SPass;
+            end
+          end
+          3'd4: begin
+            cst_d = 3'd5;
+            if (rcp_q[1] && code_q == ST_OK && one_q) begin
+              fn_d = FnEq; s0_d = pslot_t'(SLOT_R_HI); s1_d = HsRc1; pwords_d = CntW'(rcw_q);
+              pidx_d = '0; pph_d = '0; ovh_d = 1'b1; state_d = SPass;
+            end
+          end
+          3'd5: begin
+            if (rcp_q != '0 && code_q == ST_OK && !one_q) begin
+              // changed after its check: withhold it (zero and taint R, R_HI and the copies)
+              code_d = ST_ERR_FAULT;
+              zm_d = result_slots(op_q) | RcopyMask;
+              taint_d = taint_q | (result_slots(op_q) & BusSlots);
+              cst_d = 3'd6;
+            end else cst_d = 3'd7;
+          end
+          3'd6: begin
+            if (zm_q != '0) begin
+              dst_d = lowest(zm_q); zm_d[lowest(zm_q)] = 1'b0;
+              fn_d = FnClr; pwords_d = CntW'(1 << SlotAw); pidx_d = '0; pph_d = '0; ovh_d = 1'b1;
+              state_d = SPass;
+            end else cst_d = 3'd7;
+          end
           default: begin
-            cst_d = 2'd0; state_d = SDone;
+            cst_d = '0; state_d = SDone;
           end
         endcase
       end
 
       SDone: begin
-        done_o = 1'b1; fin_d = 1'b1; cst_d = 2'd0;
+        done_o = 1'b1; fin_d = 1'b1; cst_d = '0; inprog_d = 1'b0;
         // an operation that read no secret untaints what it wrote (tainted slots were zero, and now
         // hold its public result)
         if (!osec_q) taint_d = taint_q & ~wrm_q;
@@ -1165,10 +1238,17 @@ module pka_top_seq
       default: state_d = SIdle;
     endcase
 
+    // the command's own bound (the sequencer's watchdog: a program or pass that runs away)
+    if (state_q != SIdle && state_q != SDone && kind_q != KReset && kind_q != KAbort && kind_q != KKeyClr
+        && WdW'(cyc_q) >= gwd_q) begin
+      kind_d = KAbort; code_d = ST_ERR_TIMEOUT; rcnt_d = 3'(RstCycles); state_d = SRst; ret_d = 1'b0;
+      cst_d = '0;
+    end
     // ABORT: from any command (not the clear after reset), within RstCycles + 1 cycles
-    if (abort_i && state_q != SIdle && kind_q != KReset && kind_q != KAbort) begin
+    // (not in SDone: the command has ended with its own status and done pulse)
+    if (abort_i && state_q != SIdle && state_q != SDone && kind_q != KReset && kind_q != KAbort) begin
       kind_d = KAbort; code_d = ST_ERR_ABORTED; rcnt_d = 3'(RstCycles); state_d = SRst; ret_d = 1'b0;
-      cst_d = 2'd0;
+      cst_d = '0;
     end
   end
 
@@ -1189,6 +1269,7 @@ module pka_top_seq
       taint_q <= '0; wrm_q <= '0; osec_q <= 1'b0; bound_q <= 1'b0; kc_q <= 1'b0; wn_q <= 1'b0;
       zm_q <= '0; cst_q <= '0; ze_q <= '0; rcnt_q <= '0; erst_q <= 1'b0;
       blind_q <= 1'b0; bk_q <= 1'b0; ecnt_q <= 1'b0; mc_q <= '0; msub_q <= 1'b0; rw_q <= '0; sbl_q <= 1'b0;
+      rcp_q <= '0; rcw_q <= '0; inprog_q <= 1'b0; gwd_q <= '0;
     end else begin
       state_q <= state_d; kind_q <= kind_d; fn_q <= fn_d;
       pidx_q <= pidx_d; pph_q <= pph_d; pwords_q <= pwords_d;
@@ -1204,7 +1285,7 @@ module pka_top_seq
       taint_q <= taint_d; wrm_q <= wrm_d | acc_wr; osec_q <= osec_d || acc_sec; bound_q <= bound_d; kc_q <= kc_d; wn_q <= wn_d;
       zm_q <= zm_d; cst_q <= cst_d; ze_q <= ze_d; rcnt_q <= rcnt_d; erst_q <= erst_d;
       blind_q <= blind_d; bk_q <= bk_d; ecnt_q <= ecnt_d; mc_q <= mc_d; msub_q <= msub_d; rw_q <= rw_d;
-      sbl_q <= sbl_d;
+      sbl_q <= sbl_d; rcp_q <= rcp_d; rcw_q <= rcw_d; inprog_q <= inprog_d; gwd_q <= gwd_d;
     end
   end
   // datapath registers (no reset needed)
@@ -1222,7 +1303,9 @@ module pka_top_seq
   assign unused = ^{s1[31:0], s2[31:0]};
 
   assign busy_o      = (state_q != SIdle);
-  assign reject_o    = start_i && (state_q != SIdle);
+  // a CMD the sequencer cannot take: busy, a key clear starting in the same cycle (it wins), or an
+  // idle state with a command still in progress (a fault, ended at once with ERR_FAULT)
+  assign reject_o    = start_i && (state_q != SIdle || keyclr_i || inprog_q);
   assign finished_o  = fin_q;
   assign code_o      = code_q;
   assign last_op_o   = op_q;

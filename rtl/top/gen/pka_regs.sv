@@ -694,11 +694,11 @@ module pka_regs (
         automatic logic load_next_c;
         next_c = field_storage.INTR_STATE.DONE.value;
         load_next_c = '0;
-        if(decoded_reg_strb.INTR_STATE && decoded_req_is_wr) begin // SW write 1 clear
-            next_c = field_storage.INTR_STATE.DONE.value & ~(decoded_wr_data[0:0] & decoded_wr_biten[0:0]);
-            load_next_c = '1;
-        end else if(hwif_in.INTR_STATE.DONE.hwset) begin // HW Set
+        if(hwif_in.INTR_STATE.DONE.hwset) begin // HW Set
             next_c = '1;
+            load_next_c = '1;
+        end else if(decoded_reg_strb.INTR_STATE && decoded_req_is_wr) begin // SW write 1 clear
+            next_c = field_storage.INTR_STATE.DONE.value & ~(decoded_wr_data[0:0] & decoded_wr_biten[0:0]);
             load_next_c = '1;
         end
         field_combo.INTR_STATE.DONE.next = next_c;
@@ -720,11 +720,11 @@ module pka_regs (
         automatic logic load_next_c;
         next_c = field_storage.INTR_STATE.REJECT.value;
         load_next_c = '0;
-        if(decoded_reg_strb.INTR_STATE && decoded_req_is_wr) begin // SW write 1 clear
-            next_c = field_storage.INTR_STATE.REJECT.value & ~(decoded_wr_data[1:1] & decoded_wr_biten[1:1]);
-            load_next_c = '1;
-        end else if(hwif_in.INTR_STATE.REJECT.hwset) begin // HW Set
+        if(hwif_in.INTR_STATE.REJECT.hwset) begin // HW Set
             next_c = '1;
+            load_next_c = '1;
+        end else if(decoded_reg_strb.INTR_STATE && decoded_req_is_wr) begin // SW write 1 clear
+            next_c = field_storage.INTR_STATE.REJECT.value & ~(decoded_wr_data[1:1] & decoded_wr_biten[1:1]);
             load_next_c = '1;
         end
         field_combo.INTR_STATE.REJECT.next = next_c;
@@ -746,11 +746,11 @@ module pka_regs (
         automatic logic load_next_c;
         next_c = field_storage.INTR_STATE.TAINT.value;
         load_next_c = '0;
-        if(decoded_reg_strb.INTR_STATE && decoded_req_is_wr) begin // SW write 1 clear
-            next_c = field_storage.INTR_STATE.TAINT.value & ~(decoded_wr_data[2:2] & decoded_wr_biten[2:2]);
-            load_next_c = '1;
-        end else if(hwif_in.INTR_STATE.TAINT.hwset) begin // HW Set
+        if(hwif_in.INTR_STATE.TAINT.hwset) begin // HW Set
             next_c = '1;
+            load_next_c = '1;
+        end else if(decoded_reg_strb.INTR_STATE && decoded_req_is_wr) begin // SW write 1 clear
+            next_c = field_storage.INTR_STATE.TAINT.value & ~(decoded_wr_data[2:2] & decoded_wr_biten[2:2]);
             load_next_c = '1;
         end
         field_combo.INTR_STATE.TAINT.next = next_c;
