@@ -8,9 +8,9 @@ with `verilator --lint-only -Wall` (pka.sim.lint, the project's waivers) against
 (rtl/top/top.f) without the test-only example engine. A parameter or port that pka_top does not
 have fails the lint (Verilator: pin not found); one the template leaves out fails the name check.
 
-The expected failures at the end are the defects of the default build and the FuseSoC core that
-the guide states (section Parameters, section FuseSoC); when one is fixed, its test passes, the
-strict mark turns that into a failure, and the guide's text and the mark go together.
+The tests at the end hold the default build and the FuseSoC core to what the guide states
+(section Parameters, section FuseSoC): no test engine by default, none in the core's RTL fileset,
+every parameter of pka_top a parameter of the core with the RTL's default.
 """
 
 from __future__ import annotations
@@ -187,7 +187,7 @@ def test_the_parsers_see_what_they_should() -> None:
     assert "MaxLen" in top_params() and "clk_i" in top_ports() and "edn_data_i" in top_ports()
 
 
-# ---- the defects the guide states (issue 19, item 4: the default build, the FuseSoC core) -----------
+# ---- the default build and the FuseSoC core (issue 19, item 4) --------------------------------------
 
 def _core_rtl_files() -> list[str]:
     text = TOP_CORE.read_text()
@@ -196,25 +196,40 @@ def _core_rtl_files() -> list[str]:
     return re.findall(r"^\s+- (\S+\.sv)\s*$", rtl.group(1), re.M)
 
 
-def _core_params() -> set[str]:
+def _core_params() -> dict[str, int]:
+    """The core's parameters with their defaults."""
     text = TOP_CORE.read_text()
     sec = re.search(r"^parameters:\n(.*?)(?=^\S)", text, re.M | re.S)
-    return set(re.findall(r"^  (\w+):\s*$", sec.group(1), re.M)) if sec else set()
+    assert sec, "pka_top.core declares no parameters"
+    return {k: int(v) for k, v in re.findall(r"^  (\w+):\s*\n(?:    .*\n)*?    default:\s*(\S+)\s*$", sec.group(1), re.M)}
 
 
-@pytest.mark.xfail(strict=True, reason="pka_top's EnExample defaults to 1 (the guide says so); when it is 0, "
-                   "update doc/integrate.md (Parameters) and drop this mark")
+def _core_target(name: str) -> str:
+    m = re.search(rf"^  {name}:\n(.*?)(?=^  \w+:|\Z)", TOP_CORE.read_text().split("\ntargets:\n", 1)[1], re.M | re.S)
+    assert m, f"pka_top.core has no target {name}"
+    return m.group(1)
+
+
 def test_default_build_has_no_test_engine() -> None:
-    assert _sv_value(top_params()["EnExample"]) == 0
+    """The default pka_top is a product build: no example engine, hscm on."""
+    params = top_params()
+    assert _sv_value(params["EnExample"]) == 0
+    assert _sv_value(params["EnHscm"]) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="pka_top.core's rtl fileset lists tb/common/pka_example_engine.sv (the "
-                   "guide says so); when it does not, update doc/integrate.md (FuseSoC) and drop this mark")
 def test_core_rtl_fileset_has_no_test_code() -> None:
-    assert not [f for f in _core_rtl_files() if f.endswith(EXAMPLE_SV)]
+    """The example engine is not in the rtl fileset; only the sim target adds it."""
+    assert [f for f in _core_rtl_files() if f.endswith(EXAMPLE_SV)] == []
+    assert EXAMPLE_SV in TOP_CORE.read_text()
+    assert "test_rtl" in _core_target("sim")
+    for target in ("lint", "syn"):
+        assert "test_rtl" not in _core_target(target), target
 
 
-@pytest.mark.xfail(strict=True, reason="pka_top.core declares only MaxLen (the guide says so); when it declares "
-                   "every parameter, update doc/integrate.md (FuseSoC) and drop this mark")
 def test_core_exposes_every_parameter() -> None:
-    assert _core_params() >= set(top_params())
+    """Every parameter of pka_top, with the RTL's default, set by the lint, sim and syn targets."""
+    core = _core_params()
+    assert core == {k: _sv_value(v) for k, v in top_params().items()}
+    for target in ("lint", "sim", "syn"):
+        listed = re.search(r"^    parameters:\s*\[(.*?)\]", _core_target(target), re.M)
+        assert listed and [p.strip() for p in listed.group(1).split(",")] == list(top_params()), target

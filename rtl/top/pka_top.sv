@@ -24,7 +24,7 @@ module pka_top
   import pka_top_pkg::*;
 #(
   parameter int unsigned MaxLen    = 4096,  // maximum modulus bits, multiple of 32, 32..4096
-  parameter bit          EnExample = 1'b1,  // tb/common/pka_example_engine (MODADD), for tests
+  parameter bit          EnExample = 1'b0,  // tb/common/pka_example_engine (MODADD): tests only, 0 in a product
   parameter bit          EnCsa2    = 1'b0,  // csa2: carry-save radix-2 Montgomery (MODEXP, MODMUL)
   parameter int unsigned Csa2ChunkW = 32,   // csa2 carry-propagate chunk: 1 (paper) or 2..64
   parameter bit          EnMwr4    = 1'b0,  // mwr4: multiple-word radix-2^k Montgomery (MODEXP, MODMUL)
@@ -35,13 +35,13 @@ module pka_top
   parameter int unsigned VictorK   = 5,     // victor scan factor: 3..5
   parameter int unsigned VictorDelta = 10,  // victor estimator bits of S: K+4..32
   parameter int unsigned VictorEps = 11,    // victor estimator bits of 1/N: K+1..32
-  parameter bit          EnHscm    = 1'b0,  // hscm: high-radix scalable Montgomery (RSA_CRT, MODEXP, ...)
+  parameter bit          EnHscm    = 1'b1,  // hscm: high-radix scalable Montgomery (RSA_CRT, MODEXP, ...)
   parameter int unsigned HscmW     = 16,    // hscm word = digit bits: 16, 32, 64
   parameter int unsigned HscmPes   = 16,    // hscm processing elements: 1..128 (two HSCMs: even)
   parameter int unsigned HscmMaxWindow = 6, // hscm largest sliding window: 1..8
   parameter bit          EnRns     = 1'b0,  // rns: Cox-Rower RNS Montgomery (ECC_MUL, MODEXP, ...)
   parameter int unsigned RnsW      = 32,    // rns channel width: 16, 32
-  parameter int unsigned MinSlotAw = 0,     // at least 2^MinSlotAw words per slot (rns tables), 0..10
+  parameter int unsigned MinSlotAw = 0,     // at least 2^MinSlotAw words per slot (rns tables; hscm's derived), 0..10
   parameter bit          EnResultCheck = 1'b1, // check RSA_CRT / MODEXP results before release (0: tests only)
   parameter bit          EnKeyBinding = 1'b1,  // zeroize bound secrets on a modulus write (0: tests only)
   parameter bit          TestExposeInternals = 1'b0, // key constants in bus slots, no taint (1: tests only)
@@ -77,7 +77,12 @@ module pka_top
   input  logic             edn_ack_i,
   input  logic [31:0]      edn_data_i
 );
-  localparam int unsigned SlotAw = ($clog2(MaxLen / 32) > MinSlotAw) ? $clog2(MaxLen / 32) : MinSlotAw;
+  // words per slot: MaxLen bits; with hscm a MONTMUL result of MaxLen + 2 HscmW + 1 bits (else
+  // pka_hscm_core stops: "MemAw too small"); at least 2^MinSlotAw (rns's constant table)
+  localparam int unsigned LenAw  = $clog2(MaxLen / 32);
+  localparam int unsigned HscmAw = EnHscm ? $clog2((MaxLen + 2 * HscmW + 1 + 31) / 32) : 0;
+  localparam int unsigned SlotAw = (LenAw > MinSlotAw && LenAw > HscmAw) ? LenAw
+                                 : (HscmAw > MinSlotAw) ? HscmAw : MinSlotAw;
   localparam int unsigned MemAw  = SlotAw + 4;           // an engine's word address: 16 slots
   localparam int unsigned PAw    = SlotAw + PhysBits;    // the RAM's: PhysSlots slots (pka_top_pkg)
   localparam logic [NumEng-1:0] EngMask = NumEng'({EnExample, 1'b0, EnHscm, EnVictor, EnRns, EnMwr4, EnCsa2, 1'b0});

@@ -22,7 +22,7 @@ module pka_soc #(
   parameter string       RamInit   = "",  // $readmemh image of the RAM ("" = none; simulation: +firmware=)
   // ---- pka_top (same names, meanings and legal values as rtl/top/pka_top.sv, doc/top.md)
   parameter int unsigned MaxLen    = 4096,  // maximum modulus bits, multiple of 32, 32..4096
-  parameter bit          EnExample = 1'b1,  // example engine (MODADD), for tests
+  parameter bit          EnExample = 1'b0,  // example engine (MODADD): tests only, 0 in a product
   parameter bit          EnCsa2    = 1'b0,  // csa2 engine
   parameter int unsigned Csa2ChunkW = 32,   // csa2 carry-propagate chunk: 1 (paper) or 2..64
   parameter bit          EnMwr4    = 1'b0,  // mwr4 engine
@@ -33,13 +33,13 @@ module pka_soc #(
   parameter int unsigned VictorK   = 5,     // victor scan factor: 3..5
   parameter int unsigned VictorDelta = 10,  // victor estimator bits of S: K+4..32
   parameter int unsigned VictorEps = 11,    // victor estimator bits of 1/N: K+1..32
-  parameter bit          EnHscm    = 1'b0,  // hscm engine
+  parameter bit          EnHscm    = 1'b1,  // hscm engine
   parameter int unsigned HscmW     = 16,    // hscm word = digit bits: 16, 32, 64
   parameter int unsigned HscmPes   = 16,    // hscm processing elements: 1..128 (two HSCMs: even)
   parameter int unsigned HscmMaxWindow = 6, // hscm largest sliding window: 1..8
   parameter bit          EnRns     = 1'b0,  // rns engine
   parameter int unsigned RnsW      = 32,    // rns channel width: 16, 32
-  parameter int unsigned MinSlotAw = 0      // at least 2^MinSlotAw words per operand slot, 0..10
+  parameter int unsigned MinSlotAw = 0      // at least 2^MinSlotAw words per operand slot (hscm's derived), 0..10
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from pka.regs import Engine
-from pka.sim import HARNESS_H, REPO, Design, SimProcess, SimTimeout, fileset
+from pka.sim import HARNESS_H, REPO, Design, SimProcess, SimTimeout, fileset, param_defaults
 from pka.sim import build as sim_build
 
 log = logging.getLogger("pka.top")
@@ -392,7 +392,10 @@ def _rel(f: Path, base: Path) -> str:
 
 
 def _core(name: str, desc: str, base: Path, files: list[Path], depends: list[str], top: str,
-          params: dict[str, int], sim_files: list[tuple[str, str]], sim_cflags: list[str]) -> str:
+          params: dict[str, int], sim_files: list[tuple[str, str]], sim_cflags: list[str],
+          test_files: Sequence[Path] = ()) -> str:
+    """A core: fileset rtl (files, depends), waivers, sim (the C++ harness, and `test_files`: RTL that
+    only tests build, in its own fileset `test_rtl` of the sim target), syn; targets lint, sim, syn."""
     rel = [_rel(f, base) for f in files]
     waivers = _rel(REPO / "lint" / "verilator_waivers.vlt", base)
     tmpl = _rel(YOSYS_TEMPLATE, base)
@@ -403,6 +406,9 @@ def _core(name: str, desc: str, base: Path, files: list[Path], depends: list[str
     if rel:
         lines += ["    files:"] + [f"      - {r}" for r in rel] + ["    file_type: systemVerilogSource"]
     lines += ["  waivers:", "    files:", f"      - {waivers}", "    file_type: vlt"]
+    if test_files:
+        lines += ["  test_rtl:", "    files:"] + [f"      - {_rel(f, base)}" for f in test_files]
+        lines += ["    file_type: systemVerilogSource"]
     if sim_files:
         lines += ["  sim:", "    files:"]
         lines += [f"      - {f}: {{file_type: {t}}}" for f, t in sim_files]
@@ -432,7 +438,7 @@ def _core(name: str, desc: str, base: Path, files: list[Path], depends: list[str
         lines += ["  sim:",
                   "    <<: *default",
                   "    description: Verilator build with the project's C++ harness (line protocol on stdin/stdout)",
-                  "    filesets: [rtl, sim]",
+                  f"    filesets: [rtl{', test_rtl' if test_files else ''}, sim]",
                   "    default_tool: verilator",
                   f"    parameters: {plist}",
                   "    tools:",
@@ -484,10 +490,12 @@ def _core_files() -> dict[Path, str]:
     topf = REPO / "rtl" / "top" / "pka_top.core"
     deps = ["pka:pka:common"] + [f"pka:engine:{f.stem}" for f in sorted((REPO / "rtl" / "engines").glob("*/*.f"))
                                  if f.stem in TOP_ENGINES]
-    own = [REPO / x for x in TOP_FILES[1:]] + [REPO / "tb" / "common" / "pka_example_engine.sv",
-                                              REPO / "rtl" / "top" / "pka_top.sv"]
+    own = [REPO / x for x in TOP_FILES[1:]] + [REPO / "rtl" / "top" / "pka_top.sv"]
+    # every parameter of pka_top with the RTL's default (a FuseSoC run of the core as the top level
+    # builds what pka_top.sv declares); the test-only example engine only in the sim target
+    top_sv = REPO / "rtl" / "top" / "pka_top.sv"
     out[topf] = _core("pka:pka:top", "pka_top: AXI4-Lite register block (PeakRDL), operand RAM, sequencer, engines",
-                      topf.parent, own, deps, "pka_top", {"MaxLen": 256},
+                      topf.parent, own, deps, "pka_top", param_defaults([top_sv], "pka_top"),
                       [(_rel(TOP_HARNESS, topf.parent), "cppSource"),
                        (_rel(TOP_HARNESS.parent / "top_axil.h", topf.parent), "cppSource, is_include_file: true"),
                        (_rel(HARNESS_H, topf.parent), "cppSource, is_include_file: true"),
@@ -497,15 +505,17 @@ def _core_files() -> dict[Path, str]:
                        (_rel(SW_DIR / "pka_regs.h", topf.parent), "cSource, is_include_file: true"),
                        (_rel(SW_DIR / "pka_defs.h", topf.parent), "cSource, is_include_file: true")],
                       [f"-I{_rel(TOP_HARNESS.parent, topf.parent)}", f"-I{_rel(HARNESS_H.parent, topf.parent)}",
-                       f"-I{_rel(SW_DIR, topf.parent)}"])
+                       f"-I{_rel(SW_DIR, topf.parent)}"],
+                      test_files=[REPO / "tb" / "common" / "pka_example_engine.sv"])
     return out
 
 
 TOP_LINT = [
-    "MaxLen=256 EnExample=1",
-    "MaxLen=4096 EnExample=1",
-    "MaxLen=256 EnExample=1 EnCsa2=1 Csa2ChunkW=1 EnMwr4=1 EnVictor=1 EnRns=1 MinSlotAw=9",
+    "MaxLen=256 EnExample=1 EnHscm=0",
+    "MaxLen=4096 EnExample=1 EnHscm=0",
+    "MaxLen=256 EnExample=1 EnCsa2=1 Csa2ChunkW=1 EnMwr4=1 EnVictor=1 EnRns=1 MinSlotAw=9 EnHscm=0",
     "MaxLen=4096 EnExample=0 EnHscm=1 HscmPes=16 HscmW=16 MinSlotAw=8",
+    "MaxLen=4096",   # pka_top's defaults (hscm alone, the slot width derived): the FuseSoC core's
 ]
 
 
