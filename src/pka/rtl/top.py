@@ -232,7 +232,7 @@ class TopSim(SimProcess):
     def sw_example(self, r_bits: int = 0) -> tuple[int, int, list[str]]:
         """Run the C example (sw/example.c) in the harness: (return code, bus cycles, its lines)."""
         self._send(f"sw {r_bits}")
-        lines = []
+        lines: list[str] = []
         while True:
             line = self._recv()
             if line.startswith("sw "):
