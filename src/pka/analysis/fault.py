@@ -35,53 +35,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from pka.analysis.state import RAM, StateElem, StateSim, has_top_param, top_config
+from pka.analysis.state import RAM, CmdHookBus, StateElem, StateSim, has_top_param, top_config
 from pka.errors import PkaError, Status
-from pka.regs import Reg
 from pka.sim import SimTimeout
 
 OUTCOMES = ("detected", "masked", "released_wrong", "hangs", "other")
 TARGET_GROUPS = ("pe", "eram", "eng", "seq", "ram", "ctrl")
 CHECK_PARAM = "EnResultCheck"     # pka_top's build parameter of the result check (issue 13, item 3)
-
-
-class InjectBus:
-    """A pka.driver Bus over a StateSim that hands over to `on_cmd` right after a CMD write."""
-
-    def __init__(self, sim: StateSim) -> None:
-        self.sim = sim
-        self.on_cmd: Callable[[], None] | None = None
-
-    @property
-    def bus_cycles(self) -> int:
-        return self.sim.bus_cycles
-
-    @bus_cycles.setter
-    def bus_cycles(self, value: int) -> None:
-        self.sim.bus_cycles = value
-
-    def write32(self, addr: int, value: int, strb: int = 0xF) -> int:
-        resp = self.sim.write32(addr, value, strb)
-        if addr == Reg.CMD and self.on_cmd is not None:
-            hook, self.on_cmd = self.on_cmd, None
-            hook()
-        return resp
-
-    def read32(self, addr: int) -> int:
-        return self.sim.read32(addr)
-
-    def write_words(self, addr: int, words: Sequence[int]) -> int:
-        return self.sim.write_words(addr, words)
-
-    def read_words(self, addr: int, n: int) -> list[int]:
-        return self.sim.read_words(addr, n)
-
-    def wait_irq(self, max_cycles: int, progress: Callable[[int], None] | None = None,
-                 progress_every: int = 1 << 18) -> int:
-        return self.sim.wait_irq(max_cycles, progress, progress_every)
-
-    def __getattr__(self, name: str) -> Any:   # anything else a driver may ask of its bus
-        return getattr(self.sim, name)
 
 
 @dataclass
@@ -232,7 +192,7 @@ class Injector:
         from pka.driver import Pka
 
         self.sim = StateSim(self.cfg, writable=self.writable)
-        self.bus = InjectBus(self.sim)
+        self.bus = CmdHookBus(self.sim)
         self.pka = Pka(self.bus)
         got, _ = self._run_clean()
         if got != self.op.expected:

@@ -26,7 +26,7 @@ import tempfile
 from array import array
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from pka.rtl import top
 from pka.rtl.top import TopConfig, TopSim
@@ -247,3 +247,34 @@ def has_top_param(name: str) -> bool:
 
     text = (REPO / "rtl" / "top" / "pka_top.sv").read_text()
     return re.search(rf"\bparameter\b[^;,)]*\b{re.escape(name)}\b", text) is not None
+
+
+class CmdHookBus:
+    """A pka.driver Bus over a StateSim that calls `on_cmd` once, right after a CMD write (of
+    `opcode` only, when given): the fault campaign injects there, the TVLA starts its trace there.
+    Everything else is the simulation's."""
+
+    def __init__(self, sim: StateSim, opcode: int | None = None) -> None:
+        self.sim = sim
+        self.opcode = opcode
+        self.on_cmd: Callable[[], None] | None = None
+
+    @property
+    def bus_cycles(self) -> int:
+        return self.sim.bus_cycles
+
+    @bus_cycles.setter
+    def bus_cycles(self, value: int) -> None:
+        self.sim.bus_cycles = value
+
+    def write32(self, addr: int, value: int, strb: int = 0xF) -> int:
+        from pka.regs import Reg
+        resp = self.sim.write32(addr, value, strb)
+        if (addr == Reg.CMD and self.on_cmd is not None
+                and (self.opcode is None or value & 0xFF == self.opcode)):
+            hook, self.on_cmd = self.on_cmd, None
+            hook()
+        return resp
+
+    def __getattr__(self, name: str) -> Any:   # read32, write_words, wait_irq, ...: the simulation's
+        return getattr(self.sim, name)

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from pka.analysis.state import StateElem, StateSim, top_config
+from pka.analysis.state import CmdHookBus, StateElem, StateSim, top_config
 from pka.errors import PkaError, Status
 from pka.regs import Op, Reg
 from pka.sim import REPO
@@ -328,45 +328,6 @@ def make_target(op: str, engine: str, seed: int, blinding: bool, bits: int | Non
     return rsa_crt_target(engine, bits, full, seed, blinding)
 
 
-# ---- the bus: the driver unchanged, a hook at the CMD write of the assessed command ------------------
-
-class TraceBus:
-    """A pka.driver Bus over a StateSim that calls `on_cmd` right after a CMD write of `opcode`."""
-
-    def __init__(self, sim: StateSim, opcode: int) -> None:
-        self.sim = sim
-        self.opcode = opcode
-        self.on_cmd: Callable[[], None] | None = None
-
-    @property
-    def bus_cycles(self) -> int:
-        return self.sim.bus_cycles
-
-    @bus_cycles.setter
-    def bus_cycles(self, value: int) -> None:
-        self.sim.bus_cycles = value
-
-    def write32(self, addr: int, value: int, strb: int = 0xF) -> int:
-        resp = self.sim.write32(addr, value, strb)
-        if addr == Reg.CMD and value & 0xFF == self.opcode and self.on_cmd is not None:
-            hook, self.on_cmd = self.on_cmd, None
-            hook()
-        return resp
-
-    def read32(self, addr: int) -> int:
-        return self.sim.read32(addr)
-
-    def write_words(self, addr: int, words: Sequence[int]) -> int:
-        return self.sim.write_words(addr, words)
-
-    def read_words(self, addr: int, n: int) -> list[int]:
-        return self.sim.read_words(addr, n)
-
-    def wait_irq(self, max_cycles: int, progress: Callable[[int], None] | None = None,
-                 progress_every: int = 1 << 18) -> int:
-        return self.sim.wait_irq(max_cycles, progress, progress_every)
-
-
 # ---- the campaign ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -560,7 +521,7 @@ class Tvla:
             progress(f"pka_top with its state public: {target.engine} {dict(self.cfg.params)}, MaxLen "
                      f"{self.cfg.max_len} (the first run builds it)")
         self.sim = StateSim(self.cfg)
-        self.bus = TraceBus(self.sim, target.opcode)
+        self.bus = CmdHookBus(self.sim, target.opcode)
         self.pka = Pka(self.bus, blinding=blinding)
         self.rng = random.Random(f"tvla entropy {target.op} {seed}")
         self.scope, self.core = self._scope()
