@@ -274,6 +274,9 @@ module pka_soc #(
   );
 
   // ---- slave 2: the accelerator -------------------------------------------------------------------
+  logic        edn_req, edn_ack;
+  logic [31:0] edn_data;
+
   pka_top #(
     .MaxLen        (MaxLen),
     .EnExample     (EnExample),
@@ -324,10 +327,8 @@ module pka_soc #(
   );
 
   // ---- entropy for pka_top's blinding: a deterministic generator for simulation and bring-up only
-  // (pka_soc_entropy); a product connects a real entropy source (an EDN / TRNG) to these three wires.
-  logic        edn_req, edn_ack;
-  logic [31:0] edn_data;
-
+  // (pka_soc_entropy); a product connects a real entropy source (an EDN / TRNG) to the three wires
+  // edn_* (declared above pka_top: Yosys' slang frontend wants declarations before use).
   pka_soc_entropy u_entropy (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),

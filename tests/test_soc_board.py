@@ -1,0 +1,128 @@
+"""The SoC on an FPGA board (soc/board/, src/pka/soc_board.py, `pka soc --board ulx3s`).
+
+CI (fast): the board top lints with -Wall (warnings fatal) in the board's configuration; the UART
+transmitter sends 8N1 frames bit by bit at 217 cycles per bit (25 MHz, 115,200 baud) in a cocotb
+simulation; the pin constraints name every port of the top at the ULX3S reference sites; the RAM
+image baked into the bitstream, run on the simulated SoC, prints a log that `verify_log` accepts
+(and a tampered log it rejects). Slow tier: the whole flow to a bitstream, which must meet the
+board's 25 MHz (about an hour on this machine, `pka soc --board ulx3s`).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pka import soc_board
+
+REPO = Path(__file__).resolve().parents[1]
+BOARD = soc_board.get_board("ulx3s")
+
+
+def _ports(path: Path, module: str) -> dict[str, int]:
+    """name -> width of a module's ports (the simple ANSI declarations of a board top)."""
+    text = re.sub(r"//[^\n]*", "", path.read_text())
+    body = re.search(rf"module\s+{module}\b.*?\)\s*\((.*?)\);", text, re.S)
+    assert body, module
+    out = {}
+    for m in re.finditer(r"(?:input|output)\s+logic\s*(?:\[(\d+):0\])?\s*(\w+)", body.group(1)):
+        out[m.group(2)] = int(m.group(1) or 0) + 1
+    return out
+
+
+@pytest.mark.rtl
+def test_board_top_lint() -> None:
+    """verilator --lint-only -Wall on pka_soc_ulx3s with the board's pka_top (hscm + rns), warnings
+    fatal; waivers: lint/verilator_waivers.vlt and soc/lint/soc_waivers.vlt."""
+    from pka.sim import LINT_WAIVERS, verilator_bin
+
+    cfg = soc_board.config()
+    params = soc_board.top_params(cfg)
+    cmd = [verilator_bin(), "--lint-only", "-Wall", "--top-module", BOARD.top, str(LINT_WAIVERS),
+           str(REPO / "soc" / "lint" / "soc_waivers.vlt")]
+    cmd += [f"-G{k}={v}" for k, v in sorted(params.items())]
+    cmd += [str(s) for s in soc_board.sources(BOARD, cfg)]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.rtl
+def test_uart_tx_cocotb() -> None:
+    """soc/tb/test_pka_soc_uart_tx.py at the ULX3S rate (25 MHz, 115,200 baud)."""
+    from pka.sim import run_cocotb
+
+    run_cocotb("pka_soc_uart_tx", [REPO / "soc" / "rtl" / "pka_soc_uart_tx.sv"], "test_pka_soc_uart_tx",
+               REPO / "soc" / "tb", params={"ClkHz": 25_000_000, "Baud": 115_200},
+               extra_env={"PKA_UART_CLK_HZ": "25000000", "PKA_UART_BAUD": "115200"})
+
+
+def test_fileset_and_pins() -> None:
+    """The fileset names the top and holds every board RTL file; every port of the top (every bit)
+    has a site, at the ULX3S reference constraints' sites (emard/ulx3s doc/constraints/ulx3s_v20.lpf),
+    and the clock's FREQUENCY is the board clock the flow constrains."""
+    assert soc_board.fileset_top(BOARD) == BOARD.top == "pka_soc_ulx3s"
+    files = {p.resolve() for p in soc_board.board_fileset(BOARD)}
+    rtl = set((REPO / "soc" / "rtl").glob("*.sv")) | set((REPO / "soc" / "board").rglob("*.sv"))
+    assert {p.resolve() for p in rtl} <= files
+    lpf = BOARD.lpf.read_text()
+    sites = dict(re.findall(r'LOCATE\s+COMP\s+"([^"]+)"\s+SITE\s+"([^"]+)"', lpf))
+    ports = _ports(REPO / "soc" / "board" / "ulx3s" / "pka_soc_ulx3s.sv", BOARD.top)
+    names = {f"{p}[{i}]" if w > 1 else p for p, w in ports.items() for i in range(w)}
+    assert names == set(sites), (names ^ set(sites))
+    reference = {"clk_25mhz": "G2", "btn_pwr_n": "D6", "ftdi_rxd": "L4",
+                 **{f"led[{i}]": s for i, s in enumerate(["B2", "C2", "C1", "D2", "D1", "E2", "E1", "H3"])}}
+    assert sites == reference
+    freq = re.search(r'FREQUENCY\s+PORT\s+"clk_25mhz"\s+([0-9.]+)\s+MHZ', lpf)
+    assert freq and float(freq.group(1)) == BOARD.clk_mhz == 25.0
+
+
+def test_board_params() -> None:
+    """The board top passes the configuration's pka_top parameters; one it cannot pass is refused."""
+    from pka.errors import PkaError
+    from pka.rtl.top import TopConfig
+
+    cfg = soc_board.config()
+    assert soc_board.top_params(cfg) == {"MaxLen": 512, "EnHscm": 1, "HscmW": 16, "HscmPes": 2,
+                                         "HscmMaxWindow": 6, "EnRns": 1, "RnsW": 32, "MinSlotAw": 10}
+    with pytest.raises(PkaError, match="does not pass EnCsa2"):
+        soc_board.top_params(TopConfig(max_len=512, engines=("csa2", "hscm")))
+    script = soc_board.yosys_script(BOARD.top, ["a.sv"], {"MaxLen": 512, "RamInit": "x.hex"})
+    assert '-G MaxLen=512 -G RamInit="x.hex"' in script and "synth_ecp5 -top pka_soc_ulx3s" in script
+
+
+@pytest.mark.rtl
+def test_baked_image_runs_and_its_log_verifies() -> None:
+    """The RAM image the bitstream gets ($readmemh text), run on the simulated SoC of the same
+    configuration, prints a log that verify_log accepts: the board runs the simulation's firmware and
+    job. A log with a changed signature digit, or cut before its end, is rejected."""
+    run = soc_board.soc_run()
+    text, _ = soc_board.ram_hex(512, 19)
+    image = [int(w, 16) for w in text.split()]
+    assert len(image) == 1 << run.RAM_AW
+    res = run.run_soc(run.build_soc(soc_board.config()), image)
+    assert res.exit_code == 0
+    log = res.console.replace("\n", "\r\n")          # as a terminal program may save it
+    verified = soc_board.verify_log(log)
+    assert len(verified) == 7 and verified[-1] == "P-256 k*G (ECC_MUL on rns): verified"
+    m = re.search(r"^result rsa_crt 0x([0-9a-f]+)", res.console, re.M)
+    assert m
+    digit = m.group(1)[-1]
+    bad = res.console.replace(m.group(0), m.group(0)[:-1] + ("0" if digit != "0" else "1"))
+    with pytest.raises(AssertionError, match="rsa_crt"):
+        soc_board.verify_log(bad)
+    with pytest.raises(AssertionError, match="incomplete"):
+        soc_board.verify_log(res.console.split("end failures=")[0])
+
+
+@pytest.mark.slow
+def test_ulx3s_bitstream_meets_clock(tmp_path: Path) -> None:
+    """The whole flow: firmware, Yosys, nextpnr, ecppack; the SoC's clock meets the ULX3S's 25 MHz.
+    About an hour on the 2-core machine (doc/results.md)."""
+    rep = soc_board.build("ulx3s", out=tmp_path)
+    assert (tmp_path / "pka_soc.bit").stat().st_size > 100_000
+    assert rep["meets_clock"], rep["fmax_mhz"]
+    for k in ("lut4", "ff", "dsp", "ebr"):
+        assert 0 < rep["area"][k] <= rep["area"][k + "_avail"], k
