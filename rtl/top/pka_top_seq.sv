@@ -185,6 +185,8 @@ module pka_top_seq
   logic [31:0]       earg_q, earg_d;
   pslot_t [15:0]     map_q, map_d;
   logic              ewipe_q, ewipe_d;      // the engine command is a wipe (overhead, status ignored)
+  logic              wmid_q, wmid_d;        // wipe the engine after this command and go on (RSA_CRT's
+                                            // message blinding: no remnant of m in the engine)
   logic              eused_q, eused_d;      // the command ran an engine operation
   logic [WdW-1:0]    wd_q, wd_d, wdb_q, wdb_d;
   // a call of the MONT program from another program
@@ -346,7 +348,7 @@ module pka_top_seq
     state_d = state_q; kind_d = kind_q; op_d = op_q; eng_d = eng_q; badeng_d = badeng_q; len_d = len_q; elen_d = elen_q;
     arg_d = arg_q; words_d = words_q; cwords_d = cwords_q; step_d = step_q; code_d = code_q; fin_d = fin_q;
     cyc_d = cyc_q; comp_d = comp_q; io_d = io_q; mu_d = mu_q; eop_d = eop_q; clen_d = clen_q; eelen_d = eelen_q;
-    earg_d = earg_q; map_d = map_q; ewipe_d = ewipe_q; eused_d = eused_q; wd_d = wd_q; wdb_d = wdb_q;
+    earg_d = earg_q; map_d = map_q; ewipe_d = ewipe_q; wmid_d = wmid_q; eused_d = eused_q; wd_d = wd_q; wdb_d = wdb_q;
     ret_d = ret_q; rkind_d = rkind_q; rstep_d = rstep_q; msrc_d = msrc_q; mdst_d = mdst_q; mr_d = mr_q; mlen_d = mlen_q;
     fn_d = fn_q; ovh_d = ovh_q; pidx_d = pidx_q; pwords_d = pwords_q; pph_d = pph_q; s0_d = s0_q; s1_d = s1_q;
     s2_d = s2_q; dst_d = dst_q; w0_d = w0_q; w1_d = w1_q; c1_d = c1_q; c2_d = c2_q; c3_d = c3_q; c4_d = c4_q;
@@ -390,7 +392,7 @@ module pka_top_seq
         if (inprog_q) begin
           // idle with a command in progress and no done given: the state was corrupted (a fault);
           // end it as an abort does, with ERR_FAULT
-          kind_d = KAbort; code_d = ST_ERR_FAULT; rcnt_d = 3'(RstCycles); state_d = SRst; ret_d = 1'b0;
+          kind_d = KAbort; code_d = ST_ERR_FAULT; rcnt_d = 3'(RstCycles); state_d = SRst; ret_d = 1'b0; wmid_d = 1'b0;
           cst_d = '0; fin_d = 1'b0;
         end else if (keyclr_i) begin
           // a modulus write while secrets are bound: zeroize the secret slots and key constants first
@@ -401,7 +403,7 @@ module pka_top_seq
           eng_d = (eng_i < 4'(NumEng)) ? eng_i[2:0] : 3'd0;
           words_d = wordsof(len_i); cwords_d = wordsof(len_i);
           kind_d = KNop; step_d = '0; fin_d = 1'b0; cyc_d = '0; comp_d = '0; io_d = '0; code_d = ST_OK;
-          wrm_d = '0; osec_d = 1'b0; eused_d = 1'b0; ret_d = 1'b0; ovh_d = 1'b0;
+          wrm_d = '0; osec_d = 1'b0; eused_d = 1'b0; ret_d = 1'b0; ovh_d = 1'b0; wmid_d = 1'b0;
           blind_d = !blind_off_i; sbl_d = 1'b0; rcp_d = '0; inprog_d = 1'b1;
           gwd_d = (((WdW'(elen_i) + 8) * (WdW'(wordsof(len_i)) + 4) * (WdW'(wordsof(len_i)) + 4)) << GwdShift)
                   + WdW'(1 << 20);
@@ -749,6 +751,11 @@ module pka_top_seq
                 end else begin
                   eop_d = 8'(OP_MODMUL); eelen_d = '0; earg_d = '0; state_d = SEngCmd;
                   map_d[SLOT_B] = HsBa; map_d[SLOT_W] = HsWn; map_d[SLOT_R] = HsT0;
+                  // the engine is wiped after m u^e: the unblinded (public) message and its Montgomery
+                  // forms stay in its registers and RAM otherwise, and the RSA_CRT that follows
+                  // overwrites them, a Hamming distance that depends on m (the TVLA finds it,
+                  // doc/security.md); the wipe is overhead, not COMPUTE
+                  wmid_d = 1'b1;
                 end
               end
               5'd1: begin
@@ -1127,19 +1134,25 @@ module pka_top_seq
       SEngWait: begin
         wd_d = wd_q + 1;
         if (eres_i[eng_q].done) begin
-          if (ewipe_q) begin
+          if (ewipe_q && wmid_q) begin
+            // the wipe after a command (wmid): overhead, then the program goes on
+            ewipe_d = 1'b0; wmid_d = 1'b0; state_d = SNext;
+          end else if (ewipe_q) begin
             // a wipe: overhead; its status does not change the command's
             state_d = (kind_q == KZero || kind_q == KAbort) ? SNext : SClean;
           end else begin
             comp_d = comp_q + eres_i[eng_q].cycles;
             io_d = io_q + eres_i[eng_q].io_cycles;
             if (eres_i[eng_q].status != ST_OK) begin
-              code_d = eres_i[eng_q].status; state_d = fin_st;
+              code_d = eres_i[eng_q].status; state_d = fin_st; wmid_d = 1'b0;
+            end else if (wmid_q) begin
+              eop_d = 8'(OP_ZEROIZE); eelen_d = '0; ewipe_d = 1'b1; state_d = SEngCmd;
             end else state_d = SNext;
           end
         end else if (wd_q >= wdb_q) begin
           // the watchdog: reset the engine, then clean up as after a secret operation
           if (!ewipe_q) code_d = ST_ERR_TIMEOUT;
+          wmid_d = 1'b0;
           osec_d = 1'b1; rcnt_d = 3'(RstCycles); state_d = SRst;
           if (ewipe_q) eused_d = 1'b0;     // a wipe that hangs is not retried
         end
@@ -1241,13 +1254,13 @@ module pka_top_seq
     // the command's own bound (the sequencer's watchdog: a program or pass that runs away)
     if (state_q != SIdle && state_q != SDone && kind_q != KReset && kind_q != KAbort && kind_q != KKeyClr
         && WdW'(cyc_q) >= gwd_q) begin
-      kind_d = KAbort; code_d = ST_ERR_TIMEOUT; rcnt_d = 3'(RstCycles); state_d = SRst; ret_d = 1'b0;
+      kind_d = KAbort; code_d = ST_ERR_TIMEOUT; rcnt_d = 3'(RstCycles); state_d = SRst; ret_d = 1'b0; wmid_d = 1'b0;
       cst_d = '0;
     end
     // ABORT: from any command (not the clear after reset), within RstCycles + 1 cycles
     // (not in SDone: the command has ended with its own status and done pulse)
     if (abort_i && state_q != SIdle && state_q != SDone && kind_q != KReset && kind_q != KAbort) begin
-      kind_d = KAbort; code_d = ST_ERR_ABORTED; rcnt_d = 3'(RstCycles); state_d = SRst; ret_d = 1'b0;
+      kind_d = KAbort; code_d = ST_ERR_ABORTED; rcnt_d = 3'(RstCycles); state_d = SRst; ret_d = 1'b0; wmid_d = 1'b0;
       cst_d = '0;
     end
   end
@@ -1259,7 +1272,7 @@ module pka_top_seq
       pidx_q <= '0; pph_q <= '0; pwords_q <= CntW'(1 << PAw);
       op_q <= '0; eng_q <= '0; badeng_q <= 1'b0; len_q <= '0; elen_q <= '0; arg_q <= '0; words_q <= '0;
       cwords_q <= '0; step_q <= '0; code_q <= '0; fin_q <= 1'b0; cyc_q <= '0; comp_q <= '0; io_q <= '0;
-      mu_q <= '0; eop_q <= '0; clen_q <= '0; eelen_q <= '0; earg_q <= '0; map_q <= '0; ewipe_q <= 1'b0;
+      mu_q <= '0; eop_q <= '0; clen_q <= '0; eelen_q <= '0; earg_q <= '0; map_q <= '0; ewipe_q <= 1'b0; wmid_q <= 1'b0;
       eused_q <= 1'b0; wd_q <= '0; wdb_q <= '0; ret_q <= 1'b0; rkind_q <= KNop; rstep_q <= '0;
       msrc_q <= '0; mdst_q <= '0; mr_q <= '0; mlen_q <= '0; ovh_q <= 1'b0;
       s0_q <= '0; s1_q <= '0; s2_q <= '0; dst_q <= '0;
@@ -1276,7 +1289,7 @@ module pka_top_seq
       op_q <= op_d; eng_q <= eng_d; badeng_q <= badeng_d; len_q <= len_d; elen_q <= elen_d; arg_q <= arg_d; words_q <= words_d;
       cwords_q <= cwords_d; step_q <= step_d; code_q <= code_d; fin_q <= fin_d; cyc_q <= cyc_d; comp_q <= comp_d; io_q <= io_d;
       mu_q <= mu_d; eop_q <= eop_d; clen_q <= clen_d; eelen_q <= eelen_d; earg_q <= earg_d; map_q <= map_d;
-      ewipe_q <= ewipe_d; eused_q <= eused_d; wd_q <= wd_d; wdb_q <= wdb_d; ret_q <= ret_d; rkind_q <= rkind_d;
+      ewipe_q <= ewipe_d; wmid_q <= wmid_d; eused_q <= eused_d; wd_q <= wd_d; wdb_q <= wdb_d; ret_q <= ret_d; rkind_q <= rkind_d;
       rstep_q <= rstep_d; msrc_q <= msrc_d; mdst_q <= mdst_d; mr_q <= mr_d; mlen_q <= mlen_d; ovh_q <= ovh_d;
       s0_q <= s0_d; s1_q <= s1_d; s2_q <= s2_d; dst_q <= dst_d;
       c1_q <= c1_d; c2_q <= c2_d; c3_q <= c3_d; c4_q <= c4_d; sh_q <= sh_d; neg_q <= neg_d;
