@@ -91,6 +91,11 @@ def test_board_params() -> None:
         soc_board.top_params(TopConfig(max_len=512, engines=("csa2", "hscm")))
     script = soc_board.yosys_script(BOARD.top, ["a.sv"], {"MaxLen": 512, "RamInit": "x.hex"})
     assert '-G MaxLen=512 -G RamInit="x.hex"' in script and "synth_ecp5 -top pka_soc_ulx3s" in script
+    # the multipliers kept out of the DSPs (the ECP5-85 has 156 MULT18X18D, the build would use 169)
+    booth = [ln for ln in script.splitlines() if ln.startswith("booth ")]
+    assert booth == ["booth " + " ".join(soc_board.SOFT_MULS)]
+    assert script.index("booth ") < script.index("synth_ecp5")
+    assert "booth" not in soc_board.yosys_script(BOARD.top, ["a.sv"], {}, soft_muls=())
 
 
 @pytest.mark.rtl

@@ -74,6 +74,22 @@ BOARDS: dict[str, Board] = {
 BOARD_TOP_PARAMS = ("MaxLen", "EnHscm", "HscmW", "HscmPes", "HscmMaxWindow", "EnRns", "RnsW", "MinSlotAw")
 RAM_HEX = "pka_soc_ram.hex"
 
+# The board job: RSA-512, the smallest size the firmware's PKCS#1 v1.5 / SHA-256 signature takes
+# (62 bytes), as the simulation's CI build.
+DEFAULT_BITS = 512
+
+# MULT18X18D budget. hscm + rns in one pka_top at MaxLen 512 needs 169 of the ECP5-85's 156 when
+# Yosys puts every multiplier in a DSP: rns has (MaxLen + 8 + 31) / 32 = 17 rowers of 8 (its 32x32
+# product 4, the two reductions by the channel constant 3 + 1), the sequencer's product for
+# MONT_PARAMS 8, the sequencer's watchdog bounds 12, PicoRV32 4, hscm 8, rns's core 1. These
+# multipliers go to LUTs instead (Yosys `booth`: radix-4 Booth, a few hundred LUT4 each), chosen
+# where a LUT product costs least and is off the busy paths: the watchdog bounds (computed once per
+# command: every product of pka_top_seq narrower than 90 bits, i.e. all but the MONT_PARAMS one),
+# hscm's four 16x16 PE products and rns's core's small one: 17 MULT18X18D, 152 remain.
+SOFT_MULS = ("t:$mul a:src=*pka_top_seq.sv* %i r:Y_WIDTH<90 %i",
+             "t:$mul a:src=*pka_hscm_pe.sv* %i",
+             "t:$mul a:src=*pka_rns_core.sv* %i")
+
 
 def get_board(name: str) -> Board:
     try:
@@ -107,11 +123,18 @@ def fileset_top(board: Board) -> str:
     return m.group(1)
 
 
-def config(bits: int = 512, pes: int = 2, ecc: bool = True) -> Any:
+def config(bits: int = DEFAULT_BITS, pes: int = 2, ecc: bool = True, max_len: int | None = None) -> Any:
     """The pka_top build of the board: as the simulation's demo (soc/run.py): hscm (w = 16, `pes`
-    PEs) and rns (w = 32) in one pka_top (run.ecc_config), or hscm alone (run.small_config)."""
+    PEs) and rns (w = 32) in one pka_top (run.ecc_config), or hscm alone (run.small_config); MaxLen
+    as those choose it, or max_len (rns's rowers, and its MULT18X18Ds, grow with it: SOFT_MULS)."""
+    import dataclasses
     run = soc_run()
-    return run.ecc_config(bits, pes) if ecc else run.small_config(bits, pes)
+    cfg = run.ecc_config(bits, pes) if ecc else run.small_config(bits, pes)
+    if max_len is not None:
+        if max_len < bits or max_len % 32:
+            raise PkaError(Status.ERR_LENGTH, f"MaxLen {max_len} must be a multiple of 32 and >= {bits}")
+        cfg = dataclasses.replace(cfg, max_len=max_len)
+    return cfg
 
 
 def top_params(cfg: Any) -> dict[str, int]:
@@ -146,7 +169,7 @@ def job_for(bits: int, seed: int, ecc: bool = True) -> Any:
     return run.make_job(run.make_key(bits, seed), seed=seed, crt=True, ecc=ecc)
 
 
-def ram_hex(bits: int, seed: int, ecc: bool = True) -> tuple[str, float]:
+def ram_hex(bits: int = DEFAULT_BITS, seed: int = 19, ecc: bool = True) -> tuple[str, float]:
     """The RAM image as $readmemh text and the firmware build's time in seconds."""
     run = soc_run()
     t0 = time.perf_counter()
@@ -165,13 +188,21 @@ class Options:
     freq: float | None = None      # MHz; None = the board clock
 
 
-def yosys_script(top: str, srcs: list[str], params: Mapping[str, int | str]) -> str:
+def yosys_script(top: str, srcs: list[str], params: Mapping[str, int | str],
+                 soft_muls: tuple[str, ...] = SOFT_MULS) -> str:
     gen = " ".join(f"-G {k}={v}" if isinstance(v, int) else f'-G {k}="{v}"' for k, v in params.items())
+    pre = []
+    if soft_muls:
+        # flatten and narrow the products first (as synth_ecp5 would), so the selections see the
+        # final widths; the rest of synth_ecp5's steps then run on the result as usual
+        pre = [f"hierarchy -top {top}", "proc", "flatten", "opt_expr", "opt_clean", "wreduce", "opt_clean",
+               "booth " + " ".join(soft_muls)]
     return "\n".join([
         f"read_slang -j 1 {' '.join(srcs)} --top {top} {gen}",
         # the work-around syn/engines.toml applies to hscm (Yosys 0.70's FSM extraction asserts on
         # pka_hscm_core's slang netlist): keep every state register as written
         'setattr -set fsm_encoding "none" w:*',
+        *pre,
         f"synth_ecp5 -top {top} -json netlist.json",
         "tee -q -o stat.json stat -json",
     ]) + "\n"
@@ -192,7 +223,7 @@ def clock_fmax(fmax: Mapping[str, float | None], port: str) -> float | None:
     return min(vals) if vals else None
 
 
-def build(board_name: str = "ulx3s", bits: int = 512, pes: int = 2, seed: int = 19, ecc: bool = True,
+def build(board_name: str = "ulx3s", bits: int = DEFAULT_BITS, pes: int = 2, seed: int = 19, ecc: bool = True,
           out: Path | None = None, opts: Options | None = None, force: bool = False) -> dict[str, Any]:
     """Firmware, synthesis, place and route, bitstream; returns the report (also written as
     out/report.json beside out/pka_soc.bit)."""
@@ -206,7 +237,8 @@ def build(board_name: str = "ulx3s", bits: int = 512, pes: int = 2, seed: int = 
     freq = opts.freq or board.clk_mhz
     log.info("firmware and job (RSA-%d, seed %d)", bits, seed)
     hex_text, fw_s = ram_hex(bits, seed, ecc)
-    key = _key([json.dumps({"flow": FLOW_VERSION, "board": board.name, "params": params, "top": top,
+    script = yosys_script(top, [], params)
+    key = _key([json.dumps({"flow": FLOW_VERSION, "board": board.name, "params": params, "top": top, "script": script,
                             "freq": freq, "seed": opts.seed, "no_tmdriv": opts.no_tmdriv, "router": opts.router,
                             "tools": synth.tool_versions(), "sources": [s.name for s in srcs]},
                            sort_keys=True).encode(), hex_text.encode(), board.lpf.read_bytes()]
@@ -260,6 +292,7 @@ def build(board_name: str = "ulx3s", bits: int = 512, pes: int = 2, seed: int = 
         "meets_clock": fmax is not None and fmax >= board.clk_mhz,
         "area": area, "synth_area": synth.area_from_cells("ecp5", cells), "io": rep["area"].get("io"),
         "critical_path": rep["critical_path"],
+        "lut_multipliers": list(SOFT_MULS),
         "time_s": {**times, "total_s": round(sum(v for k, v in times.items()), 1)},
         "tools": synth.tool_versions(), "nextpnr_seed": opts.seed, "flow_version": FLOW_VERSION,
         "bitstream": str((out / "pka_soc.bit").relative_to(REPO)) if out.is_relative_to(REPO) else str(out / "pka_soc.bit"),
@@ -303,7 +336,7 @@ def table_rows(rep: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 # ---- the serial log -----------------------------------------------------------------------------------
 
-def verify_log(text: str, bits: int = 512, seed: int = 19, ecc: bool = True) -> list[str]:
+def verify_log(text: str, bits: int = DEFAULT_BITS, seed: int = 19, ecc: bool = True) -> list[str]:
     """Check what the board printed on its serial port against the job baked into its RAM (the
     same checks as the simulation: signatures and k*G with `cryptography`). The log has no exit
     code; the firmware's last line, `end failures=N`, stands for it. Raises AssertionError."""
