@@ -1,0 +1,26 @@
+"""Scalar blinding k + r n against special-form group orders (pka.analysis.blinding; doc/security.md):
+the statistic behind the ECC_MUL TVLA's two confirmed cycles. It shows the weakness (64-bit r leaves
+bits of k biased for P-256's order and unmasked for P-384's) and that a wider r removes it, so the
+check can fail either way."""
+
+from __future__ import annotations
+
+from pka.analysis.blinding import worst_bias
+from pka.model import rns
+
+
+def test_64_bit_blinding_leaves_p256_bits_190_191_biased() -> None:
+    bias, bit = worst_bias(rns.CURVES["p256"].order, 64, keys=2, samples=2000)
+    assert bias > 0.2 and bit in (190, 191), (bias, bit)
+
+
+def test_96_bit_blinding_masks_p256() -> None:
+    bias, bit = worst_bias(rns.CURVES["p256"].order, 96, keys=2, samples=2000)
+    assert bias < 0.05, (bias, bit)
+
+
+def test_64_bit_blinding_does_not_mask_the_top_of_p384() -> None:
+    order = rns.CURVES["p384"].order
+    bias, bit = worst_bias(order, 64, keys=1, samples=500)
+    assert bias == 0.5 and 250 <= bit < 384 + 62, (bias, bit)
+    assert worst_bias(order, 224, keys=1, samples=2000)[0] < 0.06
