@@ -46,10 +46,12 @@ test: $(STAMP)
 # through pka_top where it runs the operation, else the engine; result against pow()/cryptography,
 # cycles == model == README). Hours (csa2's 1024-bit modexp alone about one), not in CI; writes
 # build/test-full/summary.json. A subset: `make test-full ONLY=rns-mm-192,hscm-mm`; the list:
-# `$(BIN)/python -m pka.testfull --list`.
+# `$(BIN)/python -m pka.testfull --list`. Without ONLY it ends with the formal proofs at their full
+# depths (`make formal`, a few minutes; CI runs the short set).
 ONLY ?=
 test-full: $(STAMP)
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python -m pka.testfull $(if $(ONLY),-k $(ONLY))
+	$(if $(ONLY),,$(BIN)/python formal/run.py)
 
 # Verilator line, toggle and user coverage of rtl/ over the CI suite (pka.analysis.coverage): every
 # simulation is a coverage build (cached in build/sim-coverage) writing its counts to build/coverage/dat;
