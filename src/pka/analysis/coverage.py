@@ -70,33 +70,42 @@ class Point:
     column: int = 0
 
 
-def parse_dat(path: Path) -> dict[Point, int]:
-    """The points of one .dat file (SystemC::Coverage-3: `C '<\\1key\\2value...>' count` per line)."""
-    out: dict[Point, int] = defaultdict(int)
+def _raw_counts(path: Path, into: dict[str, int]) -> None:
+    """Add one .dat file's counts to `into`, by the point's raw key text (SystemC::Coverage-3:
+    `C '<\\1key\\2value...>' count` per line)."""
     with open(path, errors="replace") as f:
         for raw in f:
-            if not raw.startswith("C '"):
-                continue
-            body, _, count = raw[3:].rstrip("\n").rpartition("' ")
-            kv = dict(item.split("\x02", 1) for item in body.split("\x01")[1:] if "\x02" in item)
-            fname = kv.get("f", "")
-            p = Path(fname)
-            if p.is_absolute():
-                try:
-                    fname = str(p.resolve().relative_to(REPO))
-                except ValueError:
-                    fname = str(p)
-            pt = Point(fname, int(kv.get("l", "0") or 0), kv.get("t", ""),
-                       kv.get("o", "").replace("___05F", "_"), kv.get("S", ""), int(kv.get("n", "0") or 0))
-            out[pt] += int(count)
-    return out
+            if raw.startswith("C '"):
+                body, _, count = raw[3:].rstrip("\n").rpartition("' ")
+                into[body] = into.get(body, 0) + int(count)
+
+
+def _point(body: str) -> Point:
+    kv = dict(item.split("\x02", 1) for item in body.split("\x01")[1:] if "\x02" in item)
+    fname = kv.get("f", "")
+    p = Path(fname)
+    if p.is_absolute():
+        try:
+            fname = str(p.resolve().relative_to(REPO))
+        except ValueError:
+            fname = str(p)
+    return Point(fname, int(kv.get("l", "0") or 0), kv.get("t", ""),
+                 kv.get("o", "").replace("___05F", "_"), kv.get("S", ""), int(kv.get("n", "0") or 0))
+
+
+def parse_dat(path: Path) -> dict[Point, int]:
+    """The points of one .dat file, without their hierarchy (instances summed)."""
+    return merge([path])
 
 
 def merge(paths: Iterable[Path]) -> dict[Point, int]:
-    total: dict[Point, int] = defaultdict(int)
+    """The points of several .dat files, counts summed over files and instances."""
+    raw: dict[str, int] = {}
     for p in paths:
-        for pt, n in parse_dat(p).items():
-            total[pt] += n
+        _raw_counts(p, raw)
+    total: dict[Point, int] = defaultdict(int)
+    for body, n in raw.items():
+        total[_point(body)] += n
     return total
 
 
@@ -483,6 +492,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run: dict[str, Any] = {"select": args.select, "paths": args.paths}
     if not args.no_run:
         t0 = time.monotonic()
+        run["started"] = time.time()
         rc = run_suite(dat, args.select, args.paths, args.out / "pytest.log")
         run.update({"pytest_exit": rc, "seconds": round(time.monotonic() - t0)})
     prev = args.out / "summary.json"
@@ -497,6 +507,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     waivers = load_waivers(args.waivers)
     summary = summarize(points, waivers)
     summary["run"] = {**run, "dat_files": len(files)}
+    # the report reads the sources as they are now: one edited since the run has other line numbers
+    since = run.get("started") or min(f.stat().st_mtime for f in files)
+    for f in summary["files"]:
+        if (REPO / f).stat().st_mtime > since:
+            summary["problems"].insert(0, f"{f} changed since the coverage run: run it again")
+            summary["goals"]["met"] = False
     if run.get("pytest_exit"):
         summary["problems"].insert(0, f"the test run failed (pytest exit {run['pytest_exit']}; {args.out / 'pytest.log'})")
         summary["goals"]["met"] = False
