@@ -254,6 +254,21 @@ def _key(parts: list[bytes]) -> str:
     return h.hexdigest()[:16]
 
 
+def revision(srcs: list[Path]) -> dict[str, Any]:
+    """The git commit of the checkout and the build's sources that differ from it (others may be
+    editing the tree while a build runs for an hour)."""
+    import subprocess
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
+                              text=True, check=True).stdout.strip()
+        rel = [str(p.resolve().relative_to(REPO)) for p in srcs if p.resolve().is_relative_to(REPO)]
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", *rel], cwd=REPO, capture_output=True,
+                               text=True, check=True).stdout.split("\n")
+        return {"commit": head, "modified_sources": [ln[3:] for ln in dirty if ln.strip()]}
+    except (OSError, subprocess.CalledProcessError):
+        return {"commit": None, "modified_sources": []}
+
+
 def clock_fmax(fmax: Mapping[str, float | None], port: str) -> float | None:
     for clk, v in fmax.items():
         if port in clk:
@@ -300,6 +315,9 @@ def build(board_name: str = "ulx3s", variant: str = "rsa", bits: int = DEFAULT_B
         times_path.write_text(json.dumps(times, indent=1))
 
     (work / RAM_HEX).write_text(hex_text)
+    rev_path = work / "revision.json"
+    if not rev_path.exists():       # as the sources were when this working directory was staged
+        rev_path.write_text(json.dumps(revision([*srcs, board.lpf])))
     rel = synth._stage(work, srcs)
     lpf = synth._stage(work, [board.lpf])[0]
     (work / "synth.ys").write_text(yosys_script(top, rel, params, v.soft_muls))
@@ -334,6 +352,7 @@ def build(board_name: str = "ulx3s", variant: str = "rsa", bits: int = DEFAULT_B
         "critical_path": rep["critical_path"],
         "lut_multipliers": list(v.soft_muls),
         "time_s": {**times, "total_s": round(sum(v for k, v in times.items()), 1)},
+        "revision": json.loads(rev_path.read_text()),
         "tools": synth.tool_versions(), "nextpnr_seed": opts.seed, "flow_version": FLOW_VERSION,
         "bitstream": str((out / "pka_soc.bit").relative_to(REPO)) if out.is_relative_to(REPO) else str(out / "pka_soc.bit"),
         "bitstream_bytes": (out / "pka_soc.bit").stat().st_size,
