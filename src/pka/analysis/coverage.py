@@ -50,6 +50,7 @@ from typing import Any, Iterable, Mapping, Sequence
 REPO = Path(__file__).resolve().parents[3]
 OUT = REPO / "build" / "coverage"
 WAIVERS = REPO / "tests" / "coverage_waivers.toml"
+SNAPSHOT = OUT / "tree"              # the copy of the sources a full run simulates (others edit the tree)
 ROOTS = ("rtl",)
 EXCLUDE = ("rtl/top/gen/",)          # the register block PeakRDL generates from data/pka.rdl
 LINE_GOAL = 95.0
@@ -80,15 +81,20 @@ def _raw_counts(path: Path, into: dict[str, int]) -> None:
                 into[body] = into.get(body, 0) + int(count)
 
 
+# a build names its sources by absolute path: ours, the snapshot's (build/coverage/tree), or, when this
+# module runs in the snapshot, the repository's (a cached build made there)
+_ROOTS = [SNAPSHOT, REPO] + ([REPO.parents[2]] if REPO.parent.name == "coverage" and REPO.parents[1].name == "build" else [])
+
+
 def _point(body: str) -> Point:
     kv = dict(item.split("\x02", 1) for item in body.split("\x01")[1:] if "\x02" in item)
     fname = kv.get("f", "")
     p = Path(fname)
     if p.is_absolute():
-        try:
-            fname = str(p.resolve().relative_to(REPO))
-        except ValueError:
-            fname = str(p)
+        for root in _ROOTS:
+            if p.is_relative_to(root):
+                fname = str(p.relative_to(root))
+                break
     return Point(fname, int(kv.get("l", "0") or 0), kv.get("t", ""),
                  kv.get("o", "").replace("___05F", "_"), kv.get("S", ""), int(kv.get("n", "0") or 0))
 
@@ -229,13 +235,13 @@ ENGINE_DIRS = {"pka_csa2_core": "csa2", "pka_mwr4_core": "mwr4", "pka_victor_cor
                "pka_hscm_core": "hscm", "pka_rns_core": "rns"}
 
 
-def engine_expectations(top: str) -> tuple[set[str], set[str]]:
+def engine_expectations(top: str, src_root: Path = REPO) -> tuple[set[str], set[str]]:
     """(opcodes served, status codes named in its RTL) of an engine core."""
     from pka.driver import PROFILES
     name = ENGINE_DIRS[top]
     ops = {o.name for o in PROFILES[name].ops} | {"ZEROIZE"}
     sts: set[str] = set()
-    for f in sorted((REPO / "rtl" / "engines" / name).glob("*.sv")):
+    for f in sorted((src_root / "rtl" / "engines" / name).glob("*.sv")):
         sts |= {s[3:] for s in re.findall(r"\bST_[A-Z_]+\b", _strip_comments(f.read_text()))}
     return ops, sts
 
@@ -293,7 +299,7 @@ def _pct(a: int, b: int) -> float:
 
 
 def summarize(points: Mapping[Point, int], waivers: Sequence[Waiver] = (), roots: Sequence[str] = ROOTS,
-              exclude: Sequence[str] = EXCLUDE, engines: bool = True) -> dict[str, Any]:
+              exclude: Sequence[str] = EXCLUDE, engines: bool = True, src_root: Path = REPO) -> dict[str, Any]:
     """The summary (summary.json's content) of merged points, checked against the goals: `problems`
     lists what misses one (empty: all met)."""
     lines = line_hits(points, roots, exclude)
@@ -302,7 +308,7 @@ def summarize(points: Mapping[Point, int], waivers: Sequence[Waiver] = (), roots
     uncovered: list[dict[str, Any]] = []
     texts: dict[str, list[str]] = {}
     for f in sorted(set(lines) | set(toggles)):
-        path = REPO / f
+        path = src_root / f
         texts[f] = path.read_text(errors="replace").splitlines() if path.exists() else []
         hits = lines.get(f, {})
         for ln in sorted(hits):
@@ -344,7 +350,7 @@ def summarize(points: Mapping[Point, int], waivers: Sequence[Waiver] = (), roots
     if engines:
         bhits = boundary_hits(points)
         for top in sorted(t for t in bhits if t in ENGINE_DIRS):
-            ops, sts = engine_expectations(top)
+            ops, sts = engine_expectations(top, src_root)
             for name in sorted(sts):
                 n = bhits[top]["st"].get(name, 0)
                 e = {"unit": top, "status": name, "count": n, "hit": n > 0}
@@ -409,7 +415,7 @@ def _page(title: str, body: str) -> str:
 
 
 def write_html(summary: Mapping[str, Any], points: Mapping[Point, int], out: Path,
-               roots: Sequence[str] = ROOTS, exclude: Sequence[str] = EXCLUDE) -> Path:
+               roots: Sequence[str] = ROOTS, exclude: Sequence[str] = EXCLUDE, src_root: Path = REPO) -> Path:
     """index.html (totals, files, FSM states, status codes, opcodes, uncovered lines) and one
     annotated source page per file (green: ran, red: never ran, orange: never ran, with a reason)."""
     out.mkdir(parents=True, exist_ok=True)
@@ -420,7 +426,7 @@ def write_html(summary: Mapping[str, Any], points: Mapping[Point, int], out: Pat
         page = f.replace("/", "_") + ".html"
         rows.append(f"<tr><td><a href='{page}'>{html.escape(f)}</a></td><td>{v['line']} %</td>"
                     f"<td>{v['lines_hit']}/{v['lines']}</td><td>{v['toggle']} %</td><td>{v['toggles_hit']}/{v['toggles']}</td></tr>")
-        src = (REPO / f).read_text(errors="replace").splitlines() if (REPO / f).exists() else []
+        src = (src_root / f).read_text(errors="replace").splitlines() if (src_root / f).exists() else []
         hits = lines.get(f, {})
         body = []
         for i, text in enumerate(src, 1):
@@ -461,18 +467,39 @@ def write_html(summary: Mapping[str, Any], points: Mapping[Point, int], out: Pat
 
 # ---- the run --------------------------------------------------------------------------------------
 
-def run_suite(dat: Path, select: str | None = None, paths: Sequence[str] = (), log: Path | None = None) -> int:
-    """pytest over the CI suite (or `paths`, `-k select`) with coverage builds on; the counts go to `dat`."""
+def snapshot(dest: Path = SNAPSHOT) -> Path:
+    """A copy of the project's files (git's tracked and untracked-not-ignored ones) to simulate: the
+    report needs the sources as the builds saw them, and the working tree may change during a run."""
+    import shutil
+    names = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO, check=True,
+                           capture_output=True, text=True).stdout.split("\0")
+    shutil.rmtree(dest, ignore_errors=True)
+    for name in names:
+        src = REPO / name
+        if name and src.is_file() and not name.startswith(("build/", ".venv/")):
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+def run_suite(dat: Path, select: str | None = None, paths: Sequence[str] = (), log: Path | None = None,
+              root: Path = REPO) -> int:
+    """pytest over the CI suite (or `paths`, `-k select`) with coverage builds on, in `root` (the
+    repository or a snapshot of it, which then uses its sources and our build cache); the counts go
+    to `dat`."""
     import shutil
     shutil.rmtree(dat, ignore_errors=True)
     dat.mkdir(parents=True)
     env = dict(os.environ)
     env["PKA_COVERAGE"] = str(dat)
     env["PATH"] = f"{Path(sys.executable).parent}:{env.get('PATH', '')}"
+    if root != REPO:
+        env["PYTHONPATH"] = os.pathsep.join([str(root / "src"), str(root), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        env.setdefault("PKA_CACHE", str(REPO / "build" / "sim-coverage"))
     cmd = [sys.executable, "-m", "pytest", *PYTEST_ARGS, *(["-k", select] if select else []), *paths]
     print("+ PKA_COVERAGE=" + str(dat), " ".join(cmd[1:]), flush=True)
     with open(log or os.devnull, "w") as lf:
-        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         assert proc.stdout is not None
         for line in proc.stdout:
             sys.stdout.write(line)
@@ -487,17 +514,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--no-run", action="store_true", help="only the report, from the .dat files already written")
     ap.add_argument("--out", type=Path, default=OUT, help="output folder (default build/coverage)")
     ap.add_argument("--waivers", type=Path, default=WAIVERS)
+    ap.add_argument("--in-place", action="store_true",
+                    help="simulate the working tree itself (default: a snapshot of it, build/coverage/tree)")
     args = ap.parse_args(argv)
     dat = args.out / "dat"
     run: dict[str, Any] = {"select": args.select, "paths": args.paths}
+    root = REPO
     if not args.no_run:
         t0 = time.monotonic()
         run["started"] = time.time()
-        rc = run_suite(dat, args.select, args.paths, args.out / "pytest.log")
+        root = REPO if args.in_place else snapshot()
+        run["root"] = str(root)
+        rc = run_suite(dat, args.select, args.paths, args.out / "pytest.log", root)
         run.update({"pytest_exit": rc, "seconds": round(time.monotonic() - t0)})
     prev = args.out / "summary.json"
     if args.no_run and prev.exists():
         run = json.loads(prev.read_text()).get("run", run)
+        root = Path(run.get("root", REPO))
     files = sorted(dat.glob("*.dat"))
     if not files:
         print(f"no coverage files in {dat}", file=sys.stderr)
@@ -505,12 +538,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     t0 = time.monotonic()
     points = merge(files)
     waivers = load_waivers(args.waivers)
-    summary = summarize(points, waivers)
+    summary = summarize(points, waivers, src_root=root)
     summary["run"] = {**run, "dat_files": len(files)}
     # the report reads the sources as they are now: one edited since the run has other line numbers
     since = run.get("started") or min(f.stat().st_mtime for f in files)
     for f in summary["files"]:
-        if (REPO / f).stat().st_mtime > since:
+        if (root / f).stat().st_mtime > since:
             summary["problems"].insert(0, f"{f} changed since the coverage run: run it again")
             summary["goals"]["met"] = False
     if run.get("pytest_exit"):
@@ -519,7 +552,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     summary["stale_waivers"] = [f"{w.kind} {w.file} {w.match!r}" for w in waivers if not w.used]
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
-    index = write_html(summary, points, args.out / "html")
+    index = write_html(summary, points, args.out / "html", src_root=root)
     print(f"\ncoverage of rtl/ ({len(files)} coverage files, merged in {time.monotonic() - t0:.0f} s):")
     print(f"  line   {summary['line']:6.2f} %  ({summary['lines']['hit']}/{summary['lines']['total']}; goal {LINE_GOAL} %)")
     print(f"  toggle {summary['toggle']:6.2f} %  ({summary['toggles']['hit']}/{summary['toggles']['total']})")
