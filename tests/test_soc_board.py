@@ -11,6 +11,7 @@ rejects). Slow tier: the whole flow to the two bitstreams, which must meet the b
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -109,9 +110,21 @@ def test_board_params() -> None:
 EXPECT = {"rsa": 6, "ecc": 1}
 
 
+def test_verify_log_command_rejects_a_non_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`pka soc verify-log` on something that is not a finished log: exit 2, ERR_VERIFY under --json."""
+    from pka.cli import main
+    path = tmp_path / "serial.log"
+    path.write_text("pka_soc: PicoRV32 + pka_top\r\nop init status=0 cpu=1 cycles=0 compute=0 io=0\r\n")
+    with pytest.raises(SystemExit) as exc:
+        main(["soc", "verify-log", str(path), "--json"])
+    assert exc.value.code == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "ERR_VERIFY"
+
+
 @pytest.mark.rtl
 @pytest.mark.parametrize("variant", sorted(EXPECT))
-def test_baked_image_runs_and_its_log_verifies(variant: str) -> None:
+def test_baked_image_runs_and_its_log_verifies(variant: str, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
     """The RAM image a bitstream gets ($readmemh text), run on the simulated SoC of the same
     configuration, prints a log that verify_log accepts: the board runs the simulation's firmware and
     job. A log with a changed result digit, or cut before its end, is rejected."""
@@ -134,6 +147,13 @@ def test_baked_image_runs_and_its_log_verifies(variant: str) -> None:
         soc_board.verify_log(bad, variant)
     with pytest.raises(AssertionError, match="incomplete"):
         soc_board.verify_log(res.console.split("end failures=")[0], variant)
+    # the command, with the build told by the log
+    from pka.cli import main
+    path = tmp_path / "serial.log"
+    path.write_text(log)
+    main(["soc", "verify-log", str(path), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["build"] == variant and out["verified"] == verified
 
 
 @pytest.mark.slow
