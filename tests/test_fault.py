@@ -75,3 +75,53 @@ def test_check_catches() -> None:
     d = c.as_json()
     _sums(d)
     assert d["released_wrong"] == 0 and d["detected"] > 0, d
+
+
+def _kind_flips(both: bool) -> list[str]:
+    """RSA_CRT (hscm, 256 bits, 2 PEs, blinding on) with one bit of pka_top's program kind (u_seq.kind_q)
+    flipped at cycles across the command; `both`: its fault copy kindc_q flipped the same way (the
+    design without the copy). The outcome of each: OK (right result), WRONG (status OK, wrong result),
+    or the status / HANG."""
+    from pka.analysis.fault import Injector, rsa_crt_operation
+    from pka.errors import PkaError, Status
+    from pka.sim import SimTimeout
+
+    op = rsa_crt_operation("hscm", SMALL["bits"], SMALL["params"], 7)
+    inj = Injector(op, check=True)
+    out = []
+    try:
+        for i in range(12):
+            k = 20 + i * (inj.cycles - 40) // 12
+            bit = i % 4
+            inj.restore()
+
+            def at_cmd(k: int = k, bit: int = bit) -> None:
+                inj.sim.idle(k)
+                inj.sim.flip("pka_top.u_seq.kind_q", bit)
+                if both:
+                    inj.sim.flip("pka_top.u_seq.kindc_q", bit)
+                inj.pka.max_cycles = 2 * inj.cycles
+
+            inj.bus.on_cmd = at_cmd
+            try:
+                out.append("OK" if op.run(inj.pka) == op.expected else "WRONG")
+            except SimTimeout:
+                out.append("HANG")
+            except PkaError as exc:
+                last = inj.pka.last
+                out.append(Status(last.status).name if last is not None and last.status != Status.OK
+                           else f"HOST_{Status(exc.status).name}")
+    finally:
+        inj.close()
+    return out
+
+
+def test_program_kind_flip_is_caught() -> None:
+    """A flip of the sequencer's program kind (the campaign's one pka_top escape: the command ran
+    another program, whose end skipped the result's compare) ends the command with ERR_FAULT at any
+    cycle; with the copy flipped too (as if there were none) the same flips end otherwise, so the
+    copy is what catches them."""
+    single = _kind_flips(both=False)
+    assert single == ["ERR_FAULT"] * len(single), single
+    double = _kind_flips(both=True)
+    assert any(x != "ERR_FAULT" for x in double), double
