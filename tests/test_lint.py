@@ -6,9 +6,11 @@ Every fileset (*.f under rtl/ and tb/common/) names its top with a `// top: NAME
 The lines cover the configurations the README names and those issue 17 found simulated but never
 linted (test_the_known_gaps_are_linted). pka.sim.unlinted names the line a configuration would need;
 a unit of rtl/ simulated on its own (a PE's cocotb test) is linted by pka.sim.run_cocotb itself.
-Not enforced yet: every parameter set a test simulates (about 30 more, most differing from a listed
-line only in MemAw); the suite does not fail on an unlisted one. pka_top's lines are TOP_LINT of
-src/pka/rtl/top.py (written into rtl/top/top.f by `python -m pka.rtl.top gen`).
+Every other parameter set a test simulates (about 30, most differing from a listed line only in
+MemAw or in the engines a pka_top build holds) is linted by tests/conftest.py after the test that
+simulates it (`_simulated_configurations_are_linted`, the same strict lint, a pass cached per
+configuration), so the suite fails on a simulated configuration that does not lint. pka_top's lines
+are TOP_LINT of src/pka/rtl/top.py (written into rtl/top/top.f by `python -m pka.rtl.top gen`).
 """
 
 from __future__ import annotations
