@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from pka.analysis import tvla as T
+from pka.errors import PkaError
 
 SPEC_KEYS = {"traces", "samples", "window", "excluded", "max_abs_t", "cycles_over_4_5", "png"}
 
@@ -65,9 +66,14 @@ def test_engine_phases_from_the_rtl() -> None:
     kinds = {n: ph.kind(i) for i, n in enumerate(ph.names)}
     assert kinds["S_LOAD"] == "load" and kinds["S_STORE"] == "store" and kinds["S_RUN"] == "compute"
     assert kinds["S_IDLE"] == kinds["S_DONE"] == kinds["S_WIPE"] == "idle"
+    # rns: a distance-3 state code (explicit encodings), read by value
     rns = T.engine_phases("rns")
-    assert rns.register == "state_q" and [rns.kind(i) for i in range(len(rns.names))] == \
+    assert rns.register == "state_q" and [rns.kind(v) for v in sorted(rns.codes)] == \
         ["idle", "load", "compute", "store", "idle", "idle"]
+    assert rns.codes[0b010101] == "Exec" and rns.name(0b010100) == "state_20"
+    assert all(bin(a ^ b).count("1") >= 3 for a in rns.codes for b in rns.codes if a != b)
+    with pytest.raises(PkaError):
+        T.enum_names("rns", "state_e")        # names by index only for dense encodings
     assert "RC_CHAIN" in T.enum_names("hscm", "rc_e")
 
 

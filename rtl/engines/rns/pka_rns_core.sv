@@ -44,6 +44,28 @@
 //   cycle every rower clears register-file word t of both halves and constant word t through its
 //   write ports, and all pipeline registers; the core clears the scalar, the exponent, the ladder map,
 //   the flag and the Cox. Ends with ST_OK, cycles = WipeCyc, io_cycles = 0.
+// Fault countermeasures of the MM build (FaultCheck = 1; doc/rns.md, "Fault countermeasures"): each
+// ends the command with ST_ERR_FAULT and zeros in R and R_HI, never a result with ST_OK:
+//   exact length: the program's length in instruction slots (an IFBIT 2, HALT 0) is a + e elen + l len,
+//     a, e, l per entry from pka_rns_ucode (pka.model.rns.slot_coeffs); ic_q counts the slots, icend_q
+//     holds the sum from the command; a slot past icend_q ends at once (no runaway), HALT needs
+//     ic_q == icend_q (a skipped or repeated instruction, a loop of another length: pc_q, idx_q, elen_q,
+//     len_q flips);
+//   check token tok_q: PEND at a command whose program runs the output check, PASS when its FAIL
+//     (ERR_FAULT) passes; HALT releases only from NONE (no check in the program) or PASS;
+//   the bit IFBIT / MAP reads comes from the source its own word names (no src register), and the
+//     32-bit word it is read from must match its parity (spar_q / xpar_q, set as the load writes
+//     scal_q / expo_q): a flipped scalar bit is caught before the ladder uses it;
+//   TEST's flag and the ladder map in two bits each (00 / 11; 01, 10: a flip), n_q == ceil((len_q + 8)
+//     / W), an MR's t_q <= its last cycle, an opcode the MM build executes (checked every Exec cycle);
+//   the FSM state in a distance-3 code: a flipped bit is decoded to the nearest state; Idle, Done and
+//     Wipe go on, Load, Exec and Store end with ST_ERR_FAULT;
+//   the load: at most LoadBound cycles (a flipped request/response counter stalls it otherwise);
+//   the store: req_q == (rh_q ? n : 0) + rj_q, rj_q < n, rr_q < 2 each cycle, else zeros from word 0.
+// None adds a cycle to a fault-free command; a check that fires counts its Exec cycle (HALT's too).
+// FaultCheck = 0 (campaigns only) removes them all: an invalid state code goes to Idle, the bit source
+// is set by LOOP (src_q), the counters and codes are not checked, and the output check's FAIL never
+// fires.
 // cycles counts the microprogram's cycles (as pka.model.rns.run_machine); io_cycles the loads
 // and stores. Errors: unknown op -> ST_ERR_OPCODE; len < 16, len > MaxLen or n > NumRowers,
 // elen > MaxLen (ECC_MUL: elen > MaxLen + 64), ECC with elen = 0 -> ST_ERR_LENGTH; even modulus -> ST_ERR_EVEN_MODULUS; a residue
@@ -59,7 +81,7 @@ module pka_rns_core
   parameter int unsigned NumRowers = (MaxLen + 8 + W - 1) / W,  // rowers = largest n
   parameter int unsigned CoxQ      = 8,    // Cox fraction bits (pka.model.rns.COX_Q)
   parameter int unsigned Sbmm      = 0,    // 0: MM build, 1: SBMM build (pka_rns_sb)
-  parameter int unsigned FaultCheck = 1    // 1; 0 only for fault campaigns: ECC_MUL's output check never fails
+  parameter int unsigned FaultCheck = 1    // 1; 0 only for fault campaigns: no output check, no integrity checks
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -101,9 +123,17 @@ module pka_rns_core
       localparam int unsigned CntW     = 16;
       localparam int unsigned PcW      = 8;
       localparam int unsigned MinLen   = 16;
-      localparam int unsigned BitW     = $clog2(EWords * 32);
-      localparam int unsigned SBitW    = $clog2(SWords * 32);
       localparam int unsigned WipeCyc  = (CstN > 32) ? CstN : 32;   // pka.model.rns.wipe_cycles
+      localparam bit          Fc       = (FaultCheck != 0);
+      // the load's words at most (N word, table, A B W (2n each), X1 (8n), P (2n), E, X2) and its bound
+      // in cycles: 8 per word leaves room for a memory that stalls 7 grants in 8
+      localparam int unsigned LoadWords = 1 + N * CstN + 16 * N + SWords + EWords;
+      localparam int unsigned LoadBound = 8 * LoadWords + 64;
+      // instruction slots of the longest program: a < 2^9, e and l < 2^6 (pka.model.rns.SLOT_*_BITS)
+      localparam int unsigned IcW      = $clog2(512 + 64 * (MaxElen + MaxLen) + 1);
+      localparam int unsigned WSelW    = ELenW - 5;            // the word of a bit index
+      localparam int unsigned SPW      = (SWords > 1) ? $clog2(SWords) : 1;   // index of a word of scal_q
+      localparam int unsigned XPW      = (EWords > 1) ? $clog2(EWords) : 1;   // index of a word of expo_q
 
       initial begin
         if (W != 16 && W != 32) $fatal(1, "W must be 16 or 32");
@@ -124,8 +154,21 @@ module pka_rns_core
         UJmp = 4'd13
       } uop_e;
 
-      typedef enum logic [2:0] {Idle, Load, Exec, Store, Done, Wipe} state_e;
+      // a distance-3 code (the [6,3,3] shortened Hamming code): one flipped bit is an invalid code
+      // that names the state it came from (FaultCheck = 0: an invalid code goes to Idle, as before)
+      typedef enum logic [5:0] {
+        Idle  = 6'b000000,
+        Load  = 6'b001011,
+        Exec  = 6'b010101,
+        Store = 6'b011110,
+        Done  = 6'b100110,
+        Wipe  = 6'b101101
+      } state_e;
       state_e state_q, state_d;
+
+      function automatic logic near(logic [5:0] s, state_e c);
+        return $countones(s ^ c) == 1;
+      endfunction
 
       // ---- command ----------------------------------------------------------------------------------
       logic [7:0]       op_q, op_d;
@@ -139,6 +182,13 @@ module pka_rns_core
       logic             entry_valid;
       logic [63:0]      uword;
       logic [PcW-1:0]   pc_q, pc_d;
+      logic [8:0]       slots_a;
+      logic [5:0]       slots_e, slots_l;
+      logic             checked;
+      // integrity (FaultCheck = 1): instruction slots run and the program's exact count, the check token
+      localparam logic [7:0] TokNone = 8'h00, TokPend = 8'h3C, TokPass = 8'hC3, TokBad = 8'hFF;
+      logic [IcW-1:0]   ic_q, ic_d, icend_q, icend_d;
+      logic [7:0]       tok_q, tok_d;
 
       pka_rns_ucode u_ucode (
         .addr_i (pc_q),
@@ -148,7 +198,11 @@ module pka_rns_core
         .rz_i   (eng_i.cmd.arg[1]),
         .sb_i   (1'b0),
         .entry_o(entry),
-        .valid_o(entry_valid)
+        .valid_o(entry_valid),
+        .slots_a_o(slots_a),
+        .slots_e_o(slots_e),
+        .slots_l_o(slots_l),
+        .checked_o(checked)
       );
 
       // n = ceil((len + 8) / W)
@@ -168,6 +222,8 @@ module pka_rns_core
       logic [4:0]       rr_q, rr_d;          // response: register
       logic [SWords*32-1:0] scal_q, scal_d;   // secret: the scalar (blinded: MaxLen + 64 bits)
       logic [EWords*32-1:0] expo_q, expo_d;
+      logic [SWords-1:0] spar_q, spar_d;     // parity of each word of scal_q, as loaded
+      logic [EWords-1:0] xpar_q, xpar_d;     // parity of each word of expo_q, as loaded
       logic             err_range_q, err_range_d;
 
       logic [CntW-1:0] n2, cst_words, ewords, lwords;
@@ -303,15 +359,43 @@ module pka_rns_core
 
       logic [CntW-1:0] t_q, t_d;                 // cycle within an MR
       logic [ELenW-1:0] idx_q, idx_d;            // loop bit index
-      logic            src_q, src_d, map_q, map_d;
-      logic            flag_q, flag_d;                // TEST's result (FAIL, CMOV)
+      logic            src_q, src_d;                  // the bit source LOOP set (FaultCheck = 0 only)
+      logic [1:0]      map_q, map_d;                  // the ladder map, 00 or 11 (01 / 10: a flip)
+      logic [1:0]      flag_q, flag_d;                // TEST's result, 00 or 11 (FAIL, CMOV; 01 / 10: a flip)
+      logic            map_bit, flag;
+      assign map_bit = map_q[0];
+      assign flag = flag_q[0];
 
       function automatic logic [4:0] map_reg(logic [4:0] r, logic m);
         return (r >= 5'd1 && r <= 5'd4) ? (((r - 5'd1) ^ {3'b000, m, 1'b0}) + 5'd1) : r;
       endfunction
 
-      logic cur_bit;
-      assign cur_bit = src_q ? expo_q[BitW'(idx_q)] : scal_q[SBitW'(idx_q)];
+      // the bit IFBIT / MAP reads: bit idx of the scalar (source 0) or of the Fermat exponent (1), the
+      // source named by the instruction (FaultCheck = 0: by src_q); with the parity of its word
+      logic             bsrc, cur_bit, par_bad;
+      logic [WSelW-1:0] wsel;
+      logic [31:0]      sword, xword;
+      logic             spar_sel, xpar_sel;
+      assign bsrc = Fc ? usrc : src_q;
+      assign wsel = idx_q[ELenW-1:5];
+      always_comb begin
+        sword = '0; spar_sel = 1'b0; xword = '0; xpar_sel = 1'b0;    // past the words: 0, parity 0
+        for (int unsigned i = 0; i < SWords; i++)
+          if (32'(wsel) == i) begin sword = scal_q[32 * i +: 32]; spar_sel = spar_q[i]; end
+        for (int unsigned i = 0; i < EWords; i++)
+          if (32'(wsel) == i) begin xword = expo_q[32 * i +: 32]; xpar_sel = xpar_q[i]; end
+      end
+      assign cur_bit = bsrc ? xword[idx_q[4:0]] : sword[idx_q[4:0]];
+      assign par_bad = bsrc ? (^xword != xpar_sel) : (^sword != spar_sel);
+
+      // n as the command's length gives it (a flipped n_q shifts every residue vector), clamped to N
+      logic [16:0] lenq_plus, n_len;
+      logic [NW-1:0] n_fix;
+      logic          n_bad;
+      assign lenq_plus = 17'(len_q) + 17'd8 + 17'(W - 1);
+      assign n_len     = lenq_plus / 17'(W);
+      assign n_fix     = (n_len > 17'(N)) ? NW'(N) : NW'(n_len);
+      assign n_bad     = (17'(n_q) != n_len);
 
       // MR schedule (see header), all relative to t and K
       logic [CntW-1:0] k_, n_, t_be1, t_be2, t_end;
@@ -383,6 +467,17 @@ module pka_rns_core
       always_comb for (int unsigned j = 0; j < N; j++) act[j] = (NW'(j) < n_q);
       assign is_zero = &(z0 | ~act) | &(z2 | ~act);
 
+      // Store's word counters agree (req = rh n + rj, rj < n, two registers)
+      logic st_bad;
+      assign st_bad = (req_q != (rh_q ? CntW'(n_q) : CntW'(0)) + CntW'(rj_q)) || (rj_q >= n_q) || (rr_q > 5'd1);
+
+      logic [IcW-1:0] icend_cmd;     // the command's exact slot count: a + e elen + l len
+      assign icend_cmd = IcW'(slots_a) + IcW'(slots_e) * IcW'(ELenW'(eng_i.cmd.elen)) +
+                         IcW'(slots_l) * IcW'(LenW'(eng_i.cmd.len));
+
+      logic       flt;               // an integrity check fired this Exec cycle (FaultCheck = 1)
+      logic [1:0] slot_inc;          // instruction slots completed this Exec cycle
+
       always_comb begin
         state_d = state_q;
         op_d = op_q; len_d = len_q; elen_d = elen_q; n_d = n_q; rz_d = rz_q;
@@ -391,6 +486,8 @@ module pka_rns_core
         rj_d = rj_q; rt_d = rt_q; rh_d = rh_q; rr_d = rr_q;
         scal_d = scal_q; expo_d = expo_q; err_range_d = err_range_q;
         pc_d = pc_q; t_d = t_q; idx_d = idx_q; src_d = src_q; map_d = map_q; flag_d = flag_q;
+        ic_d = ic_q; icend_d = icend_q; tok_d = tok_q; spar_d = spar_q; xpar_d = xpar_q;
+        flt = 1'b0; slot_inc = 2'd0;
         wipe = 1'b0;
         mem_req = 1'b0; mem_we = 1'b0; mem_addr = '0; mem_wdata = '0;
         done = 1'b0;
@@ -403,6 +500,8 @@ module pka_rns_core
 
         unique case (state_q)
           Idle: if (eng_i.cmd_valid) begin
+            ic_d = '0; icend_d = icend_cmd; tok_d = checked ? TokPend : TokNone;
+            spar_d = '0; xpar_d = '0;
             op_d = eng_i.cmd.op;
             len_d = LenW'(eng_i.cmd.len);
             elen_d = ELenW'(eng_i.cmd.elen);
@@ -410,11 +509,11 @@ module pka_rns_core
             n_d = NW'(n_cmd);
             cyc_d = '0; io_d = '0; ph_d = '0; req_d = '0; rsp_d = '0;
             rj_d = '0; rt_d = '0; rh_d = 1'b0; rr_d = '0; err_range_d = 1'b0;
-            scal_d = '0; expo_d = '0; map_d = 1'b0; t_d = '0; flag_d = 1'b0;
+            scal_d = '0; expo_d = '0; map_d = 2'b00; t_d = '0; flag_d = 2'b00;
             pc_d = entry;
             status_d = ST_OK;
             if (eng_i.cmd.op == OP_ZEROIZE) begin
-              pc_d = '0; len_d = '0; elen_d = '0; n_d = '0; rz_d = 1'b0; state_d = Wipe;
+              pc_d = '0; len_d = '0; elen_d = '0; n_d = '0; rz_d = 1'b0; state_d = Wipe; icend_d = '0; tok_d = TokNone;
             end else if (!entry_valid) begin
               status_d = ST_ERR_OPCODE; state_d = Done;
             end else if (32'(eng_i.cmd.len) < MinLen || 32'(eng_i.cmd.len) > MaxLen || 32'(n_cmd) > N ||
@@ -461,8 +560,14 @@ module pka_rns_core
                     if (rh_q) rr_d = rr_q + 1;
                   end else rj_d = rj_q + 1;
                 end
-                4'd6: scal_d[32 * rsp_q[$clog2(SWords+1)-1:0] +: 32] = eng_i.mem.rdata;
-                default: expo_d[32 * rsp_q[$clog2(EWords+1)-1:0] +: 32] = eng_i.mem.rdata;
+                4'd6: begin
+                  scal_d[32 * rsp_q[$clog2(SWords+1)-1:0] +: 32] = eng_i.mem.rdata;
+                  spar_d[rsp_q[SPW-1:0]] = ^eng_i.mem.rdata;
+                end
+                default: begin
+                  expo_d[32 * rsp_q[$clog2(EWords+1)-1:0] +: 32] = eng_i.mem.rdata;
+                  xpar_d[rsp_q[XPW-1:0]] = ^eng_i.mem.rdata;
+                end
               endcase
             end
             if (req_q == cnt && rsp_q == cnt) begin
@@ -475,19 +580,28 @@ module pka_rns_core
                 end else state_d = Exec;
               end
             end
+            if (Fc && io_q >= 32'(LoadBound)) begin
+              // a load that does not end (a flipped request / response counter): zeros, ERR_FAULT
+              status_d = ST_ERR_FAULT; state_d = Store;
+              req_d = '0; rsp_d = '0; rj_d = '0; rt_d = '0; rh_d = 1'b0; rr_d = '0;
+            end
           end
 
           Exec: begin
             if (uop != UHalt) cyc_d = cyc_q + 1;
             unique case (uop)
-              UHalt: begin state_d = Store; rj_d = '0; rh_d = 1'b0; rr_d = '0; req_d = '0; end
+              UHalt: begin
+                state_d = Store; rj_d = '0; rh_d = 1'b0; rr_d = '0; req_d = '0;
+                // the exact length, and the output check passed if the program has one
+                if (ic_q != icend_q || !(tok_q == TokNone || tok_q == TokPass)) flt = 1'b1;
+              end
               UMr: begin
                 t_d = t_q + 1;
                 // multiplier operands
                 if (t_q < (k_ << 1)) begin
                   mul_sel = (t_q < k_) ? 3'd1 : 3'd2;
-                  ra = map_reg(pa, map_q);
-                  rb = map_reg(pb, map_q);
+                  ra = map_reg(pa, map_bit);
+                  rb = map_reg(pb, map_bit);
                 end else if (t_q == k_ + 16'd4) mul_sel = 3'd3;
                 else if (t_q == (k_ << 1) + 16'd4) mul_sel = 3'd4;
                 else if (t_q >= t_be1 && t_q < t_be1 + n_) begin
@@ -510,55 +624,80 @@ module pka_rns_core
                 else if (t_q == t_be1 + 16'd2 + n_) begin red_op = 2'd1; red_half = 1'b1; end
                 else if (t_q == t_be2 + 16'd2 + n_) begin red_op = 2'd1; red_half = 1'b0; end
                 // Cox clears, write-backs
-                wd = map_reg(ud, map_q);
+                wd = map_reg(ud, map_bit);
                 if (t_q == k_ + 16'd7) begin xi_we = 1'b1; cox_clr = 1'b1; end
                 if (t_q == t_be2 - 16'd1) begin xi_we = 1'b1; we_p = 1'b1; cox_clr = 1'b1; cox_half = 1'b1; end
-                if (t_q == t_end) begin we_b = 1'b1; t_d = '0; pc_d = pc_q + 1; end
+                if (t_q == t_end) begin we_b = 1'b1; t_d = '0; pc_d = pc_q + 1; slot_inc = 2'd1; end
+                if (t_q > t_end) flt = 1'b1;        // past the MR's last cycle: a flipped t_q
               end
               UAdd, USub: begin
                 lin_en = 1'b1;
                 lin_sub = (uop == USub);
                 lin_kp = ukp;
-                ra = map_reg(ua0, map_q);
-                rb = map_reg(ub0, map_q);
-                wd = map_reg(ud, map_q);
+                ra = map_reg(ua0, map_bit);
+                rb = map_reg(ub0, map_bit);
+                wd = map_reg(ud, map_bit);
                 pc_d = pc_q + 1;
+                slot_inc = 2'd1;
               end
               ULoop: begin
                 src_d = usrc;
                 if ((usrc ? ELenW'(len_q) : elen_q) == '0) pc_d = utgt;
                 else begin idx_d = (usrc ? ELenW'(len_q) : elen_q) - 1; pc_d = pc_q + 1; end
+                slot_inc = 2'd1;
               end
               UEndLoop: begin
                 if (idx_q == '0) pc_d = pc_q + 1;
                 else begin idx_d = idx_q - 1; pc_d = utgt; end
+                slot_inc = 2'd1;
               end
-              UIfBit: pc_d = cur_bit ? pc_q + 1 : pc_q + 2;
-              UMap: begin map_d = cur_bit; pc_d = pc_q + 1; end
-              UUnmap: begin map_d = 1'b0; pc_d = pc_q + 1; end
-              UJmp: pc_d = utgt;
+              UIfBit: begin
+                pc_d = cur_bit ? pc_q + 1 : pc_q + 2;
+                slot_inc = cur_bit ? 2'd1 : 2'd2;      // a skip passes two slots: the count is the bit's either way
+                if (par_bad) flt = 1'b1;
+              end
+              UMap: begin
+                map_d = {2{cur_bit}}; pc_d = pc_q + 1; slot_inc = 2'd1;
+                if (par_bad) flt = 1'b1;
+              end
+              UUnmap: begin map_d = 2'b00; pc_d = pc_q + 1; slot_inc = 2'd1; end
+              UJmp: begin pc_d = utgt; slot_inc = 2'd1; end
               UTest: begin
-                ra = map_reg(ua0, map_q);
-                rb = map_reg(ub0, map_q);
-                flag_d = is_zero;
+                ra = map_reg(ua0, map_bit);
+                rb = map_reg(ub0, map_bit);
+                flag_d = {2{is_zero}};
                 pc_d = pc_q + 1;
+                slot_inc = 2'd1;
               end
               UFail: begin
                 // FaultCheck = 0 (campaigns only) disables the output check: its FAIL never fires
-                if (flag_q == usense && (FaultCheck != 0 || ucode_st != ST_ERR_FAULT)) begin
+                if (flag == usense && (Fc || ucode_st != ST_ERR_FAULT)) begin
                   status_d = ucode_st;
                   state_d = Store; rj_d = '0; rh_d = 1'b0; rr_d = '0; req_d = '0;
-                end else pc_d = pc_q + 1;
+                end else begin
+                  pc_d = pc_q + 1;
+                  slot_inc = 2'd1;
+                  // the output check passed: the token lets HALT release (only from PEND)
+                  if (ucode_st == ST_ERR_FAULT) tok_d = (tok_q == TokPend) ? TokPass : TokBad;
+                end
               end
               UCmov: begin
-                lin_en = flag_q;
-                ra = map_reg(ua0, map_q);
-                rb = map_reg(ub0, map_q);
-                wd = map_reg(ud, map_q);
+                lin_en = flag;
+                ra = map_reg(ua0, map_bit);
+                rb = map_reg(ub0, map_bit);
+                wd = map_reg(ud, map_bit);
                 pc_d = pc_q + 1;
+                slot_inc = 2'd1;
               end
-              default: begin state_d = Store; end
+              default: begin state_d = Store; flt = 1'b1; end   // FaultCheck = 0: stores RES with ST_OK
             endcase
+            ic_d = ic_q + IcW'(slot_inc);
+            if (ic_d > icend_q) flt = 1'b1;           // past the program's exact length: end now
+            if (flag_q[0] != flag_q[1] || map_q[0] != map_q[1] || n_bad) flt = 1'b1;
+            if (Fc && flt) begin
+              status_d = ST_ERR_FAULT; state_d = Store; rj_d = '0; rh_d = 1'b0; rr_d = '0; req_d = '0;
+              t_d = '0; cyc_d = cyc_q + 1;             // this Exec cycle counts (HALT's too)
+            end
           end
 
           Wipe: begin
@@ -567,7 +706,8 @@ module pka_rns_core
             wd = t_q[4:0];
             ld_idx = IdxW'(t_q);
             cox_clr = 1'b1;
-            scal_d = '0; expo_d = '0; map_d = 1'b0; flag_d = 1'b0; idx_d = '0; src_d = 1'b0;
+            scal_d = '0; expo_d = '0; map_d = 2'b00; flag_d = 2'b00; idx_d = '0; src_d = 1'b0;
+            spar_d = '0; xpar_d = '0; ic_d = '0; icend_d = '0; tok_d = TokNone;
             cyc_d = cyc_q + 1;
             t_d = t_q + 1;
             if (t_q == CntW'(WipeCyc - 1)) begin t_d = '0; state_d = Done; end
@@ -593,35 +733,58 @@ module pka_rns_core
                 end
               end else rj_d = rj_q + 1;
             end
+            if (Fc && (st_bad || n_bad)) begin
+              // the counters disagree (a flipped bit): ERR_FAULT, and the zeros written again from word 0
+              // (once: a second disagreement, e.g. a flipped len_q, goes on with zeros and a repaired n)
+              status_d = ST_ERR_FAULT; n_d = n_fix;
+              if (status_q == ST_OK) begin req_d = '0; rj_d = '0; rh_d = 1'b0; rr_d = '0; end
+            end
           end
 
           Done: begin
             done = 1'b1;
             state_d = Idle;
           end
-          default: state_d = Idle;
+          default: begin
+            // an invalid state code (FaultCheck = 1: a flipped bit; decoded to the state it came from)
+            state_d = Idle;
+            if (Fc) begin
+              if (near(state_q, Done)) done = 1'b1;    // the result is stored
+              else if (near(state_q, Wipe)) begin state_d = Wipe; cyc_d = cyc_q + 1; end
+              else if (!near(state_q, Idle)) begin
+                // Load, Exec or Store (or two bits): end with ERR_FAULT, zeros stored
+                status_d = ST_ERR_FAULT; state_d = Store; rj_d = '0; rh_d = 1'b0; rr_d = '0; req_d = '0;
+                t_d = '0;
+                if (near(state_q, Exec)) cyc_d = cyc_q + 1;
+                else io_d = io_q + 1;
+              end
+            end
+          end
         endcase
-        k1_d = cox_en & cox_k;
       end
+      // outside the block above: the Cox's carry depends on cox_en combinationally
+      assign k1_d = cox_en & cox_k;
 
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
           state_q <= Idle; op_q <= '0; len_q <= '0; elen_q <= '0; n_q <= '0; rz_q <= 1'b0;
           status_q <= ST_OK; cyc_q <= '0; io_q <= '0; ph_q <= '0; req_q <= '0; rsp_q <= '0;
           rj_q <= '0; rt_q <= '0; rh_q <= 1'b0; rr_q <= '0; err_range_q <= 1'b0;
-          pc_q <= '0; t_q <= '0; idx_q <= '0; src_q <= 1'b0; map_q <= 1'b0; k1_q <= 1'b0; k2_q <= 1'b0;
-          flag_q <= 1'b0;
+          pc_q <= '0; t_q <= '0; idx_q <= '0; src_q <= 1'b0; map_q <= 2'b00; k1_q <= 1'b0; k2_q <= 1'b0;
+          flag_q <= 2'b00; ic_q <= '0; icend_q <= '0; tok_q <= TokNone;
         end else begin
           state_q <= state_d; op_q <= op_d; len_q <= len_d; elen_q <= elen_d; n_q <= n_d; rz_q <= rz_d;
           status_q <= status_d; cyc_q <= cyc_d; io_q <= io_d; ph_q <= ph_d; req_q <= req_d; rsp_q <= rsp_d;
           rj_q <= rj_d; rt_q <= rt_d; rh_q <= rh_d; rr_q <= rr_d; err_range_q <= err_range_d;
           pc_q <= pc_d; t_q <= t_d; idx_q <= idx_d; src_q <= src_d; map_q <= map_d;
-          k1_q <= k1_d; k2_q <= k1_q; flag_q <= flag_d;
+          k1_q <= k1_d; k2_q <= k1_q; flag_q <= flag_d; ic_q <= ic_d; icend_q <= icend_d; tok_q <= tok_d;
         end
       end
       always_ff @(posedge clk_i) begin
         scal_q <= scal_d;
         expo_q <= expo_d;
+        spar_q <= spar_d;
+        xpar_q <= xpar_d;
       end
 
       assign cmd_ready = (state_q == Idle);

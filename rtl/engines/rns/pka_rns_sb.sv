@@ -110,6 +110,11 @@ module pka_rns_sb
   logic            entry_valid;
   logic [63:0]     uword;
 
+  // the exact-length check (slot counter) is the MM build's (pka_rns_core); unused here
+  logic [8:0] sb_slots_a;
+  logic [5:0] sb_slots_e, sb_slots_l;
+  logic       sb_checked;
+
   pka_rns_ucode u_ucode (
     .addr_i (pc_q),
     .data_o (uword),
@@ -118,9 +123,12 @@ module pka_rns_sb
     .rz_i   (1'b0),
     .sb_i   (1'b1),
     .entry_o(entry),
-    .valid_o(entry_valid)
+    .valid_o(entry_valid),
+    .slots_a_o(sb_slots_a),
+    .slots_e_o(sb_slots_e),
+    .slots_l_o(sb_slots_l),
+    .checked_o(sb_checked)
   );
-
   logic [15:0] na_cmd;
   assign na_cmd = eng_i.cmd.len / 16'(2 * W);
 
@@ -816,5 +824,6 @@ module pka_rns_sb
   assign io_cycles = io_q;
 
   logic unused;
-  assign unused = ^{eng_i.cmd.arg, uword[63:52], uword[42:41], uword[40:36] & 5'd0};
+  assign unused = ^{eng_i.cmd.arg, uword[63:52], uword[42:41], uword[40:36] & 5'd0, sb_slots_a, sb_slots_e,
+                    sb_slots_l, sb_checked};
 endmodule

@@ -5,7 +5,7 @@
 //
 // Word: [3:0] op (HALT MR ADD SUB LOOP ENDLOOP IFBIT MAP UNMAP SB TEST FAIL CMOV JMP), [8:4] d,
 // [10:9] K, pair k: a at [15+10k:11+10k], b at [20+10k:16+10k]; [42:41] kP select (2P 4P 8P),
-// [43] loop source (0 scalar/elen, 1 Fermat exponent/len), [51:44] loop / JMP target,
+// [43] source of LOOP, IFBIT, MAP (0 scalar/elen, 1 Fermat exponent/len), [51:44] loop / JMP target,
 // [60:53] FAIL's status code, [61] FAIL's sense (the flag value that fails).
 `default_nettype none
 
@@ -17,7 +17,13 @@ module pka_rns_ucode (
   input  logic        rz_i,      // ECC_MUL's ARG[1] (MM build): random projective Z
   input  logic        sb_i,      // 1: entry points of the SBMM build
   output logic [7:0] entry_o,
-  output logic        valid_o
+  output logic        valid_o,
+  // the entry's exact length in instruction slots, slots_a + slots_e * elen + slots_l * len
+  // (pka.model.rns.slot_coeffs), and whether it runs the output check (ERR_FAULT)
+  output logic [8:0] slots_a_o,
+  output logic [5:0] slots_e_o,
+  output logic [5:0] slots_l_o,
+  output logic        checked_o
 );
   always_comb begin
     unique case (addr_i)
@@ -113,7 +119,7 @@ module pka_rns_ucode (
       8'd89: data_o = 64'h0000000000006322;  // ADD d=18 [(12, 0)]
       8'd90: data_o = 64'h0005f80000000004;  // LOOP d=0 []
       8'd91: data_o = 64'h0000000000129321;  // MR d=18 [(18, 18)]
-      8'd92: data_o = 64'h0000000000000006;  // IFBIT d=0 []
+      8'd92: data_o = 64'h0000080000000006;  // IFBIT d=0 []
       8'd93: data_o = 64'h0000000000169321;  // MR d=18 [(18, 22)]
       8'd94: data_o = 64'h0005b00000000005;  // ENDLOOP d=0 []
       8'd95: data_o = 64'h000000000012c391;  // MR d=25 [(24, 18)]
@@ -175,7 +181,7 @@ module pka_rns_ucode (
       8'd151: data_o = 64'h0000000000006322;  // ADD d=18 [(12, 0)]
       8'd152: data_o = 64'h0009d80000000004;  // LOOP d=0 []
       8'd153: data_o = 64'h0000000000129321;  // MR d=18 [(18, 18)]
-      8'd154: data_o = 64'h0000000000000006;  // IFBIT d=0 []
+      8'd154: data_o = 64'h0000080000000006;  // IFBIT d=0 []
       8'd155: data_o = 64'h0000000000029321;  // MR d=18 [(18, 2)]
       8'd156: data_o = 64'h0009900000000005;  // ENDLOOP d=0 []
       8'd157: data_o = 64'h0000000000120b31;  // MR d=19 [(1, 18)]
@@ -226,7 +232,7 @@ module pka_rns_ucode (
       8'd202: data_o = 64'h0000000000004322;  // ADD d=18 [(8, 0)]
       8'd203: data_o = 64'h000d080000000004;  // LOOP d=0 []
       8'd204: data_o = 64'h0000000000129329;  // SB d=18 [(18, 18)]
-      8'd205: data_o = 64'h0000000000000006;  // IFBIT d=0 []
+      8'd205: data_o = 64'h0000080000000006;  // IFBIT d=0 []
       8'd206: data_o = 64'h0000000000029329;  // SB d=18 [(18, 2)]
       8'd207: data_o = 64'h000cc00000000005;  // ENDLOOP d=0 []
       8'd208: data_o = 64'h0000000000120ad9;  // SB d=13 [(1, 18)]
@@ -278,28 +284,32 @@ module pka_rns_ucode (
   always_comb begin
     valid_o = 1'b1;
     entry_o = '0;
+    slots_a_o = '0;
+    slots_e_o = '0;
+    slots_l_o = '0;
+    checked_o = 1'b0;
     if (sb_i) begin
       unique case (op_i)
-        8'd2: entry_o = 8'd161;  // sb_modmul
-        8'd3: entry_o = 8'd163;  // sb_modexp
-        8'd4: entry_o = 8'd211;  // sb_modexp_ct
-        8'd11: entry_o = 8'd170;  // sb_ecc
+        8'd2: begin entry_o = 8'd161; slots_a_o = 9'd1; slots_e_o = 6'd0; slots_l_o = 6'd0; checked_o = 1'b0; end  // sb_modmul
+        8'd3: begin entry_o = 8'd163; slots_a_o = 9'd2; slots_e_o = 6'd4; slots_l_o = 6'd0; checked_o = 1'b0; end  // sb_modexp
+        8'd4: begin entry_o = 8'd211; slots_a_o = 9'd6; slots_e_o = 6'd4; slots_l_o = 6'd0; checked_o = 1'b0; end  // sb_modexp_ct
+        8'd11: begin entry_o = 8'd170; slots_a_o = 9'd11; slots_e_o = 6'd25; slots_l_o = 6'd4; checked_o = 1'b0; end  // sb_ecc
         default: valid_o = 1'b0;
       endcase
     end else begin
       unique case (op_i)
-        8'd1: entry_o = 8'd0;  // montmul
-        8'd2: entry_o = 8'd2;  // modmul
-        8'd3: entry_o = 8'd9;  // modexp
-        8'd4: entry_o = 8'd18;  // modexp_ct
-        8'd8: entry_o = 8'd5;  // modadd
-        8'd9: entry_o = 8'd7;  // modsub
+        8'd1: begin entry_o = 8'd0; slots_a_o = 9'd1; slots_e_o = 6'd0; slots_l_o = 6'd0; checked_o = 1'b0; end  // montmul
+        8'd2: begin entry_o = 8'd2; slots_a_o = 9'd2; slots_e_o = 6'd0; slots_l_o = 6'd0; checked_o = 1'b0; end  // modmul
+        8'd3: begin entry_o = 8'd9; slots_a_o = 9'd4; slots_e_o = 6'd4; slots_l_o = 6'd0; checked_o = 1'b0; end  // modexp
+        8'd4: begin entry_o = 8'd18; slots_a_o = 9'd5; slots_e_o = 6'd4; slots_l_o = 6'd0; checked_o = 1'b0; end  // modexp_ct
+        8'd8: begin entry_o = 8'd5; slots_a_o = 9'd1; slots_e_o = 6'd0; slots_l_o = 6'd0; checked_o = 1'b0; end  // modadd
+        8'd9: begin entry_o = 8'd7; slots_a_o = 9'd1; slots_e_o = 6'd0; slots_l_o = 6'd0; checked_o = 1'b0; end  // modsub
         8'd11: begin  // {rz, xonly}: ecc, ecc_x, ecc_rz, ecc_xrz
           unique case ({rz_i, xonly_i})
-            2'b00: entry_o = 8'd28;
-            2'b01: entry_o = 8'd115;
-            2'b10: entry_o = 8'd222;
-            default: entry_o = 8'd241;
+            2'b00: begin entry_o = 8'd28; slots_a_o = 9'd57; slots_e_o = 6'd25; slots_l_o = 6'd4; checked_o = 1'b1; end
+            2'b01: begin entry_o = 8'd115; slots_a_o = 9'd16; slots_e_o = 6'd25; slots_l_o = 6'd4; checked_o = 1'b0; end
+            2'b10: begin entry_o = 8'd222; slots_a_o = 9'd59; slots_e_o = 6'd25; slots_l_o = 6'd4; checked_o = 1'b1; end
+            default: begin entry_o = 8'd241; slots_a_o = 9'd18; slots_e_o = 6'd25; slots_l_o = 6'd4; checked_o = 1'b0; end
           endcase
         end
         default: valid_o = 1'b0;

@@ -162,17 +162,52 @@ def _core_source(engine: str) -> tuple[Path, str]:
     return path, re.sub(r"//[^\n]*", "", path.read_text())
 
 
-def enum_names(engine: str, type_name: str) -> tuple[str, ...]:
-    """The names of `typedef enum ... {...} <type_name>;` in the engine's core, by encoding (the
-    enums read here have implicit encodings 0, 1, ...)."""
+def _sv_literal(text: str) -> int | None:
+    """The value of a plain SystemVerilog integer literal (12, 6'b001011, 'h3F, 8'd7), else None."""
+    m = re.fullmatch(r"(?:\d+)?'([bBdDhHoO])([0-9a-fA-F_]+)|(\d[\d_]*)", text.strip())
+    if m is None:
+        return None
+    if m.group(3) is not None:
+        return int(m.group(3).replace("_", ""))
+    return int(m.group(2).replace("_", ""), {"b": 2, "d": 10, "h": 16, "o": 8}[m.group(1).lower()])
+
+
+def enum_codes(engine: str, type_name: str) -> dict[int, str]:
+    """`typedef enum logic [..] {...} <type_name>;` in the engine's core: encoding -> name. Implicit
+    encodings count up from 0 (or from the previous explicit one); explicit ones must be plain
+    literals (a state code such as rns's distance-3 one: `Load = 6'b001011`)."""
     path, text = _core_source(engine)
     m = re.search(r"typedef\s+enum\s+logic\s*\[[^\]]*\]\s*\{([^}]*)\}\s*" + re.escape(type_name) + r"\s*;", text)
     if m is None:
         raise PkaError(Status.ERR_UNSUPPORTED, f"{path.name}: no enum {type_name}")
-    names = tuple(x.strip() for x in m.group(1).split(",") if x.strip())
-    if any("=" in x for x in names):
-        raise PkaError(Status.ERR_UNSUPPORTED, f"{path.name}: {type_name} has explicit encodings (not read here)")
-    return names
+    out: dict[int, str] = {}
+    nxt = 0
+    for item in (x.strip() for x in m.group(1).split(",")):
+        if not item:
+            continue
+        name, eq, lit = item.partition("=")
+        value = nxt
+        if eq:
+            v = _sv_literal(lit)
+            if v is None:
+                raise PkaError(Status.ERR_UNSUPPORTED, f"{path.name}: {type_name}.{name.strip()} = {lit.strip()} "
+                               "is not a plain literal (not read here)")
+            value = v
+        if value in out:
+            raise PkaError(Status.ERR_UNSUPPORTED, f"{path.name}: {type_name} encodes {value} twice")
+        out[value] = name.strip()
+        nxt = value + 1
+    return out
+
+
+def enum_names(engine: str, type_name: str) -> tuple[str, ...]:
+    """The names of `typedef enum ... {...} <type_name>;` in the engine's core, by encoding: for
+    enums with the dense encodings 0, 1, ... (names[value])."""
+    path, _ = _core_source(engine)
+    codes = enum_codes(engine, type_name)
+    if sorted(codes) != list(range(len(codes))):
+        raise PkaError(Status.ERR_UNSUPPORTED, f"{path.name}: {type_name} is not encoded 0, 1, ... (enum_codes)")
+    return tuple(codes[i] for i in range(len(codes)))
 
 
 @dataclass(frozen=True)
@@ -180,10 +215,16 @@ class Phases:
     """An engine core's top state machine: its register's leaf name and state names by value."""
 
     register: str                   # e.g. st_q
-    names: tuple[str, ...]          # by encoding: names[value]
+    codes: dict[int, str]           # encoding -> state name (dense for hscm; rns: a distance-3 code)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The state names in the order of their encodings."""
+        return tuple(self.codes[v] for v in sorted(self.codes))
 
     def name(self, value: int) -> str:
-        return self.names[value] if 0 <= value < len(self.names) else f"state_{value}"
+        """The state's name; a value no state has (a flipped state register) as state_<value>."""
+        return self.codes.get(value, f"state_{value}")
 
     def kind(self, value: int) -> str:
         """load, store, idle (idle, done, wipe) or compute."""
@@ -203,7 +244,7 @@ def engine_phases(engine: str) -> Phases:
     r = re.search(r"\bstate_e\s+(\w+_q)\b", text)
     if r is None:
         raise PkaError(Status.ERR_UNSUPPORTED, f"{path.name}: no state_e register to find the phases by")
-    return Phases(r.group(1), enum_names(engine, "state_e"))
+    return Phases(r.group(1), enum_codes(engine, "state_e"))
 
 
 # ---- the operations -------------------------------------------------------------------------------

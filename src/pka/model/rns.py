@@ -297,7 +297,7 @@ def signed_value(ctx: MmCtx, v: Rns) -> int:
 
 
 def mr(ctx: MmCtx, pairs: Sequence[tuple[Rns, Rns]], trace: MrTrace | None = None,
-       xbound: int | None = None, mode: int = MR_CANON) -> Rns:
+       xbound: int | None = None, mode: int = MR_CANON, invariants: bool = True) -> Rns:
     """One RNS Montgomery reduction of X = sum u*v (1..3 products), as the rowers compute it.
 
     The rowers compute the same residues whatever the input; `mode` says which invariants hold:
@@ -308,7 +308,9 @@ def mr(ctx: MmCtx, pairs: Sequence[tuple[Rns, Rns]], trace: MrTrace | None = Non
         since 0 <= S - Cox's sum < err < 1/2) gives the B half of V or V - M': the output is the
         signed value V_s in (-M'/2, M'(1/2 + err)) (asserted), congruent to nothing in particular.
     MR_SIGNED: X = V_s * 1 with V_s such a value: -M < X < (1 - err) P M, so omega = (X + Q^ P)/M
-        is an integer in (-1, 2P), i.e. in [0, 2P) again (asserted as in MR_CANON)."""
+        is an integer in (-1, 2P), i.e. in [0, 2P) again (asserted as in MR_CANON).
+    invariants False (a program after a control fault, `run_machine`): the residues only, whatever
+    the input, as the rowers compute them; none of the above asserted."""
     n, w, p = ctx.n, ctx.w, ctx.p
     assert 1 <= len(pairs) <= 3
     tab = ctx.table
@@ -328,6 +330,8 @@ def mr(ctx: MmCtx, pairs: Sequence[tuple[Rns, Rns]], trace: MrTrace | None = Non
     res: Rns = (tuple(om), tuple(om_p))
     if trace is not None:
         trace.emm += 2 * n * n + 2 * n * (len(pairs) + 1)
+    if not invariants:
+        return res
     if mode == MR_RAW:
         vs = signed_value(ctx, res)
         assert -ctx.mp < 2 * vs < ctx.mp * (1 + 2 * cox_error(ctx.bp, w)), "MR of raw residues: V_s out of range"
@@ -411,6 +415,8 @@ TA, TB, TC, TD, T1, TA2, TD2, RE, RF, RG, RH, RI, TT, F2 = range(17, 31)
 YG = 31                                                         # checked ECC_MUL: y of the input point
 RZ = T1            # ECC_MUL with ARG[1]: the random words of SLOT_P (a ladder temporary, dead until then)
 ROM_AW = 8         # microprogram ROM address bits (pka_rns_ucode; loop targets are ROM_AW bits)
+SLOT_A_BITS = 9    # pka_rns_ucode slots_a_o: a program's slots outside its loops (below 2^9)
+SLOT_K_BITS = 6    # pka_rns_ucode slots_e_o / slots_l_o: slots per iteration of LOOP0 / LOOP1
 NUM_REGS = 32
 LOADED_REGS = (IN_A, IN_B, RW, ONE, CA, CB2, CM4B)
 KP = {2: 0, 4: 1, 8: 2}
@@ -607,7 +613,10 @@ def _ecc_checked() -> list[Instr | str]:
 
 
 def _assemble(body: list[Instr | str]) -> list[Instr]:
-    """Resolve loop targets: 'LOOP<src>' / 'END' markers around bodies."""
+    """Resolve loop targets: 'LOOP<src>' / 'END' markers around bodies. An IFBIT or MAP inside a
+    loop carries that loop's source in its own word (`src`): the MM build reads the bit it branches
+    on from the source the instruction names, not from a register a fault could flip (doc/rns.md,
+    "Fault countermeasures")."""
     out: list[Instr] = []
     stack: list[int] = []
     for it in body:
@@ -620,6 +629,9 @@ def _assemble(body: list[Instr | str]) -> list[Instr]:
                 out.append(Instr(UOp.ENDLOOP, target=start + 1))
                 lp = out[start]
                 out[start] = Instr(UOp.LOOP, src=lp.src, target=len(out))
+        elif it.op in (UOp.IFBIT, UOp.MAP):
+            assert stack, f"{it.op.name} outside a loop"
+            out.append(dataclasses.replace(it, src=out[stack[-1]].src))
         else:
             out.append(it)
     return out
@@ -718,7 +730,7 @@ def ucode_sv() -> str:
         "//",
         "// Word: [3:0] op (HALT MR ADD SUB LOOP ENDLOOP IFBIT MAP UNMAP SB TEST FAIL CMOV JMP), [8:4] d,",
         "// [10:9] K, pair k: a at [15+10k:11+10k], b at [20+10k:16+10k]; [42:41] kP select (2P 4P 8P),",
-        f"// [43] loop source (0 scalar/elen, 1 Fermat exponent/len), [{43 + aw}:44] loop / JMP target,",
+        f"// [43] source of LOOP, IFBIT, MAP (0 scalar/elen, 1 Fermat exponent/len), [{43 + aw}:44] loop / JMP target,",
         "// [60:53] FAIL's status code, [61] FAIL's sense (the flag value that fails).",
         "`default_nettype none",
         "",
@@ -730,31 +742,44 @@ def ucode_sv() -> str:
         "  input  logic        rz_i,      // ECC_MUL's ARG[1] (MM build): random projective Z",
         "  input  logic        sb_i,      // 1: entry points of the SBMM build",
         f"  output logic [{aw - 1}:0] entry_o,",
-        "  output logic        valid_o",
+        "  output logic        valid_o,",
+        "  // the entry's exact length in instruction slots, slots_a + slots_e * elen + slots_l * len",
+        "  // (pka.model.rns.slot_coeffs), and whether it runs the output check (ERR_FAULT)",
+        f"  output logic [{SLOT_A_BITS - 1}:0] slots_a_o,",
+        f"  output logic [{SLOT_K_BITS - 1}:0] slots_e_o,",
+        f"  output logic [{SLOT_K_BITS - 1}:0] slots_l_o,",
+        "  output logic        checked_o",
         ");",
         "  always_comb begin",
         "    unique case (addr_i)",
     ]
     for a, it in enumerate(words):
         lines.append(f"      {aw}'d{a}: data_o = 64'h{it.encode():016x};  // {it.op.name} d={it.d} {list(it.pairs)}")
+    def ent(name: str) -> str:
+        a, e, ln, chk = slot_coeffs(words, entry[name])
+        assert a < 1 << SLOT_A_BITS and e < 1 << SLOT_K_BITS and ln < 1 << SLOT_K_BITS
+        return (f"begin entry_o = {aw}'d{entry[name]}; slots_a_o = {SLOT_A_BITS}'d{a}; "
+                f"slots_e_o = {SLOT_K_BITS}'d{e}; slots_l_o = {SLOT_K_BITS}'d{ln}; checked_o = 1'b{int(chk)}; end")
+
     lines += ["      default: data_o = '0;", "    endcase", "  end", "",
-              "  always_comb begin", "    valid_o = 1'b1;", "    entry_o = '0;", "    if (sb_i) begin",
+              "  always_comb begin", "    valid_o = 1'b1;", "    entry_o = '0;", "    slots_a_o = '0;",
+              "    slots_e_o = '0;", "    slots_l_o = '0;", "    checked_o = 1'b0;", "    if (sb_i) begin",
               "      unique case (op_i)"]
     for name, op in SB_OP_OF_PROGRAM.items():
-        lines.append(f"        8'd{op}: entry_o = {aw}'d{entry[name]};  // {name}")
+        lines.append(f"        8'd{op}: {ent(name)}  // {name}")
     lines += ["        default: valid_o = 1'b0;", "      endcase", "    end else begin", "      unique case (op_i)"]
     for name, op in OP_OF_PROGRAM.items():
         if name == "ecc":
             lines += [f"        8'd{op}: begin  // {{rz, xonly}}: ecc, ecc_x, ecc_rz, ecc_xrz",
                       "          unique case ({rz_i, xonly_i})",
-                      f"            2'b00: entry_o = {aw}'d{entry['ecc']};",
-                      f"            2'b01: entry_o = {aw}'d{entry['ecc_x']};",
-                      f"            2'b10: entry_o = {aw}'d{entry['ecc_rz']};",
-                      f"            default: entry_o = {aw}'d{entry['ecc_xrz']};",
+                      f"            2'b00: {ent('ecc')}",
+                      f"            2'b01: {ent('ecc_x')}",
+                      f"            2'b10: {ent('ecc_rz')}",
+                      f"            default: {ent('ecc_xrz')}",
                       "          endcase",
                       "        end"]
         elif name != "ecc_x":
-            lines.append(f"        8'd{op}: entry_o = {aw}'d{entry[name]};  // {name}")
+            lines.append(f"        8'd{op}: {ent(name)}  // {name}")
     lines += ["        default: valid_o = 1'b0;", "      endcase", "    end", "  end", "endmodule", ""]
     return "\n".join(lines)
 
@@ -856,9 +881,91 @@ def instr_cycles(it: Instr, n: int, na: int = 0, nb: int = 0) -> int:
     return 1
 
 
+# ---- control-flow integrity of the MM sequencer (doc/rns.md, "Fault countermeasures") ----------
+
+# The check token (pka_rns_core tok_q): a program with the output check (a FAIL with ERR_FAULT) starts
+# PEND; that FAIL, when it passes, makes it PASS (any other value: BAD); HALT releases with ST_OK only
+# from NONE (a program without the check) or PASS. The codes are 4 or more bits apart, so one flipped
+# bit never turns PEND into NONE or PASS.
+TOK_NONE, TOK_PEND, TOK_PASS, TOK_BAD = 0x00, 0x3C, 0xC3, 0xFF
+FLAG_TRUE = 0b11   # TEST's flag in two bits (pka_rns_core flag_q): 00 false, 11 true, 01 / 10 a flipped bit
+MAP_TRUE = 0b11    # the ladder map likewise (pka_rns_core map_q)
+
+
+def parity(x: int) -> int:
+    return bin(x).count("1") & 1
+
+
+def word_parities(x: int, words: int) -> list[int]:
+    """Parity of each 32-bit word of x (pka_rns_core spar_q / xpar_q, set as the load writes scal_q /
+    expo_q): the scalar's bits are checked against them as the ladder consumes them."""
+    return [parity((x >> (32 * i)) & 0xFFFF_FFFF) for i in range(words)]
+
+
+def _walk_slots(words: Sequence[Instr], entry: int, c0: int, c1: int) -> tuple[int, bool]:
+    """Instruction slots from `entry` to HALT when LOOP0 runs c0 and LOOP1 c1 times: every
+    instruction counts one slot (HALT none), an IFBIT two (itself and the instruction it may skip,
+    so the count is the same whichever way it branches); and whether a FAIL with ERR_FAULT (the
+    output check) is on the way."""
+    pc, idx, slots, checked = entry, 0, 0, False
+    cnt = {0: c0, 1: c1}
+    for _ in range(1 << 20):
+        it = words[pc] if pc < len(words) else Instr(UOp.HALT)
+        if it.op == UOp.HALT:
+            return slots, checked
+        slots += 1
+        pc += 1
+        if it.op == UOp.LOOP:
+            if cnt[it.src] == 0:
+                pc = it.target
+            else:
+                idx = cnt[it.src] - 1
+        elif it.op == UOp.ENDLOOP and idx != 0:
+            idx -= 1
+            pc = it.target
+        elif it.op == UOp.IFBIT:
+            slots += 1
+            pc += 1
+        elif it.op == UOp.JMP:
+            pc = it.target
+        elif it.op == UOp.FAIL and it.code == Status.ERR_FAULT:
+            checked = True
+    raise AssertionError("program without a HALT")
+
+
+@functools.lru_cache(maxsize=None)
+def _slot_coeffs_cached(words: tuple[Instr, ...], entry: int) -> tuple[int, int, int, bool]:
+    a, checked = _walk_slots(words, entry, 0, 0)
+    e = _walk_slots(words, entry, 1, 0)[0] - a
+    ln = _walk_slots(words, entry, 0, 1)[0] - a
+    for c0, c1 in ((2, 3), (7, 1), (1, 9)):
+        assert _walk_slots(words, entry, c0, c1)[0] == a + e * c0 + ln * c1, "slot count not linear"
+    return a, e, ln, checked
+
+
+def slot_coeffs(words: Sequence[Instr], entry: int = 0) -> tuple[int, int, int, bool]:
+    """(a, e, l, checked): a program's exact length in instruction slots is a + e * elen + l * len
+    (elen: LOOP0's count, the scalar's bits; len: LOOP1's, the Fermat exponent's), whatever its
+    data; checked: it runs the output check. pka_rns_ucode gives these per entry (slots_*_o,
+    checked_o); the core compares its slot counter with the sum at HALT and ends an overrun at once."""
+    return _slot_coeffs_cached(tuple(words), entry)
+
+
+def program_slots(name: str, elen: int, length: int) -> int:
+    """The exact slot count of a program of the ROM (`slot_coeffs`) for the command's lengths."""
+    words, entry = rom()
+    a, e, ln, _ = slot_coeffs(words, entry[name])
+    return a + e * elen + ln * length
+
+
 @dataclass
 class Machine:
-    """Register file (per register: B residues, scaled B' residues) and counters."""
+    """Register file (per register: B residues, scaled B' residues), the sequencer's control state
+    (what a fault hook may flip: pc, idx, src, map_code, flag_code, scal, spar, expo, xpar, elen,
+    elen2, slots, slots_end, tok) and counters. `faulted`: a control fault has been injected; from
+    then on the program may run in any order, and the model computes what the rowers compute without
+    asserting the program's static bounds and the MR's invariants (they hold for the program as
+    written, not for a corrupted one)."""
 
     ctx: MmCtx
     regs: list[Rns]
@@ -867,9 +974,32 @@ class Machine:
     emm: int = 0
     counts: dict[str, int] = field(default_factory=dict)
     worst_mr_bound: int = 0   # largest static MR input bound seen, in units of P^2
-    status: int = 0           # Status.OK, or the code of the FAIL that ended the program
-    flag: bool = False        # TEST's result (FAIL, CMOV)
+    status: int = 0           # Status.OK, or the code of the FAIL (or fault check) that ended the program
+    flag_code: int = 0        # TEST's result in two bits (FLAG_TRUE or 0; FAIL, CMOV)
     steps: int = 0            # instructions executed (the fault hook's clock)
+    pc: int = 0
+    idx: int = 0              # the loop's bit index
+    src: int = 0              # the loop's source as LOOP set it (read for IFBIT / MAP only without fault_check)
+    map_code: int = 0         # the ladder map (MAP) in two bits, 0 or MAP_TRUE (pka_rns_core map_q)
+    scal: int = 0             # SLOT_E: the scalar / exponent (secret), its loaded words
+    spar: list[int] = field(default_factory=list)   # parity of each word of scal
+    expo: int = 0             # SLOT_X2: the Fermat exponent P - 2 (public)
+    xpar: list[int] = field(default_factory=list)   # parity of each word of expo
+    elen: int = 0             # LOOP0's count (the scalar's length)
+    elen2: int = 0            # LOOP1's count (len)
+    slots: int = 0            # instruction slots passed (an IFBIT: 2)
+    slots_end: int = 0        # the program's exact slot count (`slot_coeffs`), fixed at the command
+    tok: int = TOK_NONE       # the check token
+    fault_at: str = ""        # which integrity check ended the program with ERR_FAULT ("" if none)
+    faulted: bool = False     # a control fault was injected (control_fault)
+
+    @property
+    def flag(self) -> bool:
+        return bool(self.flag_code & 1)
+
+    @property
+    def mp(self) -> int:
+        return self.map_code & 1
 
     def out(self) -> tuple[Rns, Rns]:
         """What the store writes to SLOT_R and SLOT_R_HI: RES and RES_HI, or zeros after a FAIL."""
@@ -893,6 +1023,23 @@ def value_fault(step: int, reg: int, delta: int) -> FaultHook:
     return hook
 
 
+CONTROL_FIELDS = ("pc", "idx", "src", "map_code", "flag_code", "scal", "expo", "elen", "elen2", "slots", "slots_end", "tok")
+
+
+def control_fault(step: int, name: str, bit: int) -> FaultHook:
+    """A fault model for run_machine: after the `step`-th instruction executed (0-based), one bit of
+    the sequencer's control state `name` (CONTROL_FIELDS, the RTL's pc_q, idx_q, src_q, map_q,
+    flag_q, scal_q, expo_q, elen_q, len_q, ic_q, icend_q, tok_q) flips, as a flipped register bit
+    of pka_rns_core between two instructions."""
+    assert name in CONTROL_FIELDS
+
+    def hook(i: int, mach: Machine) -> None:
+        if i == step:
+            setattr(mach, name, getattr(mach, name) ^ (1 << bit))
+            mach.faulted = True
+    return hook
+
+
 def map_reg(r: int, m: int) -> int:
     return ((r - 1) ^ (m << 1)) + 1 if 1 <= r <= 4 else r
 
@@ -904,8 +1051,20 @@ def run_machine(ctx: MmCtx, prog: Sequence[Instr], inputs: Mapping[int, int], sc
     """Execute a microprogram on the RNS registers with the RTL's cycle costs.
 
     Ends at HALT (status OK) or at a FAIL whose test fails (status = its code, `out()` zeros).
-    `fault` (tests only) is called after every instruction with its index and may corrupt state;
-    fault_check False is the RTL's FaultCheck = 0 (campaigns): a FAIL with ERR_FAULT never fires.
+    `fault` (tests only) is called after every instruction with its index and may corrupt state
+    (`value_fault`: a register's value; `control_fault`: a bit of the sequencer's control state).
+    The sequencer's integrity checks (pka_rns_core with FaultCheck = 1; doc/rns.md, "Fault
+    countermeasures") end the program with ERR_FAULT (zeros) and name the check in `fault_at`:
+      "flag"   TEST's two-bit flag is 01 or 10 (checked as every instruction starts; 1 cycle);
+      "map"    the two-bit ladder map is 01 or 10 (likewise);
+      "parity" the scalar / exponent word an IFBIT or MAP reads fails its load-time parity (1 cycle);
+      "op"     an opcode the MM build does not execute (the SBMM build's SB; 1 cycle);
+      "overrun" an instruction would take the slot count past the program's exact length (after it);
+      "halt"   HALT with a slot count other than the exact length, or the check token neither NONE
+               nor PASS (the HALT then costs 1 cycle).
+    IFBIT and MAP read the source their own word names (`Instr.src`).
+    fault_check False is the RTL's FaultCheck = 0 (campaigns): none of the above, a FAIL with
+    ERR_FAULT never fires, and IFBIT / MAP read the source the last LOOP set (the register `src`).
     `raw`: registers loaded with arbitrary residue vectors (ECC_MUL's random words, `rz_residues`),
     which only an MR_RAW MR may read. `start`: the first pc (a program's entry in `rom()`)."""
     zero: Rns = ((0,) * ctx.n, (0,) * ctx.n)
@@ -921,20 +1080,69 @@ def run_machine(ctx: MmCtx, prog: Sequence[Instr], inputs: Mapping[int, int], sc
         mach.regs[r] = rv
         odd[r] = "raw"
 
+    def holds(cond: bool, msg: str) -> None:
+        """The program's static bounds and invariants: asserted unless a control fault was injected."""
+        assert cond or mach.faulted, msg
+
     def canon(*regs: int) -> None:
         """Linear ops, TEST, CMOV and MR_CANON read values below their static bounds only."""
-        assert not any(r in odd for r in regs), f"a {[odd[r] for r in regs if r in odd]} register read as a value"
+        holds(not any(r in odd for r in regs), f"a {[odd[r] for r in regs if r in odd]} register read as a value")
 
-    pc, idx, src, mp = start, 0, 0, 0
-    srcs = {0: (scalar, elen), 1: (expo, elen2)}
+    # the command: what the load leaves in scal_q / expo_q (whole words) and their parities, and the
+    # program's exact length and check token, fixed before the program runs
+    ew, xw = (elen + 31) // 32, (elen2 + 31) // 32
+    mach.scal, mach.expo = scalar & ((1 << (32 * ew)) - 1), expo & ((1 << (32 * xw)) - 1)
+    mach.spar, mach.xpar = word_parities(mach.scal, ew), word_parities(mach.expo, xw)
+    mach.elen, mach.elen2, mach.pc = elen, elen2, start
+    sa, se, sl, checked = slot_coeffs(prog, start)
+    mach.slots_end = sa + se * elen + sl * elen2
+    mach.tok = TOK_PEND if checked else TOK_NONE
     p = ctx.p
+
+    def end_fault(why: str, cycles: int) -> None:
+        mach.cycles += cycles
+        mach.status = Status.ERR_FAULT
+        mach.fault_at = why
+
+    def bit_of(src: int) -> int | None:
+        """The bit an IFBIT / MAP reads (bit idx of the source), None when its word's parity fails."""
+        val, par = (mach.scal, mach.spar) if src == 0 else (mach.expo, mach.xpar)
+        w = mach.idx >> 5
+        word = (val >> (32 * w)) & 0xFFFF_FFFF
+        if fault_check and parity(word) != (par[w] if w < len(par) else 0):
+            return None
+        return (word >> (mach.idx & 31)) & 1
+
     while True:
-        it = prog[pc]
+        it = prog[mach.pc] if mach.pc < len(prog) else Instr(UOp.HALT)    # the ROM reads 0 (HALT) past its end
+        if fault_check and mach.flag_code not in (0, FLAG_TRUE):
+            end_fault("flag", 1)
+            break
+        if fault_check and mach.map_code not in (0, MAP_TRUE):
+            end_fault("map", 1)
+            break
+        if it.op == UOp.HALT:
+            if fault_check and (mach.slots != mach.slots_end or mach.tok not in (TOK_NONE, TOK_PASS)):
+                end_fault("halt", 1)
+            break
+        if it.op == UOp.SB:
+            if fault_check:
+                end_fault("op", 1)
+            else:
+                mach.cycles += 1      # FaultCheck = 0: the old sequencer stores RES with status OK
+            break
+        bit = 0
+        if it.op in (UOp.IFBIT, UOp.MAP):
+            b = bit_of(it.src if fault_check else mach.src)
+            if b is None:
+                end_fault("parity", 1)
+                break
+            bit = b
         mach.cycles += instr_cycles(it, ctx.n)
         mach.counts[it.op.name] = mach.counts.get(it.op.name, 0) + 1
-        if it.op == UOp.HALT:
-            break
-        pc += 1
+        mach.pc += 1
+        slots = 1
+        mp = mach.mp
         d = map_reg(it.d, mp)
         if it.op == UOp.MR:
             prs = [(map_reg(a, mp), map_reg(b, mp)) for a, b in it.pairs]
@@ -942,17 +1150,18 @@ def run_machine(ctx: MmCtx, prog: Sequence[Instr], inputs: Mapping[int, int], sc
             if it.mode == MR_CANON:
                 canon(*(r for pr in prs for r in pr))
                 xb = sum(bound[a] * bound[b] for a, b in prs)
-                assert xb < ctx.max_k_bound(), "static MR input bound too large for M"
+                holds(xb < ctx.max_k_bound(), "static MR input bound too large for M")
                 mach.worst_mr_bound = max(mach.worst_mr_bound, xb)
-                mach.regs[d] = mr(ctx, [(mach.regs[a], mach.regs[b]) for a, b in prs], tr, xbound=xb * p * p)
+                mach.regs[d] = mr(ctx, [(mach.regs[a], mach.regs[b]) for a, b in prs], tr, xbound=xb * p * p,
+                                  invariants=not mach.faulted)
                 odd.pop(d, None)
             else:
                 (a, b), = prs
                 want = "raw" if it.mode == MR_RAW else "signed"
-                assert odd.get(a) == want and b not in odd, f"MR mode {it.mode} needs a {want} register"
+                holds(odd.get(a) == want and b not in odd, f"MR mode {it.mode} needs a {want} register")
                 if it.mode == MR_RAW:       # any canonical b would do; the program uses ONE
-                    assert bound[b] <= 1
-                mach.regs[d] = mr(ctx, [(mach.regs[a], mach.regs[b])], tr, mode=it.mode)
+                    holds(bound[b] <= 1, "MR_RAW multiplies by a canonical register")
+                mach.regs[d] = mr(ctx, [(mach.regs[a], mach.regs[b])], tr, mode=it.mode, invariants=not mach.faulted)
                 if it.mode == MR_RAW:
                     odd[d] = "signed"
                 else:
@@ -974,56 +1183,63 @@ def run_machine(ctx: MmCtx, prog: Sequence[Instr], inputs: Mapping[int, int], sc
                                 tuple((x + y) % m for x, y, m in zip(va[1], vb2[1], ctx.bp)))
             else:
                 kpv = 2 << it.kp
-                assert bound[b] <= kpv, "SUB: subtrahend bound above kP"
+                holds(bound[b] <= kpv, "SUB: subtrahend bound above kP")
                 bnd = bound[a] + kpv
                 tab = ctx.table
                 mach.regs[d] = (tuple((x - y + tab[j][6 + it.kp]) % ctx.b[j] for j, (x, y) in enumerate(zip(va[0], vb[0]))),
                                 tuple((x - y + tab[j][9 + it.kp]) % ctx.bp[j] for j, (x, y) in enumerate(zip(va[1], vb[1]))))
-            assert bnd <= it.bound, f"static bound of {it.op.name} exceeds the annotation"
+            holds(bnd <= it.bound, f"static bound of {it.op.name} exceeds the annotation")
             bound[d] = it.bound
             val = ctx.from_rns(mach.regs[d])
-            assert val <= it.bound * p, "linear op result above its bound"
+            holds(val <= it.bound * p, "linear op result above its bound")
         elif it.op == UOp.LOOP:
-            src = it.src
-            cnt = srcs[src][1]
+            mach.src = it.src
+            cnt = mach.elen if it.src == 0 else mach.elen2
             if cnt == 0:
-                pc = it.target
+                mach.pc = it.target
             else:
-                idx = cnt - 1
+                mach.idx = cnt - 1
         elif it.op == UOp.ENDLOOP:
-            if idx != 0:
-                idx -= 1
-                pc = it.target
+            if mach.idx != 0:
+                mach.idx -= 1
+                mach.pc = it.target
         elif it.op == UOp.IFBIT:
-            if (srcs[src][0] >> idx) & 1 == 0:
-                pc += 1
+            if bit == 0:
+                mach.pc += 1
+                slots = 2
         elif it.op == UOp.MAP:
-            mp = (srcs[src][0] >> idx) & 1
+            mach.map_code = MAP_TRUE if bit else 0
         elif it.op == UOp.UNMAP:
-            mp = 0
+            mach.map_code = 0
         elif it.op == UOp.JMP:
-            pc = it.target
+            mach.pc = it.target
         elif it.op == UOp.TEST:
             a = map_reg(it.pairs[0][0], mp)
             canon(a)
-            assert bound[a] <= 2, "TEST needs a value below 2P"
+            holds(bound[a] <= 2, "TEST needs a value below 2P")
             # the rowers: 2 x_i mod m_i against 0 and |2P|_mi (cst 6), ANDed over the channels
             dbl = [(2 * r) % m for r, m in zip(mach.regs[a][0], ctx.b)]
             z0 = all(v == 0 for v in dbl)
             z2 = all(v == ctx.table[j][6] for j, v in enumerate(dbl))
-            mach.flag = z0 or z2
-            assert mach.flag == (ctx.from_rns(mach.regs[a]) % p == 0)
+            mach.flag_code = FLAG_TRUE if (z0 or z2) else 0
+            holds(mach.flag == (ctx.from_rns(mach.regs[a]) % p == 0), "TEST: the flag is a == 0 mod P")
         elif it.op == UOp.FAIL:
             if int(mach.flag) == it.sense and (fault_check or it.code != Status.ERR_FAULT):
                 mach.status = it.code
                 break
+            if it.code == Status.ERR_FAULT:
+                mach.tok = TOK_PASS if mach.tok == TOK_PEND else TOK_BAD
         elif it.op == UOp.CMOV:
             a = map_reg(it.pairs[0][0], mp)
             canon(a, d)
-            assert max(bound[a], bound[d]) <= it.bound, "CMOV: bound above the annotation"
+            holds(max(bound[a], bound[d]) <= it.bound, "CMOV: bound above the annotation")
             if mach.flag:
                 mach.regs[d] = mach.regs[a]
             bound[d] = it.bound
+        mach.slots += slots
+        if fault_check and mach.slots > mach.slots_end:
+            end_fault("overrun", 0)
+            break
         if fault is not None:
             fault(mach.steps, mach)
         mach.steps += 1
@@ -1778,10 +1994,10 @@ def ecc_machine(c: Curve, k: int, x: int, y: int | None, w: int, elen: int | Non
     full[RW] = (ctx.m * ctx.m) % c.p
     full.update(ecc_inputs(c, x, ctx.m, y))
     name = "ecc" if y is not None else "ecc_x"
-    prog: Sequence[Instr] = PROGRAMS[name]
-    start, raw = 0, None
+    # from the ROM, as the RTL runs it (a flipped pc then lands where the RTL's would)
+    prog, entry = rom()
+    start, raw = entry[name], None
     if z_words is not None:
-        prog, entry = rom()
         start, raw = entry[{"ecc": "ecc_rz", "ecc_x": "ecc_xrz"}[name]], {RZ: rz_residues(ctx, z_words)}
     mach = run_machine(ctx, prog, full, scalar=k,
                        elen=c.order.bit_length() if elen is None else elen, expo=c.p - 2,
