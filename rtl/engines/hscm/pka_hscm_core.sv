@@ -105,6 +105,8 @@ module pka_hscm_core
     // (implied by the line above for every legal MaxLen: a blinded d_p' of MaxLen/2 + MaxXBits bits)
     if (SlotWords * 32 < MaxLen / 2 + MaxXBits) $fatal(1, "MemAw too small for MaxLen/2+MaxXBits exponent bits");
     if (MinLen > MaxLen) $fatal(1, "MaxLen below the engine minimum 2W+4");
+    // the wipe (Depth cycles) clears the exponent memories one word per cycle
+    if (Depth < EBits / 32) $fatal(1, "pka_hscm_core: the wipe is shorter than the exponent memory");
   end
 
   localparam logic [3:0] PG_MONTMUL = 4'd0, PG_MODMUL = 4'd1, PG_MODRED = 4'd2, PG_MUL = 4'd3,

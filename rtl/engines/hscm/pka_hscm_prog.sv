@@ -23,36 +23,49 @@
 // elen mod k: S = C^(top digit); per further digit d of b bits, b squarings and S C^d, also for
 // d = 0 (SQ); HSCM(S, U) -> RES.  The products depend on elen_i and k only; the exponent
 // chooses which table entry a multiplication reads.
-// wipe_i (OP_ZEROIZE) clears every register, the exponent register included.
+// wipe_i (OP_ZEROIZE) clears every register and, one word per cycle, the exponent memory
+// (EBits/32 cycles; the core's wipe lasts Depth >= EBits/32 cycles and holds wipe_i after it).
 //
-// The exponent register: words shifted in from the top by the loader (e_push_i), then aligned
-// (align_start_i): bits above elen_i dropped, and for A1 (norm_i) leading zeros skipped and the
-// top digit's length h = ((bits - 1) mod k) + 1 found by a 16-step division; 1 bit per cycle
-// (counted as operand-loading time, io_cycles).  A new descriptor is ready within 3 cycles of
-// a take (5 after the top digit when it is odd); boundaries are at least 2 (f+2) cycles apart.
-// Timing: the program's shifts of the exponent register (by h, k or 1 bit) are decided in one
-// cycle and applied in the next (sh_q), and the digit (dig, its trailing zeros tz and odd part)
-// is decoded into registers from the stable exponent register (dok_q: decoded from the current
-// one), so the wide register's multiplexer sees no control logic deeper than a register.
+// The exponent: the loader's words (e_clear_i, then e_push_i per 32-bit word, least significant
+// first, at most EBits/32 words) are written to a word-addressed memory e_q (one write port,
+// one synchronous read port: block or LUT RAM) and read back a word at a time.  The unit sees
+// the exponent as a register that is shifted left (the top bit first, zeros coming in): a bit
+// pointer eu_q (32 + the exponent bit at the top) replaces the shift, the word holding that bit
+// is kept in ehi_q, the word below it in elo_q, and the memory's read register erd_q holds the
+// word below that (read at the current pointer every cycle).  A shift of at most 8 bits crosses
+// at most one word boundary: ehi_q takes elo_q, elo_q takes erd_q.  The top digit (8 bits) is
+// a window of {ehi_q, elo_q}, so the memory is not on the digit's path and its address comes
+// from a register.  Bits below the exponent's bit 0 read as 0 (reads outside the
+// memory return 0).  Loading, alignment and program take the cycles the register took.
+// Alignment (align_start_i): bits above elen_i dropped, and for A1 (norm_i) leading zeros
+// skipped and the top digit's length h = ((bits - 1) mod k) + 1 found by a 16-step division;
+// 1 bit per cycle (counted as operand-loading time, io_cycles).  A new descriptor is ready
+// within 3 cycles of a take (5 after the top digit when it is odd); boundaries are at least
+// 2 (f+2) cycles apart.  The loader's pushes, the alignment and the program's shifts never
+// overlap (the core loads, then aligns, then runs the chain).
+// Timing: the program's shifts of the exponent (by h, k or 1 bit) are decided in one cycle and
+// applied in the next (sh_q), and the digit (dig, its trailing zeros tz and odd part) is decoded
+// into registers from the stable exponent window (dok_q: decoded from the current one).
 `default_nettype none
 
 module pka_hscm_prog
   import pka_hscm_pkg::*;
 #(
-  parameter int unsigned EBits     = 64,  // exponent register bits (>= 16; the core's
-                                         // max(MaxLen, MaxLen/2 + MaxXBits rounded up to 32))
+  parameter int unsigned EBits     = 64,  // exponent bits, a multiple of 32, 64..65472 (the
+                                         // core's max(MaxLen, MaxLen/2 + MaxXBits rounded up
+                                         // to 32)); the memory holds EBits/32 words
   parameter int unsigned MaxWindow = 6    // largest A1 digit size, 1..8
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic        wipe_i,        // OP_ZEROIZE: every register to 0 (exponent, program, digits)
-  // exponent register
+  // exponent (loaded a word at a time into the exponent memory)
   input  logic        e_clear_i,
   input  logic        e_push_i,
   input  logic [31:0] e_word_i,
   input  logic        align_start_i,
-  input  logic [15:0] elen_i,        // exponent bits to use
-  input  logic [15:0] eload_i,       // bits shifted in (32 x words)
+  input  logic [15:0] elen_i,        // exponent bits to use, <= EBits
+  input  logic [15:0] eload_i,       // bits shifted in (32 x words), elen_i .. elen_i + 31
   input  logic        norm_i,        // skip leading zeros (A1); 0: ladder (elen_i steps)
   input  logic [3:0]  k_i,           // A1 digit size (>= 1)
   output logic        align_done_o,
@@ -69,7 +82,9 @@ module pka_hscm_prog
 
   initial begin
     if (MaxWindow < 1 || MaxWindow > 8) $fatal(1, "pka_hscm_prog: MaxWindow must be 1..8");
-    if (EBits < 16) $fatal(1, "pka_hscm_prog: EBits too small");
+    if (EBits % 32 != 0 || EBits < 64 || EBits > 65472) begin
+      $fatal(1, "pka_hscm_prog: EBits must be a multiple of 32, 64..65472");
+    end
   end
 
   // H_*: a descriptor is held for the sequencer; C_*: computing the next one
@@ -80,12 +95,35 @@ module pka_hscm_prog
 
   typedef enum logic [1:0] {A_IDLE, A_DROP, A_NORM, A_MOD} ast_e;
 
+  localparam int unsigned EWords = EBits / 32;      // exponent memory words
+  localparam int unsigned EAw    = $clog2(EWords);   // its address bits
+  localparam int unsigned RemW   = $clog2(EBits + 1); // exponent bit counts 0..EBits
+  localparam int unsigned EuW    = $clog2(EBits + 64); // the bit pointer 0..EBits+31
+  localparam int unsigned EwW    = EuW - 5;          // word pointers 0..EWords (+1)
+
   gst_e         st_q, st_d;
   ast_e         ast_q, ast_d;
   desc_t        d_q, d_d, d1_q, d1_d;
-  logic [EBits-1:0] e_q, e_d;
-  logic [15:0]  rem_q, rem_d;        // exponent bits not yet consumed
-  logic [15:0]  cnt_q, cnt_d;        // alignment counter
+  // the exponent (secret): memory, pointer, window
+  logic [31:0]  e_q [EWords];        // the exponent words, word 0 the least significant
+  logic [31:0]  erd_q;               // e_q[era] of the previous cycle: the word below elo_q
+  logic [31:0]  ehi_q, ehi_d;        // the word holding the top bit
+  logic [31:0]  elo_q, elo_d;        // the word below it
+  logic [EuW-1:0] eu_q, eu_d;        // 32 + the index of the top bit (bits below 0 read as 0)
+  logic [EwW-1:0] ewp_q, ewp_d;      // words pushed since the clear (the write address)
+  logic [EwW-1:0] ewc_q, ewc_d;      // the wipe's write address (EWords-1 down to 0)
+  logic [EAw-1:0] era;               // read address: the word below elo_q's
+  logic         ewe;                 // write: a pushed word, or a zero while wiping
+  logic [EwW-1:0] ewa;
+  logic [EAw-1:0] ewi;               // the memory's write address
+  logic [EwW-1:0] erx;               // the read's word index, below word 0 wrapped
+  logic         erv;                 // the read is inside the memory (else it gives 0)
+  logic         ecross;              // this cycle's shift moves the top bit into the word below
+  logic [31:0]  ewd;
+  logic [63:0]  ewin;                // {ehi_q, elo_q}: the top bit is ewin[32 + eu_q[4:0]]
+  logic [3:0]   esh;                 // the exponent's shift this cycle (bits)
+  logic [RemW-1:0] rem_q, rem_d;     // exponent bits not yet consumed
+  logic [4:0]   cnt_q, cnt_d;        // alignment counter: bits above elen (eload - elen < 32)
   logic [3:0]   h_q, h_d;            // bits of the top digit
   logic [15:0]  dv_q, dv_d;          // mod-k division: remainder in [3:0], step in [15:8]
   logic [6:0]   j_q, j_d;            // odd power index
@@ -100,7 +138,7 @@ module pka_hscm_prog
   logic [3:0]   sh_q, sh_d;          // exponent shift decided last cycle
   logic [7:0]   dig_q, dig_d, odd_q, odd_d;
   logic [3:0]   tz_q, tz_d;
-  logic         dok_q, dok_d;        // dig_q .. decoded from the current e_q
+  logic         dok_q, dok_d;        // dig_q .. decoded from the current window
 
   function automatic desc_t mk(src_e as, logic [7:0] ae, src_e bs, logic [7:0] be, logic dst,
                                logic [7:0] de, logic mult, logic last);
@@ -137,13 +175,24 @@ module pka_hscm_prog
   logic [3:0] tz, nb;
   desc_t      fin;
   logic       e_chg;
+  logic       etop;    // the exponent's top bit
+  logic [15:0] dvx;    // the mod-k division's dividend rem - 1 ...
+  logic [4:0]  dvr;    // ... and its next partial remainder
 
   always_comb begin
     st_d = st_q;
     ast_d = ast_q;
     d_d = d_q;
     d1_d = d1_q;
-    e_d = e_q;
+    eu_d = eu_q;
+    ehi_d = ehi_q;
+    elo_d = elo_q;
+    ewp_d = ewp_q;
+    ewc_d = EwW'(EWords - 1);
+    ewe = 1'b0;
+    ewa = ewp_q;
+    ewd = e_word_i;
+    esh = sh_q;   // the program's shift decided in the previous cycle
     rem_d = rem_q;
     cnt_d = cnt_q;
     h_d = h_q;
@@ -162,31 +211,33 @@ module pka_hscm_prog
     sh_d = '0;
 
     // the next digit, decoded into registers (the top digit has h bits, the others k)
-    top8 = e_q[EBits-1 -: 8];
-    if (crt_q) nb = (rem_q < {12'd0, k_q}) ? rem_q[3:0] : k_q;   // fixed window: k, the last b
+    ewin = {ehi_q, elo_q};
+    top8 = ewin[{1'b1, eu_q[4:0]} -: 8];
+    etop = top8[7];   // ehi_q[eu_q[4:0]]
+    if (crt_q) nb = (rem_q < RemW'(k_q)) ? rem_q[3:0] : k_q;   // fixed window: k, the last b
     else nb = (st_q == C_FIRST || st_q == H_LASTPRE || st_q == H_CONV) ? h_q : k_q;
     dig  = top8 >> (4'd8 - nb);
     tz   = ctz8(dig);
     dig_d = dig;
     tz_d  = tz;
     odd_d = dig >> tz;
+    dvx  = 16'(rem_q) - 16'd1;
+    dvr  = {dv_q[3:0], dvx[dv_q[11:8]]};
+    if (dvr >= {1'b0, k_q}) dvr = dvr - {1'b0, k_q};
     fin  = mk(src_ram_q ? SRC_RAM : SRC_CPA, src_ent_q, crt_q ? SRC_RAM : SRC_ONE, ENT_U,
               1'b1, ENT_RES, 1'b0, 1'b1);
 
-    // ---- exponent register and alignment ----------------------------------------------------
-    if (sh_q != '0) e_d = e_q << sh_q;   // the program's shift decided in the previous cycle
-    if (e_clear_i) e_d = '0;
-    if (e_push_i) e_d = {e_word_i, e_q[EBits-1:32]};
+    // ---- exponent and alignment ------------------------------------------------------------
     unique case (ast_q)
       A_IDLE: if (align_start_i) begin
         ast_d = A_DROP;
-        cnt_d = eload_i - elen_i;
-        rem_d = elen_i;
+        cnt_d = 5'(eload_i - elen_i);
+        rem_d = RemW'(elen_i);
       end
       A_DROP: begin
         if (cnt_q != '0) begin
-          e_d = e_q << 1;
-          cnt_d = cnt_q - 16'd1;
+          esh = 4'd1;
+          cnt_d = cnt_q - 5'd1;
         end else if (!norm_i) begin
           ast_d = A_IDLE;
           align_done_o = 1'b1;
@@ -195,29 +246,47 @@ module pka_hscm_prog
         end
       end
       A_NORM: begin
-        if (rem_q != '0 && !e_q[EBits-1]) begin
-          e_d = e_q << 1;
-          rem_d = rem_q - 16'd1;
+        if (rem_q != '0 && !etop) begin
+          esh = 4'd1;
+          rem_d = rem_q - RemW'(1);
         end else begin
           ast_d = A_MOD;
           dv_d = {8'd15, 8'd0};
         end
       end
       default: begin  // A_MOD: (rem - 1) mod k, one dividend bit per step
-        logic [4:0]  r;
-        logic [15:0] x;
-        x = rem_q - 16'd1;
-        r = {dv_q[3:0], x[dv_q[11:8]]};
-        if (r >= {1'b0, k_q}) r = r - {1'b0, k_q};
-        dv_d = {dv_q[15:8] - 8'd1, 4'd0, r[3:0]};
         if (dv_q[11:8] == 4'd0) begin
           ast_d = A_IDLE;
           align_done_o = 1'b1;
-          h_d = r[3:0] + 4'd1;
+          h_d = dvr[3:0] + 4'd1;
         end
+        dv_d = {dv_q[15:8] - 8'd1, 4'd0, dvr[3:0]};
       end
     endcase
     if (align_start_i) k_d = k_i;
+    // a shift moves the pointer down; crossing into the word below (at most one: esh <= 8),
+    // the window moves one word down and takes the read register's word (read at the current
+    // pointer: crossings are at least 24 bits, so several cycles, apart, and the first comes 32
+    // bits after the last push)
+    ecross = eu_q[4:0] < {1'b0, esh};
+    eu_d = eu_q - EuW'(esh);
+    if (ecross) begin
+      ehi_d = elo_q;
+      elo_d = erd_q;
+    end
+    if (e_clear_i) begin   // an exponent of 0 (no word pushed)
+      eu_d  = '0;
+      ehi_d = '0;
+      elo_d = '0;
+      ewp_d = '0;
+    end
+    if (e_push_i) begin    // the pushed word is the new top word: its bit 31 is at the top
+      ewe   = 32'(ewp_q) < EWords;
+      ehi_d = e_word_i;
+      elo_d = ehi_q;
+      eu_d  = {ewp_q + EwW'(1), 5'd31};
+      ewp_d = ewp_q + EwW'(1);
+    end
 
     // ---- program ---------------------------------------------------------------------------
     if (init_i) begin
@@ -345,11 +414,11 @@ module pka_hscm_prog
         end
         H_LAD: begin
           if (rem_q != '0) begin
-            d_d  = mk(SRC_CPA, '0, e_q[EBits-1] ? SRC_OTHER : SRC_CPA, '0, 1'b0, '0, 1'b0, 1'b0);
-            d1_d = mk(SRC_CPA, '0, e_q[EBits-1] ? SRC_CPA : SRC_OTHER, '0, 1'b0, '0, 1'b0,
-                      rem_q == 16'd1);
+            d_d  = mk(SRC_CPA, '0, etop ? SRC_OTHER : SRC_CPA, '0, 1'b0, '0, 1'b0, 1'b0);
+            d1_d = mk(SRC_CPA, '0, etop ? SRC_CPA : SRC_OTHER, '0, 1'b0, '0, 1'b0,
+                      rem_q == RemW'(1));
             sh_d  = 4'd1;
-            rem_d = rem_q - 16'd1;
+            rem_d = rem_q - RemW'(1);
           end else begin
             d_d = mk(SRC_CPA, '0, SRC_ONE, '0, 1'b1, ENT_RES, 1'b0, 1'b1);
             st_d = H_END;
@@ -361,7 +430,7 @@ module pka_hscm_prog
       unique case (st_q)
         C_FIRST: begin   // top digit 2^t o of h bits: S = C_o, t squarings
           sh_d  = h_q;
-          rem_d = rem_q - {12'd0, h_q};
+          rem_d = rem_q - RemW'(h_q);
           src_ram_d = tbl(odd_q) != last_dst_q;   // still being written: take it from the chain
           src_ent_d = tbl(odd_q);
           sq_d   = tz_q;
@@ -369,7 +438,7 @@ module pka_hscm_prog
           st_d   = C_MAIN;
           if (crt_q) begin   // fixed window: top digit d of k bits: S = C^d
             sh_d  = k_q;
-            rem_d = rem_q - {12'd0, k_q};
+            rem_d = rem_q - RemW'(k_q);
             src_ram_d = ftbl(dig_q) != last_dst_q;
             src_ent_d = ftbl(dig_q);
             sq_d  = '0;
@@ -390,14 +459,14 @@ module pka_hscm_prog
           end else if (rem_q != '0) begin   // next k-bit digit (once decoded)
             if (dok_q && crt_q) begin         // fixed window: b = nb bits, b squarings, S C^d
               sh_d   = nb;
-              rem_d  = rem_q - {12'd0, nb};
+              rem_d  = rem_q - RemW'(nb);
               sq_d   = nb;
               mul_d  = dig_q;
               mulv_d = 1'b1;
               post_d = '0;
             end else if (dok_q) begin
               sh_d  = k_q;
-              rem_d = rem_q - {12'd0, k_q};
+              rem_d = rem_q - RemW'(k_q);
               if (dig_q == '0) begin
                 sq_d = k_q;
               end else begin
@@ -421,7 +490,14 @@ module pka_hscm_prog
       ast_d      = A_IDLE;
       d_d        = '0;
       d1_d       = '0;
-      e_d        = '0;
+      eu_d       = '0;      // reads outside the memory: erd_q = 0 from the next cycle
+      ehi_d      = '0;
+      elo_d      = '0;
+      ewp_d      = '0;
+      ewe        = 1'b1;    // one memory word per cycle, from the top, then word 0 again
+      ewa        = ewc_q;
+      ewd        = '0;
+      ewc_d      = (ewc_q == '0) ? '0 : ewc_q - EwW'(1);
       rem_d      = '0;
       cnt_d      = '0;
       h_d        = '0;
@@ -443,11 +519,25 @@ module pka_hscm_prog
     end
   end
 
-  // the decoded digit is current unless the exponent register or the digit size changes
+  // the decoded digit is current unless the exponent or the digit size changes
   always_comb begin
     e_chg = e_clear_i || e_push_i || sh_q != '0 || sh_d != '0 || ast_q != A_IDLE
             || st_q == C_FIRST;
     dok_d = !e_chg && !wipe_i;
+    ewi   = ewa[EAw-1:0];
+  end
+
+  // the read: the word below elo_q's (word eu_q/32 - 3 of the memory), from registers only
+  always_comb begin
+    erx = eu_q[EuW-1:5] - EwW'(3);
+    erv = eu_q[EuW-1:5] >= EwW'(3) && 32'(erx) < EWords;
+    era = erx[EAw-1:0];
+  end
+
+  // the exponent memory: one write port, one synchronous read port (block or LUT RAM)
+  always_ff @(posedge clk_i) begin
+    if (ewe && 32'(ewa) < EWords) e_q[ewi] <= ewd;
+    erd_q <= erv ? e_q[era] : '0;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -467,7 +557,11 @@ module pka_hscm_prog
   always_ff @(posedge clk_i) begin
     d_q        <= d_d;
     d1_q       <= d1_d;
-    e_q        <= e_d;
+    eu_q       <= eu_d;
+    ehi_q      <= ehi_d;
+    elo_q      <= elo_d;
+    ewp_q      <= ewp_d;
+    ewc_q      <= ewc_d;
     rem_q      <= rem_d;
     cnt_q      <= cnt_d;
     h_q        <= h_d;
