@@ -77,11 +77,11 @@ def test_check_catches() -> None:
     assert d["released_wrong"] == 0 and d["detected"] > 0, d
 
 
-def _kind_flips(both: bool) -> list[str]:
-    """RSA_CRT (hscm, 256 bits, 2 PEs, blinding on) with one bit of pka_top's program kind (u_seq.kind_q)
-    flipped at cycles across the command; `both`: its fault copy kindc_q flipped the same way (the
-    design without the copy). The outcome of each: OK (right result), WRONG (status OK, wrong result),
-    or the status / HANG."""
+def _control_flips(reg: str, both: bool, bits: int = 4) -> list[str]:
+    """RSA_CRT (hscm, 256 bits, 2 PEs, blinding on) with one bit of a control register of pka_top's
+    sequencer (u_seq.<reg>_q: the program kind, the engine id) flipped at cycles across the command;
+    `both`: its fault copy <reg>c_q flipped the same way (the design without the copy). The outcome of
+    each: OK (right result), WRONG (status OK, wrong result), or the status / HANG."""
     from pka.analysis.fault import Injector, rsa_crt_operation
     from pka.errors import PkaError, Status
     from pka.sim import SimTimeout
@@ -92,14 +92,14 @@ def _kind_flips(both: bool) -> list[str]:
     try:
         for i in range(12):
             k = 20 + i * (inj.cycles - 40) // 12
-            bit = i % 4
+            bit = i % bits
             inj.restore()
 
             def at_cmd(k: int = k, bit: int = bit) -> None:
                 inj.sim.idle(k)
-                inj.sim.flip("pka_top.u_seq.kind_q", bit)
+                inj.sim.flip(f"pka_top.u_seq.{reg}_q", bit)
                 if both:
-                    inj.sim.flip("pka_top.u_seq.kindc_q", bit)
+                    inj.sim.flip(f"pka_top.u_seq.{reg}c_q", bit)
                 inj.pka.max_cycles = 2 * inj.cycles
 
             inj.bus.on_cmd = at_cmd
@@ -121,7 +121,14 @@ def test_program_kind_flip_is_caught() -> None:
     another program, whose end skipped the result's compare) ends the command with ERR_FAULT at any
     cycle; with the copy flipped too (as if there were none) the same flips end otherwise, so the
     copy is what catches them."""
-    single = _kind_flips(both=False)
+    single = _control_flips("kind", both=False)
     assert single == ["ERR_FAULT"] * len(single), single
-    double = _kind_flips(both=True)
+    double = _control_flips("kind", both=True)
     assert any(x != "ERR_FAULT" for x in double), double
+
+
+def test_engine_id_flip_is_caught() -> None:
+    """A flip of the sequencer's engine id (three of the ECC campaign's four remaining hangs: the
+    sequencer waited for an engine that was not running the command) ends the command with ERR_FAULT."""
+    single = _control_flips("eng", both=False, bits=3)
+    assert single == ["ERR_FAULT"] * len(single), single

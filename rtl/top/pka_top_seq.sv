@@ -167,9 +167,13 @@ module pka_top_seq
 
   state_e            state_q, state_d;
   kind_e             kind_q, kind_d;
-  kind_e             kindc_q;              // a copy of kind_q: a fault that flips one of them ends the
-                                            // command with ERR_FAULT (a program switched by a fault could
-                                            // otherwise skip its checks)
+  // copies of the control registers a fault could use to skip a check or stall the command: the
+  // program kind, the kind a MONT call returns to, the engine id, the engine reset; while a command
+  // runs, a copy that differs ends it with ERR_FAULT (a program switched by a fault could skip its
+  // checks; a flipped engine id or reset would wait for a done that never comes)
+  kind_e             kindc_q, rkindc_q;
+  logic [2:0]        engc_q;
+  logic              erstc_q;
   logic [7:0]        op_q, op_d;
   logic [2:0]        eng_q, eng_d;          // engine of the command (0: none)
   logic              badeng_q, badeng_d;    // CMD.ENGINE names an engine not in the build
@@ -1260,9 +1264,10 @@ module pka_top_seq
       kind_d = KAbort; code_d = ST_ERR_TIMEOUT; rcnt_d = 3'(RstCycles); state_d = SRst; ret_d = 1'b0; wmid_d = 1'b0;
       cst_d = '0;
     end
-    // kind_q and its copy differ while a command runs: a fault; end it as an abort does, with ERR_FAULT
-    // (both registers take kind_d, so the abort's kind resynchronises them)
-    if (inprog_q && state_q != SDone && kind_q != kindc_q) begin
+    // a control register and its copy differ while a command runs: a fault; end it as an abort does,
+    // with ERR_FAULT (both registers of a pair take the same next value, so the abort resynchronises them)
+    if (inprog_q && state_q != SDone && (kind_q != kindc_q || rkind_q != rkindc_q || eng_q != engc_q
+                                         || erst_q != erstc_q)) begin
       kind_d = KAbort; code_d = ST_ERR_FAULT; rcnt_d = 3'(RstCycles); state_d = SRst; ret_d = 1'b0; wmid_d = 1'b0;
       cst_d = '0; fin_d = 1'b0;
     end
@@ -1277,7 +1282,7 @@ module pka_top_seq
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       // after reset: clear the whole RAM (a ZEROIZE pass that ends in idle without `done`)
-      state_q <= SPass; kind_q <= KReset; kindc_q <= KReset; fn_q <= FnZero;
+      state_q <= SPass; kind_q <= KReset; kindc_q <= KReset; rkindc_q <= KNop; engc_q <= '0; erstc_q <= 1'b0; fn_q <= FnZero;
       pidx_q <= '0; pph_q <= '0; pwords_q <= CntW'(1 << PAw);
       op_q <= '0; eng_q <= '0; badeng_q <= 1'b0; len_q <= '0; elen_q <= '0; arg_q <= '0; words_q <= '0;
       cwords_q <= '0; step_q <= '0; code_q <= '0; fin_q <= 1'b0; cyc_q <= '0; comp_q <= '0; io_q <= '0;
@@ -1293,7 +1298,8 @@ module pka_top_seq
       blind_q <= 1'b0; bk_q <= 1'b0; ecnt_q <= 1'b0; mc_q <= '0; msub_q <= 1'b0; rw_q <= '0; sbl_q <= 1'b0;
       rcp_q <= '0; rcw_q <= '0; inprog_q <= 1'b0; gwd_q <= '0;
     end else begin
-      state_q <= state_d; kind_q <= kind_d; kindc_q <= kind_d; fn_q <= fn_d;
+      state_q <= state_d; kind_q <= kind_d; kindc_q <= kind_d; rkindc_q <= rkind_d; engc_q <= eng_d; erstc_q <= erst_d;
+      fn_q <= fn_d;
       pidx_q <= pidx_d; pph_q <= pph_d; pwords_q <= pwords_d;
       op_q <= op_d; eng_q <= eng_d; badeng_q <= badeng_d; len_q <= len_d; elen_q <= elen_d; arg_q <= arg_d; words_q <= words_d;
       cwords_q <= cwords_d; step_q <= step_d; code_q <= code_d; fin_q <= fin_d; cyc_q <= cyc_d; comp_q <= comp_d; io_q <= io_d;
