@@ -157,10 +157,15 @@ def test_baked_image_runs_and_its_log_verifies(variant: str, tmp_path: Path,
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", soc_board.DEFAULT_VARIANTS)
+@pytest.mark.parametrize("variant", [
+    "rsa",
+    pytest.param("ecc", marks=pytest.mark.xfail(strict=True, reason="rns in pka_top: 19 MHz after placement, "
+                                                "needs a divided SoC clock (not done; doc/results.md)")),
+])
 def test_ulx3s_bitstream_meets_clock(tmp_path: Path, variant: str) -> None:
     """The whole flow: firmware, Yosys, nextpnr, ecppack; the SoC's clock meets the ULX3S's 25 MHz.
-    Tens of minutes per build on the 2-core machine (doc/results.md)."""
+    Tens of minutes per build on the 2-core machine (doc/results.md): rsa meets it (34 MHz), ecc
+    does not yet."""
     rep = soc_board.build("ulx3s", variant, out=tmp_path)
     assert (tmp_path / "pka_soc.bit").stat().st_size > 100_000
     assert rep["meets_clock"], rep["fmax_mhz"]
