@@ -108,7 +108,7 @@ def test_rom_entries_give_the_generated_counts() -> None:
     for name, checked in (("ecc", True), ("ecc_rz", True), ("ecc_x", False), ("ecc_xrz", False)):
         a, e, ln, chk = rns.slot_coeffs(words, entry[name])
         assert (e, ln, chk) == (25, 4, checked)
-        assert a < 1 << rns.SLOT_A_BITS
+        assert a < 1 << rns.ISLOTS_A_BITS
     sv = rns.ucode_sv()
     a, e, ln, _ = rns.slot_coeffs(words, entry["ecc"])
     assert f"slots_a_o = 9'd{a}; slots_e_o = 6'd{e}; slots_l_o = 6'd{ln}; checked_o = 1'b1;" in sv

@@ -415,8 +415,8 @@ TA, TB, TC, TD, T1, TA2, TD2, RE, RF, RG, RH, RI, TT, F2 = range(17, 31)
 YG = 31                                                         # checked ECC_MUL: y of the input point
 RZ = T1            # ECC_MUL with ARG[1]: the random words of SLOT_P (a ladder temporary, dead until then)
 ROM_AW = 8         # microprogram ROM address bits (pka_rns_ucode; loop targets are ROM_AW bits)
-SLOT_A_BITS = 9    # pka_rns_ucode slots_a_o: a program's slots outside its loops (below 2^9)
-SLOT_K_BITS = 6    # pka_rns_ucode slots_e_o / slots_l_o: slots per iteration of LOOP0 / LOOP1
+ISLOTS_A_BITS = 9    # pka_rns_ucode slots_a_o: a program's slots outside its loops (below 2^9)
+ISLOTS_K_BITS = 6    # pka_rns_ucode slots_e_o / slots_l_o: slots per iteration of LOOP0 / LOOP1
 NUM_REGS = 32
 LOADED_REGS = (IN_A, IN_B, RW, ONE, CA, CB2, CM4B)
 KP = {2: 0, 4: 1, 8: 2}
@@ -745,9 +745,9 @@ def ucode_sv() -> str:
         "  output logic        valid_o,",
         "  // the entry's exact length in instruction slots, slots_a + slots_e * elen + slots_l * len",
         "  // (pka.model.rns.slot_coeffs), and whether it runs the output check (ERR_FAULT)",
-        f"  output logic [{SLOT_A_BITS - 1}:0] slots_a_o,",
-        f"  output logic [{SLOT_K_BITS - 1}:0] slots_e_o,",
-        f"  output logic [{SLOT_K_BITS - 1}:0] slots_l_o,",
+        f"  output logic [{ISLOTS_A_BITS - 1}:0] slots_a_o,",
+        f"  output logic [{ISLOTS_K_BITS - 1}:0] slots_e_o,",
+        f"  output logic [{ISLOTS_K_BITS - 1}:0] slots_l_o,",
         "  output logic        checked_o",
         ");",
         "  always_comb begin",
@@ -757,9 +757,9 @@ def ucode_sv() -> str:
         lines.append(f"      {aw}'d{a}: data_o = 64'h{it.encode():016x};  // {it.op.name} d={it.d} {list(it.pairs)}")
     def ent(name: str) -> str:
         a, e, ln, chk = slot_coeffs(words, entry[name])
-        assert a < 1 << SLOT_A_BITS and e < 1 << SLOT_K_BITS and ln < 1 << SLOT_K_BITS
-        return (f"begin entry_o = {aw}'d{entry[name]}; slots_a_o = {SLOT_A_BITS}'d{a}; "
-                f"slots_e_o = {SLOT_K_BITS}'d{e}; slots_l_o = {SLOT_K_BITS}'d{ln}; checked_o = 1'b{int(chk)}; end")
+        assert a < 1 << ISLOTS_A_BITS and e < 1 << ISLOTS_K_BITS and ln < 1 << ISLOTS_K_BITS
+        return (f"begin entry_o = {aw}'d{entry[name]}; slots_a_o = {ISLOTS_A_BITS}'d{a}; "
+                f"slots_e_o = {ISLOTS_K_BITS}'d{e}; slots_l_o = {ISLOTS_K_BITS}'d{ln}; checked_o = 1'b{int(chk)}; end")
 
     lines += ["      default: data_o = '0;", "    endcase", "  end", "",
               "  always_comb begin", "    valid_o = 1'b1;", "    entry_o = '0;", "    slots_a_o = '0;",
