@@ -351,18 +351,13 @@ def summarize(points: Mapping[Point, int], waivers: Sequence[Waiver] = (), roots
         bhits = boundary_hits(points)
         for top in sorted(t for t in bhits if t in ENGINE_DIRS):
             ops, sts = engine_expectations(top, src_root)
-            for name in sorted(sts):
-                n = bhits[top]["st"].get(name, 0)
-                e = {"unit": top, "status": name, "count": n, "hit": n > 0}
-                if not n:
-                    e["reason"] = _waive(waivers, "status", top, name)
-                status_out.append(e)
-            for name in sorted(ops):
-                n = bhits[top]["op"].get(name, 0)
-                e = {"unit": top, "op": name, "count": n, "hit": n > 0}
-                if not n:
-                    e["reason"] = _waive(waivers, "op", top, name)
-                op_out.append(e)
+            for kind, key, names, out in (("status", "st", sts, status_out), ("op", "op", ops, op_out)):
+                for name in sorted(names):
+                    n = bhits[top][key].get(name, 0)
+                    e = {"unit": top, kind: name, "count": n, "hit": n > 0}
+                    if not n:
+                        e["reason"] = _waive(waivers, kind, top, name)
+                    out.append(e)
         seq = "rtl/top/pka_top_seq.sv"
         if seq in lines:
             for name, lns in sorted(top_status_lines("\n".join(texts[seq])).items()):

@@ -262,20 +262,29 @@ class Injector:
         entry = u - (cum[i - 1] if i else 0)
         return e, entry, rng.randrange(e.width)
 
-    def inject(self, index: int, rng: random.Random) -> Injection:
+    def inject(self, index: int, rng: random.Random, cycle: int | None = None,
+               flips: Sequence[tuple[str, int]] = ()) -> Injection:
+        """One run with a fault: a random bit of a random element at a random cycle, or (a targeted
+        fault, tests) the given `flips` ((element name, bit), entry 0, all at once) at `cycle`; the
+        first flip is the one recorded. The outcome is classified the same way either way."""
         self.restore()
         d = self.cycles
-        k = rng.randrange(self.window)
+        k = rng.randrange(self.window) if cycle is None else cycle
         chosen: dict[str, Any] = {}
 
         def at_cmd() -> None:
             self.sim.track(True)
             if k:
                 self.sim.idle(k)
-            touched = self.sim.touched()
-            e, entry, bit = self._choose(rng, touched)
-            self.sim.flip(e, bit, entry)
-            chosen.update(elem=e, entry=entry, bit=bit)
+            if flips:
+                for name, b in flips:
+                    self.sim.flip(name, b)
+                chosen.update(elem=self.sim.elem(flips[0][0]), entry=0, bit=flips[0][1])
+            else:
+                touched = self.sim.touched()
+                e, entry, bit = self._choose(rng, touched)
+                self.sim.flip(e, bit, entry)
+                chosen.update(elem=e, entry=entry, bit=bit)
             self.pka.max_cycles = 2 * d - k
 
         self.bus.on_cmd = at_cmd
