@@ -118,3 +118,42 @@ def test_engine_id_flip_is_caught() -> None:
     sequencer waited for an engine that was not running the command) ends the command with ERR_FAULT."""
     single = _control_flips("eng", both=False, bits=3)
     assert single == ["detected:ERR_FAULT"] * len(single), single
+
+
+# hscm control bits whose flip stalled the array or kept it busy without end in the RSA_CRT campaign
+# (hangs before the engine's progress watchdog and product budget): PE and FIFO control, a ring
+# sequencer's valid bit, a program generator's digit size and state
+HSCM_STALLS = ("u_array.g_pe[0].u_pe.ov_q", "u_array.g_pe[0].u_pe.s2_q", "u_array.g_fifo[1].u_fifo.hv_q",
+               "u_array.g_fifo[0].u_fifo.wp_q", "g_hscm[0].u_seq.cur_v_q", "g_hscm[1].u_prog.k_q")
+
+
+def _hscm_stall_flips(check: bool) -> list[str]:
+    """RSA_CRT (hscm, 256 bits, 2 PEs) with one of HSCM_STALLS's bit 0 flipped at cycles across the
+    engine's part of the command, on the build with (check) or without (EnResultCheck = 0: no result
+    check, no hscm fault checks) the countermeasures; the outcome and status of each."""
+    import random
+
+    from pka.analysis.fault import Injector, rsa_crt_operation
+
+    op = rsa_crt_operation("hscm", SMALL["bits"], SMALL["params"], 7)
+    inj = Injector(op, check=check)
+    core = "pka_top.gen_eng[5].gen_hscm.u_core."
+    out = []
+    try:
+        for i, name in enumerate(HSCM_STALLS * 2):
+            k = inj.cycles // 4 + i * (inj.cycles // 2) // (2 * len(HSCM_STALLS))
+            r = inj.inject(i, random.Random(0), cycle=k, flips=[(core + name, 0)])
+            out.append(f"{name}:{r.outcome}:{r.status}")
+    finally:
+        inj.close()
+    return out
+
+
+def test_hscm_stall_is_caught() -> None:
+    """hscm's progress watchdog and product budget: the flips that left the engine waiting (a product
+    that never completes) or running (a program that never ends) end with ERR_FAULT, none hangs and
+    none releases a wrong result; without them (the evidence build) the same flips hang."""
+    with_checks = _hscm_stall_flips(check=True)
+    assert all(x.endswith(":detected:ERR_FAULT") for x in with_checks), with_checks
+    without = _hscm_stall_flips(check=False)
+    assert sum(":hangs:" in x for x in without) >= len(without) // 2, without

@@ -42,7 +42,7 @@ module pka_top
   parameter bit          EnRns     = 1'b0,  // rns: Cox-Rower RNS Montgomery (ECC_MUL, MODEXP, ...)
   parameter int unsigned RnsW      = 32,    // rns channel width: 16, 32
   parameter int unsigned MinSlotAw = 0,     // at least 2^MinSlotAw words per slot (rns tables; hscm's derived), 0..10
-  parameter bit          EnResultCheck = 1'b1, // check RSA_CRT / MODEXP results before release (0: tests only)
+  parameter bit          EnResultCheck = 1'b1, // check results before release, engines' fault checks (0: tests only)
   parameter bit          EnKeyBinding = 1'b1,  // zeroize bound secrets on a modulus write (0: tests only)
   parameter bit          TestExposeInternals = 1'b0, // key constants in bus slots, no taint (1: tests only)
   parameter int unsigned BusAw     = 17     // AXI address width, 17 (the register map is 72 KiB)
@@ -415,7 +415,8 @@ module pka_top
       pka_rns_core #(.MaxLen(MaxLen), .MemAw(MemAw), .W(RnsW), .FaultCheck(int'(EnResultCheck))) u_core (
         .clk_i(clk_i), .rst_ni(erst_n), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
     end else if (e == int'(EngHscm) && EnHscm) begin : gen_hscm
-      pka_hscm_core #(.MaxLen(MaxLen), .MemAw(MemAw), .W(HscmW), .Pes(HscmPes), .MaxWindow(HscmMaxWindow)) u_core (
+      pka_hscm_core #(.MaxLen(MaxLen), .MemAw(MemAw), .W(HscmW), .Pes(HscmPes), .MaxWindow(HscmMaxWindow),
+                      .FaultCheck(EnResultCheck)) u_core (
         .clk_i(clk_i), .rst_ni(erst_n), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
     end else begin : gen_absent
       assign eng_d2h[e] = EngD2hIdle;

@@ -50,6 +50,8 @@
 // ST_ERR_LENGTH; even N, P or Q ST_ERR_EVEN_MODULUS; A, B >= N (message >= N, MUL operands
 // >= 2^n, A_HI:A >= 2^(2n), DP >= 2^(bits(P)+X), DQ >= 2^(bits(Q)+X)) ST_ERR_OPERAND_RANGE; u q + v p != N + 1 (p, q not coprime, wrong
 // inverses or N != p q) ST_ERR_NO_INVERSE.
+// Fault: no progress for StallMax cycles while running (the progress watchdog below: a stalled
+// array or unit) ST_ERR_FAULT, after the wipe (Depth cycles; every unit held at 0).
 `default_nettype none
 
 module pka_hscm_core
@@ -60,7 +62,8 @@ module pka_hscm_core
   parameter int unsigned MemAw     = 10,   // word address width: 16 slots of 2^(MemAw-4) words
   parameter int unsigned W         = 16,   // word = digit bits w = k: 16, 32, 64
   parameter int unsigned Pes       = 4,    // processing elements L, 1..128 (two HSCMs: even)
-  parameter int unsigned MaxWindow = 6     // largest A1 window (table of 2^(MaxWindow-1)), 1..8
+  parameter int unsigned MaxWindow = 6,    // largest A1 window (table of 2^(MaxWindow-1)), 1..8
+  parameter bit          FaultCheck = 1'b1 // the progress watchdog (0: the fault campaign's evidence build)
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -137,6 +140,7 @@ module pka_hscm_core
   logic        rkw_q, rkw_d;         // range check running
   logic        wiped_q, wiped_d;     // idle after OP_ZEROIZE: every unit held at 0
   logic        wipe;                 // OP_ZEROIZE running, or idle after it
+  logic        stall;                // the progress watchdog fired (below)
 
   // ---- per-HSCM signals -----------------------------------------------------------------------
   logic [Aw-1:0]   ra [2], rb [2], wa [2];
@@ -536,6 +540,13 @@ module pka_hscm_core
         st_d   = S_IDLE;
       end
     endcase
+    // the progress watchdog: a stalled unit (a flipped PE, FIFO or sequencer control bit: a
+    // product that never completes) ends the operation with ERR_FAULT and the wipe
+    if (stall) begin
+      status_d = ST_ERR_FAULT;
+      cyc_d    = '0;
+      st_d     = S_WIPE;
+    end
     if (wipe) begin
       rk_d  = '0;
       rkw_d = 1'b0;
@@ -544,6 +555,64 @@ module pka_hscm_core
   end
 
   assign wipe = st_q == S_WIPE || wiped_q;
+
+  // ---- progress watchdog (fault countermeasure, doc/security.md) --------------------------------
+  // Every wait of a running operation ends within StallMax cycles of the previous event: a state
+  // change, a product's last iteration starting in either ring (a boundary), a chain, a reduction,
+  // an ALU pass or an exponent alignment finishing. A product on a ring of L PEs takes at most
+  // ceil((f+2)/L) max(e, 2L) + 2L cycles <= (Ew+2)(Ew+2 Pes+6); the loads (every operand with its
+  // zero fill), the alignment (1 bit per cycle) and the store fit in the rest. A flipped control
+  // bit that stalls the array (a dropped product, a FIFO pointer, a chain's valid bit) would
+  // otherwise leave the engine waiting for ever (pka_top's watchdog bound is far above the
+  // operation's cycles). No cycle of a fault-free operation changes.
+  // The product budget: a flip that keeps the rings busy without end (a program generator's digit
+  // size or state: products go on, the exponent never runs out) is caught by counting each ring's
+  // products against a bound taken from the command when it is accepted (not from the registers the
+  // program runs on): 2 per exponent bit (a squaring and a multiplication, the most any method
+  // takes), the window table, and 32 for the conversions, checks and the CRT recombination.
+  localparam int unsigned StallMax = (Ew + 2) * (Ew + 2 * Pes + 6) + 2 * EBits + 32 * Ew + 512;
+  localparam int unsigned StW      = $clog2(StallMax + 1);
+  logic [StW-1:0] stl_q, stl_d;
+  logic [15:0]    pb_q, pb_d, pn_q [2], pn_d [2];   // product budget; products per ring
+  logic [15:0]    eb;
+  logic           progress, active, over;
+
+  always_comb begin
+    active   = !(st_q == S_IDLE || st_q == S_DONE || st_q == S_WIPE);
+    progress = first_q || a_lstart[0] || a_lstart[1] || sq_done[0] || sq_done[1] || rc_done[0]
+               || rc_done[1] || alu_done || pg_adone[0] || pg_adone[1];
+    stl_d    = (!active || progress) ? '0 : stl_q + StW'(1);
+    // the budget, from the accepted command (lengths were range-checked: eb <= MaxLen/2 + MaxXBits
+    // for RSA_CRT, elen <= MaxLen for MODEXP, MODEXP_CT)
+    unique case (cop)
+      OP_RSA_CRT: eb = ((eng_i.cmd.elen > eng_i.cmd.arg[15:0]) ? eng_i.cmd.elen : eng_i.cmd.arg[15:0])
+                       + 16'(eng_i.cmd.arg[31:24]);
+      OP_MODEXP, OP_MODEXP_CT: eb = eng_i.cmd.elen;
+      default: eb = '0;
+    endcase
+    pb_d = pb_q;
+    if (st_q == S_IDLE && eng_i.cmd_valid) pb_d = (eb << 1) + 16'(TblN + 32);
+    over = 1'b0;
+    for (int r = 0; r < 2; r++) begin
+      pn_d[r] = (st_q == S_IDLE) ? '0 : pn_q[r] + 16'(a_lstart[r]);
+      if (pn_q[r] > pb_q) over = 1'b1;
+    end
+    stall    = FaultCheck && active && (stl_q >= StW'(StallMax) || over);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      stl_q    <= '0;
+      pb_q     <= '0;
+      pn_q[0]  <= '0;
+      pn_q[1]  <= '0;
+    end else begin
+      stl_q    <= stl_d;
+      pb_q     <= pb_d;
+      pn_q[0]  <= pn_d[0];
+      pn_q[1]  <= pn_d[1];
+    end
+  end
 
   // range checks after loading: {valid, X, REF} (X < REF, HSCM 0)
   function automatic logic [16:0] range_chk(op_e op, logic [1:0] idx);
