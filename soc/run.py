@@ -1,6 +1,6 @@
 """pka_soc in simulation: a PicoRV32 running C firmware that drives pka_top through the C driver.
 
-    python soc/run.py                 # the small demo: RSA-512 (no CRT, CRT) + MODADD on hscm (2 PEs), P-256 k*G on rns
+    python soc/run.py                 # the small demo: RSA-512 (no CRT, CRT) + MODADD on hscm (2 PEs), P-256 ECDH on rns
     python soc/run.py --poll --json build/soc/out.json
 
 Steps (each cached where it can be):
@@ -9,13 +9,13 @@ Steps (each cached where it can be):
   2. the SoC (soc/rtl/, PicoRV32 from `pythondata-cpu-picorv32`, pka_top's fileset from
      pka.rtl.top.TopConfig) with Verilator through pka.sim (cached under build/sim/pka_soc-<hash>/),
      its main soc/tb/soc_tb.cpp;
-  3. a deterministic RSA key (primes from a seeded RNG and gmpy2.next_prime) and a P-256 scalar from
-     the same seed, the operands written into the job block of the RAM image (soc/fw/job.h: the
-     firmware is built once for any key): for rns's ECC_MUL the curve's constants and the point G
+  3. a deterministic RSA key (primes from a seeded RNG and gmpy2.next_prime) and two P-256 scalars
+     from the same seed (ours, k, and the peer's, d, whose public point Q = d G is the ECDH input), the operands written into the job block of the RAM image (soc/fw/job.h: the
+     firmware is built once for any key): for rns's ECC_MUL the curve's constants and the point Q
      as residue vectors in the engine's MM bases (public values, converted here as pka.driver does);
-     the firmware gets x and y of k G back as residue vectors, converted back here;
+     the firmware gets x and y of k Q back as residue vectors, converted back here;
   4. the simulation: the console goes to stdout, parsed here; every result is checked (signatures
-     and k G with `cryptography`, the rest with pow/mod) and reported "verified".
+     and the ECDH secret with `cryptography`, the rest with pow/mod) and reported "verified".
 
 The report gives, per operation, the CPU's cycles for the whole driver call (rdcycle around it)
 against pka_top's COMPUTE (the engine's own count) and CYCLES (the command from the CMD write to
@@ -254,23 +254,34 @@ def make_key(bits: int = 512, seed: int = 19, e: int = 65537) -> RsaKey:
 
 @dataclass(frozen=True)
 class EccJob:
-    """k G on P-256 with rns's ECC_MUL: the slot contents pka.driver's Pka.rns_run writes (residue
-    vectors of public values in the MM bases, the constant table), made on the host; k plain."""
+    """P-256 ECDH with rns's ECC_MUL: k Q for our private scalar k and the peer's public point Q = d G
+    (d: the peer's private scalar, kept so that the host can check the whole point; None: Q = G,
+    the public key of k). The slot contents pka.driver's Pka.rns_run writes (residue vectors of
+    public values in the MM bases, the constant table), made on the host; k plain."""
     curve: str
     k: int
     ctx: Any        # pka.model.rns.MmCtx
     regs: dict[int, int]
+    peer: int | None = None
 
     @staticmethod
-    def make(k: int, curve: str = "p256", w: int = 32) -> "EccJob":
+    def make(k: int, curve: str = "p256", w: int = 32, peer: int | None = None) -> "EccJob":
+        from cryptography.hazmat.primitives.asymmetric import ec
+
         from pka.model import rns as model
 
         c = model._curve(curve)
         model.check_scalar(c, k)
         ctx = model.mm_context(c.p, w)
+        qx, qy = c.gx, c.gy
+        if peer is not None:
+            assert curve == "p256"
+            model.check_scalar(c, peer)
+            q = ec.derive_private_key(peer, ec.SECP256R1()).public_key().public_numbers()
+            qx, qy = q.x, q.y
         regs = {model.RW: (ctx.m * ctx.m) % c.p, model.ONE: 1,
-                **model.ecc_inputs(c, c.gx, ctx.m, c.gy)}
-        return EccJob(curve, k, ctx, regs)
+                **model.ecc_inputs(c, qx, ctx.m, qy)}
+        return EccJob(curve, k, ctx, regs, peer)
 
     def vec(self, reg: int) -> list[int]:
         b, bp = self.ctx.to_rns(self.regs.get(reg, 0))
@@ -294,7 +305,7 @@ class Job:
     window: int
     poll: bool
     crt: bool = False           # RSA_CRT signature (hscm)
-    ecc: EccJob | None = None   # ECC_MUL k G (rns)
+    ecc: EccJob | None = None   # ECC_MUL k Q, ECDH (rns)
     rsa: bool = True            # MONT_PARAMS, MODEXP (three ways), MODADD and the bus benchmark (hscm)
 
 
@@ -310,7 +321,9 @@ def make_job(key: RsaKey, message: bytes = b"pka_soc: a RISC-V CPU drives the ac
     if ecc:
         from pka.model import rns as model
         # the scalar from the same seeded generator (tests forbid unseeded randomness)
-        ecc_job = EccJob.make(rng.randrange(1, model._curve("p256").order))
+        order = model._curve("p256").order
+        # ECDH: our scalar and the peer's (its public point is the input)
+        ecc_job = EccJob.make(rng.randrange(1, order), peer=rng.randrange(1, order))
     return Job(key, message, m, a, b, Geometry(key.bits, w).r_bits, window, poll, crt, ecc_job)
 
 
@@ -335,7 +348,7 @@ def job_words(job: Job) -> list[int]:
     header = [JOB_MAGIC, key.bits, key.d.bit_length(), job.r_bits, job.window, flags,
               key.p.bit_length(), key.q.bit_length(),
               c.p.bit_length() if c else 0, c.order.bit_length() if c else 0, e.ctx.n if e else 0,
-              (c.p & 0xFFFFFFFF) if c else 0, len(table), 0, 0, 0, 0, 0]
+              (c.p & 0xFFFFFFFF) if c else 0, len(table), model.blind_bits(c) if c else 0, 0, 0, 0, 0]
     assert len(header) == JOB_HEADER
     words = header
     for v in (key.n, job.m, key.d, job.a, job.b):
@@ -491,17 +504,29 @@ def check(run: SocRun, job: Job) -> list[str]:
 
 
 def check_ecc(run: SocRun, ecc: EccJob) -> str:
-    """k G from the firmware (residue vectors of x and y) = `cryptography`'s public key of the
-    private value k."""
+    """ECDH: x of k Q from the firmware (residue vectors of x and y) = `cryptography`'s shared secret of
+    our private key k and the peer's public key Q, and (x, y) = the public key of k d (d the peer's
+    scalar); without a peer, (x, y) = the public key of k."""
     from cryptography.hazmat.primitives.asymmetric import ec
 
     assert ecc.curve == "p256"
     rx, ry = run.results.get("ecc_mul_x"), run.results.get("ecc_mul_y")
     assert rx is not None and ry is not None, f"no ECC_MUL result:\n{run.console}"
     x, y = ecc.value(rx), ecc.value(ry)
-    pub = ec.derive_private_key(ecc.k, ec.SECP256R1()).public_key().public_numbers()
-    assert (x, y) == (pub.x, pub.y), f"k G: ({x:#x}, {y:#x}) != cryptography's ({pub.x:#x}, {pub.y:#x})"
-    return "P-256 k*G (ECC_MUL on rns): verified"
+    ours = ec.derive_private_key(ecc.k, ec.SECP256R1())
+    if ecc.peer is None:
+        pub = ours.public_key().public_numbers()
+        assert (x, y) == (pub.x, pub.y), f"k G: ({x:#x}, {y:#x}) != cryptography's ({pub.x:#x}, {pub.y:#x})"
+        return "P-256 k*G (ECC_MUL on rns): verified"
+    peer = ec.derive_private_key(ecc.peer, ec.SECP256R1())
+    shared = int.from_bytes(ours.exchange(ec.ECDH(), peer.public_key()), "big")
+    assert x == shared, f"ECDH k Q: x {x:#x} != cryptography's shared secret {shared:#x}"
+    from pka.model import rns as model
+
+    kd = ecc.k * ecc.peer % model._curve("p256").order
+    kq = ec.derive_private_key(kd, ec.SECP256R1()).public_key().public_numbers()
+    assert (x, y) == (kq.x, kq.y), f"ECDH k Q: ({x:#x}, {y:#x}) != ({kq.x:#x}, {kq.y:#x})"
+    return "P-256 ECDH (ECC_MUL on rns, the peer's point): verified"
 
 
 def summary(run: SocRun) -> dict[str, Any]:
@@ -532,7 +557,7 @@ def table(run: SocRun) -> str:
 def demo(bits: int = 512, pes: int = 2, window: int = 4, poll: bool = False, seed: int = 19,
          echo: bool = True, crt: bool = True, ecc: bool = True) -> tuple[SocRun, list[str], Job]:
     """Build everything (cached), run the demo job, check it. Returns the run, the verified lines, the job.
-    ecc: the build holds rns beside hscm (ecc_config) and the firmware runs one P-256 k G."""
+    ecc: the build holds rns beside hscm (ecc_config) and the firmware runs one P-256 ECDH (k Q)."""
     fw = build_firmware()
     job = make_job(make_key(bits, seed), window=window, poll=poll, seed=seed, crt=crt, ecc=ecc)
     try:
@@ -542,7 +567,7 @@ def demo(bits: int = 512, pes: int = 2, window: int = 4, poll: bool = False, see
     if cfg is not None:
         run = run_soc(build_soc(cfg), ram_image(fw, job), echo=echo)
         return run, check(run, job), job
-    # hscm at `bits` for the RSA operations, rns alone (MaxLen 256) for k G; one report
+    # hscm at `bits` for the RSA operations, rns alone (MaxLen 256) for ECDH; one report
     hjob = dataclasses.replace(job, ecc=None)
     ejob = dataclasses.replace(job, rsa=False, crt=False)
     run = run_soc(build_soc(small_config(bits, pes)), ram_image(fw, hjob), echo=echo)
@@ -565,7 +590,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--poll", action="store_true", help="the driver polls INTR_STATE instead of waitirq")
     ap.add_argument("--seed", type=int, default=19, help="seed of the key and operands")
     ap.add_argument("--no-crt", action="store_true", help="skip the RSA CRT signature (RSA_CRT on hscm)")
-    ap.add_argument("--no-ecc", action="store_true", help="skip P-256 k*G (ECC_MUL on rns; the build without rns)")
+    ap.add_argument("--no-ecc", action="store_true", help="skip P-256 ECDH (ECC_MUL on rns; the build without rns)")
     ap.add_argument("--json", type=Path, help="write the measured cycles here")
     ap.add_argument("--quiet", action="store_true", help="do not echo the console")
     args = ap.parse_args(argv)
@@ -575,7 +600,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ecc_config(args.bits, args.pes)
             engines = "hscm + rns in one pka_top"
         except ValueError:
-            engines = "two builds: hscm, and rns alone for k*G"
+            engines = "two builds: hscm, and rns alone for ECDH"
     print(f"pka_soc: building firmware and SoC ({engines}, hscm {args.pes} PEs, {args.bits}-bit key) ...", flush=True)
     run, verified, job = demo(args.bits, args.pes, args.window, args.poll, args.seed, echo=not args.quiet,
                               crt=not args.no_crt, ecc=not args.no_ecc)

@@ -2,8 +2,8 @@
 unchanged C driver (sw/), simulated with Verilator.
 
 The small demo on one pka_top with hscm (2 PEs, MaxLen 512) and rns (w = 32): RSA-512 without CRT
-(binary and window 4), a MODADD, two RSA-512 CRT signatures (RSA_CRT) and one P-256 k*G (ECC_MUL)
-must be verified on the host (signatures and k*G by `cryptography`), and the engine's counters seen
+(binary and window 4), a MODADD, two RSA-512 CRT signatures (RSA_CRT) and one P-256 ECDH (ECC_MUL, k Q)
+must be verified on the host (signatures and the ECDH secret by `cryptography`), and the engine's counters seen
 by the CPU must equal the golden model's cycle counts. The SoC RTL is linted with -Wall, warnings
 fatal. First run: the Verilator build of the SoC (about a minute of CPU) and the firmware (seconds).
 """
@@ -50,20 +50,21 @@ def test_soc_demo_verified(demo: Any) -> None:
                         "MODADD 512 bits: verified",
                         "RSA-512 CRT signature (RSA_CRT, first with the key): verified",
                         "RSA-512 CRT signature (RSA_CRT): verified",
-                        "P-256 k*G (ECC_MUL on rns): verified"]
+                        "P-256 ECDH (ECC_MUL on rns, the peer's point): verified"]
     assert run.info["wait"] == "irq" and run.info["max_len"] == "512"
     assert int(run.info["engines"], 16) == 1 << 5 | 1 << 3   # hscm and rns
 
 
 def test_soc_ecc_result_checked(demo: Any) -> None:
-    """The host's check of k*G rejects a wrong point (here: the firmware's y for x)."""
+    """The host's check of the ECDH result rejects a wrong point (here: the firmware's y for x)."""
     run, _, job = demo
     bad = soc.SocRun(run.console, run.exit_code, run.sim_cycles, dict(run.ops), dict(run.results), dict(run.info))
     bad.results["ecc_mul_x"] = run.results["ecc_mul_y"]
-    with pytest.raises(AssertionError, match="k G"):
+    with pytest.raises(AssertionError, match="ECDH k Q"):
         soc.check_ecc(bad, job.ecc)
-    # the scalar comes from the seeded generator: the same job twice
-    assert soc.make_job(job.key, crt=True, ecc=True).ecc.k == job.ecc.k
+    # the scalars come from the seeded generator: the same job twice, with a peer point that is not G
+    again = soc.make_job(job.key, crt=True, ecc=True).ecc
+    assert (again.k, again.peer) == (job.ecc.k, job.ecc.peer) and job.ecc.peer not in (None, 1)
 
 
 def test_soc_counters_equal_the_models(demo: Any) -> None:
@@ -98,7 +99,7 @@ def test_soc_overhead(demo: Any) -> None:
         assert op.cpu >= op.cycles >= op.compute, name
     for name in ("modexp", "modexp_window"):
         assert run.ops[name].overhead < 0.05 * run.ops[name].cpu, name
-    # measured (soc/README.md): RSA-512 CRT about 4 %, P-256 k*G about 17 %
+    # measured (soc/README.md): RSA-512 CRT about 4 %, P-256 ECDH about 17 %
     assert run.ops["rsa_crt"].overhead < 0.06 * run.ops["rsa_crt"].cpu
     assert run.ops["ecc_mul"].overhead < 0.25 * run.ops["ecc_mul"].cpu
     words, cpu = run.bench["mmio_store"]
@@ -121,8 +122,8 @@ def test_soc_poll(demo: Any) -> None:
 
 @pytest.mark.slow
 def test_soc_rsa2048_crt_and_p256() -> None:
-    """`make soc-demo`'s job: RSA-2048 on hscm with 16 PEs and P-256 k*G; rns cannot share a pka_top
-    with MaxLen 2048 (its constant table for 65 rowers exceeds 2^10 words per slot), so k*G runs on
+    """`make soc-demo`'s job: RSA-2048 on hscm with 16 PEs and P-256 ECDH; rns cannot share a pka_top
+    with MaxLen 2048 (its constant table for 65 rowers exceeds 2^10 words per slot), so ECDH runs on
     a second build with rns alone. The issue's goals: driver and bus overhead <= 5 % of the RSA-2048
     CRT signature, <= 15 % of the P-256 scalar multiplication."""
     with pytest.raises(ValueError, match="two builds"):

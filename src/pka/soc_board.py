@@ -9,7 +9,7 @@ Builds (VARIANTS), as `make soc-demo` splits the simulation's job: hscm and rns 
 MaxLen 512 (the CI simulation's build) does not fit the ECP5-85 (169 of 156 MULT18X18D; with 17 of
 them moved to LUTs, 86,679 of 83,640 LUT4 sites), so a board gets two bitstreams with the same
 firmware: `rsa` (hscm alone, 2 PEs, MaxLen 512: the RSA-512 signatures, MODEXP, MODADD) and `ecc`
-(rns alone, MaxLen 256: P-256 k*G). `both` is the one-top build, for a larger device.
+(rns alone, MaxLen 256: P-256 ECDH). `both` is the one-top build, for a larger device.
 
 What runs (soc/README.md, "On the board"):
 
@@ -102,14 +102,14 @@ class Variant:
     name: str
     what: str
     rsa: bool                      # the job's RSA part (hscm)
-    ecc: bool                      # the job's P-256 k*G (rns)
+    ecc: bool                      # the job's P-256 ECDH (rns)
     soft_muls: tuple[str, ...] = ()
 
 
 VARIANTS: dict[str, Variant] = {
     "rsa": Variant("rsa", "hscm alone: RSA-512 signatures without and with CRT, MODEXP (window 4), MODADD",
                    True, False),
-    "ecc": Variant("ecc", "rns alone: P-256 k*G", False, True),
+    "ecc": Variant("ecc", "rns alone: P-256 ECDH", False, True),
     "both": Variant("both", "hscm + rns in one pka_top (does not fit the ECP5-85)", True, True, SOFT_MULS),
 }
 DEFAULT_VARIANTS = ("rsa", "ecc")
@@ -199,7 +199,7 @@ def sources(board: Board, cfg: Any) -> list[Path]:
 
 def job_for(variant: str = "rsa", bits: int = DEFAULT_BITS, seed: int = 19) -> Any:
     """The job baked into the RAM: soc/run.py's demo job (key and scalar from `seed`; window 4, CRT,
-    P-256 k*G), with the parts the variant's engines do not run left out as demo() does for its
+    P-256 ECDH), with the parts the variant's engines do not run left out as demo() does for its
     two builds."""
     import dataclasses
     run = soc_run()
@@ -379,7 +379,7 @@ def table_rows(rep: Mapping[str, Any]) -> list[tuple[str, str]]:
             ("configuration", rep["configuration"]),
             ("build", f"{rep['variant']}: {rep['runs']}"),
             ("job", " + ".join(([f"RSA-{rep['job']['rsa_bits']} (CRT)"] if rep["job"]["rsa_bits"] else [])
-                               + (["P-256 k*G"] if rep["job"]["ecc"] else [])) + f", seed {rep['job']['seed']}"),
+                               + (["P-256 ECDH"] if rep["job"]["ecc"] else [])) + f", seed {rep['job']['seed']}"),
             ("LUT4", used("lut4")), ("FF", used("ff")), ("DSP (MULT18X18D)", used("dsp")),
             ("EBR (DP16KD)", used("ebr")),
             ("fmax", f"{fmax:.2f} MHz routed ({rep['top']}'s clock, constraint {rep['constraint_mhz']:g} MHz)"
@@ -398,7 +398,7 @@ def table_rows(rep: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 def verify_log(text: str, variant: str = "rsa", bits: int = DEFAULT_BITS, seed: int = 19) -> list[str]:
     """Check what the board printed on its serial port against the job baked into its RAM (the
-    same checks as the simulation: signatures and k*G with `cryptography`). The log has no exit
+    same checks as the simulation: signatures and the ECDH secret with `cryptography`). The log has no exit
     code; the firmware's last line, `end failures=N`, stands for it. Raises AssertionError."""
     run = soc_run()
     text = text.replace("\r\n", "\n").replace("\r", "\n")
