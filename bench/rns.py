@@ -227,7 +227,7 @@ def bench_blind(backend: str, rng: random.Random) -> list[dict[str, Any]]:
         c = model.CURVES[name]
         ctx = model.mm_context(c.p, w)
         k = rng.randrange(1, c.order)
-        r = rng.getrandbits(model.ECC_BLIND_BITS) if blind else None
+        r = rng.getrandbits(model.blind_bits(c)) if blind else None
         z = [rng.getrandbits(32) for _ in range(model.rz_words(ctx))]
         kb, elen = model.blind_scalar(c, k, r) if r is not None else (k, c.order.bit_length())
         if name == "wei25519":

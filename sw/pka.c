@@ -309,7 +309,7 @@ static int write_padded(pka_dev_t *dev, unsigned slot, const uint32_t *words, un
 
 int pka_ecc_mul_rns(pka_dev_t *dev, uint32_t *rx, uint32_t *ry, const uint32_t *k, const uint32_t *x,
                     const uint32_t *y, const pka_rns_curve_t *c) {
-  unsigned v = 2u * c->channels, pw = words_for(c->pbits), i;
+  unsigned v = 2u * c->channels, pw = words_for(c->pbits), i, arg;
   int st;
   if (c->channels == 0u || 4u * v > dev->slot_words) return PKA_ERR_TOO_BIG;
   /* the same slots and order as pka.driver's Pka.rns_run: N first (a modulus write clears secrets) */
@@ -330,7 +330,9 @@ int pka_ecc_mul_rns(pka_dev_t *dev, uint32_t *rx, uint32_t *ry, const uint32_t *
   if ((st = pka_write_operand(dev, PKA_SLOT_E, k, words_for(c->elen))) != 0) return st;
   if ((st = pka_write_operand(dev, PKA_SLOT_X2, c->expo, pw)) != 0) return st;
   if ((st = write_padded(dev, PKA_SLOT_A_HI, c->order, pw, pw)) != 0) return st;
-  if ((st = pka_run(dev, PKA_OP_ECC_MUL, c->pbits, c->elen, 0, PKA_ENGINE_RNS)) != 0) return st;
+  if (c->blind_bits > 256u || c->blind_bits % 64u != 0u) return PKA_ERR_UNSUPPORTED;
+  arg = c->blind_bits ? ((c->blind_bits / 64u - 1u) << 4) : 0u;
+  if ((st = pka_run(dev, PKA_OP_ECC_MUL, c->pbits, c->elen, arg, PKA_ENGINE_RNS)) != 0) return st;
   if ((st = pka_read_operand(dev, PKA_SLOT_R, rx, v)) != 0) return st;
   return pka_read_operand(dev, PKA_SLOT_R_HI, ry, v);
 }

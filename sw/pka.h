@@ -122,6 +122,9 @@ typedef struct pka_rns_curve {
   const uint32_t *expo;           /* p - 2, ceil(pbits/32) words (SLOT_X2: the inversion exponent) */
   const uint32_t *order;          /* the group order, ceil(pbits/32) words (SLOT_A_HI); NULL: 0 (no
                                      scalar blinding) */
+  unsigned blind_bits;            /* length of the blinding factor r in k + r n: 64, 128, 192 or 256
+                                     (ARG[5:4] = blind_bits / 64 - 1; 0 counts as 64). The NIST orders
+                                     are of special form: P-256 needs 128, P-384 256 (doc/security.md) */
 } pka_rns_curve_t;
 
 /* x, y: the point's residue vectors (2n words each); k: elen bits */

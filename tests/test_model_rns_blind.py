@@ -21,7 +21,8 @@ from test_model_rns_checked import P256_CHECKED_CYCLES, P256_XONLY_CYCLES
 SMALL = rns.CURVES["small"]
 MM16 = {"w": 16, "alg": "mm"}
 MM32 = {"w": 32, "alg": "mm"}
-P256_BLIND_CYCLES = 166_684       # checked P-256 k*G, elen 256 + 64, random Z (unblinded: 136,244)
+P256_BLIND_CYCLES = 197_020       # checked P-256 k*G, elen 256 + 128 (r of 128 bits), random Z (unblinded: 136,244)
+P256_BLIND64_CYCLES = 166_684     # the same with r of 64 bits (too short for P-256's order: doc/security.md)
 P256_RZ_CYCLES = 136_348          # checked P-256, random Z only (elen 256)
 X25519_RZ_CYCLES = 139_416        # x-only Wei25519, 255 steps, random Z (without: 139,312)
 
@@ -60,19 +61,22 @@ def test_blinded_scalar_and_random_z_give_the_unblinded_point() -> None:
 
 
 def test_p256_blinded_with_random_z_against_cryptography() -> None:
-    """P-256 k*G with k + r n (320 ladder steps) and a random Z: the public key of `cryptography`;
-    the cycles beside the unblinded ones (the cost of blinding)."""
+    """P-256 k*G with k + r n (r of 128 bits, P-256's length: 384 ladder steps) and a random Z: the
+    public key of `cryptography`; the cycles beside the unblinded ones (the cost of blinding)."""
     rng = random.Random(SEED + 201)
     ctx = rns.mm_context(rns.P256.p, 32)
-    k, r = rng.randrange(1, rns.P256.order), rng.getrandbits(64)
+    assert rns.blind_bits("p256") == 128 and rns.blind_arg("p256") == 1 << 4
+    k, r = rng.randrange(1, rns.P256.order), rng.getrandbits(128)
     got = rns.ecc_mul("p256", k, MM32, r=r, z_words=_words(rng, ctx))
     pub = ec.derive_private_key(k, ec.SECP256R1()).public_key().public_numbers()
     assert (got.result, got.detail["y"]) == (pub.x, pub.y)
-    assert got.cycles == P256_BLIND_CYCLES == rns.ecc_cycles("p256", 32, 320, random_z=True)
+    assert got.cycles == P256_BLIND_CYCLES == rns.ecc_cycles("p256", 32, 384, random_z=True)
+    assert P256_BLIND64_CYCLES == rns.ecc_cycles("p256", 32, 320, random_z=True)
     assert rns.ecc_cycles("p256", 32) == P256_CHECKED_CYCLES
     assert rns.ecc_cycles("p256", 32, random_z=True) == P256_RZ_CYCLES
     assert rns.ecc_cycles("p256", 32, checked=False) == P256_XONLY_CYCLES
-    assert P256_BLIND_CYCLES / P256_CHECKED_CYCLES < 1.30          # issue 14's goal: at most 30 %
+    # issue 14's figure of merit (at most 30 %) holds for r of 64 bits, not for the 128 P-256 needs
+    assert P256_BLIND64_CYCLES / P256_CHECKED_CYCLES < 1.30 < P256_BLIND_CYCLES / P256_CHECKED_CYCLES
     # X25519 (x only, 255 steps) with a random Z
     x = rns.ecc_mul_x("wei25519", 0x5DEECE66D, 9 + rns.X25519_A3, MM32, 255,
                       z_words=_words(rng, rns.mm_context(rns.X25519_P, 32)))
@@ -197,10 +201,19 @@ def test_lambda_zero_ends_with_infinity() -> None:
 
 def test_blinded_scalar_longer_than_maxlen_and_limits() -> None:
     """On the 64-bit build (the small curve) a blinded scalar has up to 128 bits, above MaxLen:
-    ECC_MUL accepts ELEN up to MaxLen + 64 (ecc_max_elen); scalars with their top bit set at 128
-    bits give the point of k' mod n."""
+    ECC_MUL accepts ELEN up to MaxLen + 256 (ecc_max_elen: r of up to 256 bits); scalars with their
+    top bit set at 128 and 320 bits give the point of k' mod n; r's length is a multiple of 64."""
     c = SMALL
-    assert rns.ecc_max_elen(64) == 128 and rns.ecc_max_elen(256) == 320
+    assert rns.ecc_max_elen(64) == 320 and rns.ecc_max_elen(256) == 512
+    kb, elen = rns.blind_scalar(c, 7, (1 << 256) - 1, 256)
+    assert kb.bit_length() == elen == 320
+    _, m = rns.ecc_machine(c, kb, c.gx, c.gy, 16, elen)
+    _, ref = rns.ecc_machine(c, 7, c.gx, c.gy, 16)
+    assert m.status == Status.OK and m.out() == ref.out()
+    for bad in (32, 96, 320):
+        with pytest.raises(PkaError) as exc:
+            rns.blind_scalar(c, 7, 1, bad)
+        assert exc.value.status == Status.ERR_PARAM
     k = 0xDEADBEEF
     kb, elen = rns.blind_scalar(c, k, (1 << 64) - 1)
     assert kb.bit_length() == elen == 128 > 64
@@ -211,7 +224,7 @@ def test_blinded_scalar_longer_than_maxlen_and_limits() -> None:
         rns.blind_scalar(c, k, 1 << 64)
     assert exc.value.status == Status.ERR_OPERAND_RANGE
     with pytest.raises(PkaError) as exc:
-        rns.ecc_mul_x("small", 3, c.gx, MM16, c.p.bit_length() + 2 + 64)
+        rns.ecc_mul_x("small", 3, c.gx, MM16, c.p.bit_length() + 2 + 256)
     assert exc.value.status == Status.ERR_LENGTH
     with pytest.raises(PkaError) as exc:
         rns.ecc_mul("small", 3, {"w": 16, "alg": "sbmm"}, z_words=[0] * 10)

@@ -416,17 +416,21 @@ def test_random_z_on_the_x_only_entry_and_extreme_words() -> None:
 
 
 def test_blinded_elen_limits() -> None:
-    """ECC_MUL takes ELEN up to MaxLen + 64 (a 128-bit scalar on the 64-bit build, top bit set);
-    MaxLen + 65 is ST_ERR_LENGTH; the other opcodes keep ELEN <= MaxLen. The SBMM build refuses
+    """ECC_MUL takes ELEN up to MaxLen + 256 (a 128-bit and a 320-bit scalar on the 64-bit build, top
+    bit set); MaxLen + 257 is ST_ERR_LENGTH; the other opcodes keep ELEN <= MaxLen. The SBMM build refuses
     the random Z (ARG[1]) with ST_ERR_UNSUPPORTED."""
     c = SMALL
     h = rtl.harness(16, 64)
     kb = 5 + ((1 << 64) - 1) * c.order                # k + r n with r = 2^64 - 1: 128 bits
-    assert kb.bit_length() == model.ecc_max_elen(64) == 128
+    assert kb.bit_length() == 128
     st, raw = _ecc_vs_model(c, kb, c.gx, c.gy, 16, 128)
     assert st == Status.OK and (raw[0] % c.p, raw[1] % c.p) == model.affine_mul(c, 5, (c.gx, c.gy))
+    kb = 5 + ((1 << 256) - 1) * c.order               # r of 256 bits: 320 bits
+    assert kb.bit_length() == model.ecc_max_elen(64) == 320
+    st, raw = _ecc_vs_model(c, kb, c.gx, c.gy, 16, 320)
+    assert st == Status.OK and (raw[0] % c.p, raw[1] % c.p) == model.affine_mul(c, 5, (c.gx, c.gy))
     for arg in (0, 1, 2, 3):
-        assert h.command(Op.ECC_MUL, 64, 129, arg, max_cycles=1000).status == Status.ERR_LENGTH
+        assert h.command(Op.ECC_MUL, 64, 321, arg, max_cycles=1000).status == Status.ERR_LENGTH
     for op in (Op.MODEXP, Op.MODEXP_CT):
         assert h.command(op, 64, 65, max_cycles=1000).status == Status.ERR_LENGTH
     assert rtl.modmul(3, 5, c.p, {"w": 16}).result == 15          # idle again
@@ -438,17 +442,17 @@ def test_blinded_elen_limits() -> None:
 
 
 def test_p256_blinded_with_random_z_and_x25519_random_z() -> None:
-    """P-256 k*G with k + r n (320 steps) and a random Z on the 256-bit build: `cryptography`'s
-    public key, cycles = the model's 166,684 (unblinded 136,244); X25519's x-only ladder (255 steps)
+    """P-256 k*G with k + r n (r of 128 bits: 384 steps) and a random Z on the 256-bit build:
+    `cryptography`'s public key, cycles = the model's 197,020 (unblinded 136,244); X25519's x-only ladder (255 steps)
     with a random Z: the model's 139,416."""
     from test_model_rns_blind import P256_BLIND_CYCLES, X25519_RZ_CYCLES
 
     rng = random.Random(SEED + 302)
-    k, r = rng.randrange(1, model.P256.order), rng.getrandbits(64)
+    k, r = rng.randrange(1, model.P256.order), rng.getrandbits(128)
     got = rtl.ecc_mul("p256", k, {"w": 32}, r=r, z_words=_zw(rng, model.mm_context(model.P256.p, 32)))
     pub = ec.derive_private_key(k, ec.SECP256R1()).public_key().public_numbers()
     assert (got.result, got.detail["y"]) == (pub.x, pub.y)
-    assert got.cycles == P256_BLIND_CYCLES == model.ecc_cycles("p256", 32, 320, random_z=True)
+    assert got.cycles == P256_BLIND_CYCLES == model.ecc_cycles("p256", 32, 384, random_z=True)
     u = 9 + model.X25519_A3
     z = _zw(rng, model.mm_context(model.X25519_P, 32))
     x = rtl.ecc_mul_x("wei25519", 0x5DEECE66D, u, {"w": 32}, 255, z_words=z)

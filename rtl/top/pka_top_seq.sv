@@ -243,6 +243,7 @@ module pka_top_seq
   logic              ecnt_q, ecnt_d;        // SEnt: words still to fetch - 1
   logic [64:0]       mc_q, mc_d;            // FnMac carry
   logic              msub_q, msub_d;        // FnMac: the multiplier is s1 - 1 (p - 1 from p)
+  logic [1:0]        rnd_q, rnd_d;          // FnMac round (ECC_MUL's r of 64 (rnd + 1) bits): s1 at word 2 rnd, s0 whole
   logic [7:0]        rw_q, rw_d;            // FnRand: random words (above: zeros)
   logic              sbl_q, sbl_d;          // ECC_MUL: the scalar is blinded
 
@@ -350,6 +351,7 @@ module pka_top_seq
   logic        stall;                // FnRand waits for an entropy word
   logic [96:0] mac;                  // FnMac: s0 + s1 * r + carry
   logic [31:0] m1_w;                 // FnMac: the multiplier's word (bit 0 cleared for s1 - 1)
+  logic [CntW-1:0] midx;             // FnMac: the multiplier's word index, pidx - 2 rnd (s1's read address)
 
   always_comb begin
     state_d = state_q; kind_d = kind_q; op_d = op_q; eng_d = eng_q; badeng_d = badeng_q; len_d = len_q; elen_d = elen_q;
@@ -364,7 +366,7 @@ module pka_top_seq
     t_d = t_q; mi_d = mi_q;
     taint_d = taint_q; wrm_d = wrm_q; osec_d = osec_q; bound_d = bound_q; kc_d = kc_q; wn_d = wn_q;
     zm_d = zm_q; cst_d = cst_q; ze_d = ze_q; rcnt_d = rcnt_q; erst_d = 1'b0;
-    blind_d = blind_q; bk_d = bk_q; r64_d = r64_q; ecnt_d = ecnt_q; mc_d = mc_q; msub_d = msub_q; rw_d = rw_q;
+    blind_d = blind_q; bk_d = bk_q; r64_d = r64_q; ecnt_d = ecnt_q; mc_d = mc_q; msub_d = msub_q; rnd_d = rnd_q; rw_d = rw_q;
     sbl_d = sbl_q; edn_req_o = 1'b0; stall = 1'b0; mac = '0; m1_w = '0;
     rcp_d = rcp_q; rcw_d = rcw_q; inprog_d = inprog_q; gwd_d = gwd_q;
     mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
@@ -372,6 +374,7 @@ module pka_top_seq
     nsrc = fn_nsrc(fn_q);
     last_ph = (pph_q == nsrc);
     n_w = '0; a_w = '0; b_w = '0; s1 = '0; s2 = '0; s3 = '0; s4 = '0; v = '0;
+    midx = pidx_q - CntW'({rnd_q, 1'b0});
     r_bits = '0; b_bits = '0;
     e_pick = pick(op_q[3:0], {1'b0, eng_q}, 1'b0);
     e_exp = pick(4'(OP_MODEXP), {1'b0, eng_q}, 1'b1);
@@ -829,11 +832,13 @@ module pka_top_seq
             endcase
           end
           KEcc: begin
-            // ECC_MUL on rns: blinded, the scalar k + r n (r of 64 bits, n the group order in A_HI;
+            // ECC_MUL on rns: blinded, the scalar k + r n (r of 64 (ARG[5:4] + 1) bits, one 64-bit
+            // FnMac round per 64 bits, round j adding n r_j 2^(64 j); n the group order in A_HI;
             // none when A_HI = 0, e.g. X25519, whose twist points have another order) and a random Z
             // (the engine reads its random words from its slot P, ARG[1])
             unique case (step_q)
               5'd0: begin
+                rnd_d = '0;
                 if (!blind_q || !EccBlind) begin
                   eop_d = op_q; state_d = SEngCmd; step_d = 5'd9;
                 end else begin
@@ -847,18 +852,26 @@ module pka_top_seq
                 end else step_d = 5'd3;
               end
               5'd2: begin
+                // every round writes the final length, W + 2 (rounds) + 1 words (zeros above the sum)
                 cwords_d = wordsof(elen_q);
-                fn_d = FnMac; s0_d = pslot_t'(SLOT_E); s1_d = pslot_t'(SLOT_A_HI); dst_d = HsT0; msub_d = 1'b0;
-                mc_d = '0; pwords_d = CntW'(wordsof(elen_q)) + CntW'(3); state_d = SPass;
+                fn_d = FnMac; s0_d = (rnd_q == '0) ? pslot_t'(SLOT_E) : HsT0; s1_d = pslot_t'(SLOT_A_HI);
+                dst_d = HsT0; msub_d = 1'b0;
+                mc_d = '0; pwords_d = CntW'(wordsof(elen_q)) + CntW'({arg_q[5:4], 1'b0}) + CntW'(3); state_d = SPass;
               end
               5'd3: begin
-                cwords_d = words_q;
-                fn_d = FnRand; dst_d = HsT1; rw_d = 8'(rns_zwords(len_q)); pwords_d = CntW'(rns_zwords(len_q));
-                state_d = SPass;
+                if (sbl_q && rnd_q != arg_q[5:4]) begin
+                  // the next 64 bits of r: a fresh random, then the next round
+                  rnd_d = rnd_q + 2'd1; ecnt_d = 1'b1; state_d = SEnt; step_d = 5'd2;
+                end else begin
+                  cwords_d = words_q;
+                  fn_d = FnRand; dst_d = HsT1; rw_d = 8'(rns_zwords(len_q)); pwords_d = CntW'(rns_zwords(len_q));
+                  state_d = SPass;
+                end
               end
               5'd4: begin
+                rnd_d = '0;
                 eop_d = op_q; state_d = SEngCmd; earg_d = arg_q | 32'd2;
-                eelen_d = sbl_q ? elen_q + 16'd64 : elen_q;
+                eelen_d = sbl_q ? elen_q + 16'd64 + 16'({arg_q[5:4], 6'd0}) : elen_q;
                 map_d[SLOT_P] = HsT1;
                 if (sbl_q) map_d[SLOT_E] = HsT0;
               end
@@ -994,7 +1007,8 @@ module pka_top_seq
         if (kind_q != KReset && !ovh_q) comp_d = comp_q + 1;
         if (!last_ph) begin
           mem_req_o  = 1'b1;
-          mem_addr_o = slot_addr((pph_q == 2'd0) ? s0_q : (pph_q == 2'd1) ? s1_q : s2_q, pidx_q[SlotAw-1:0]);
+          mem_addr_o = slot_addr((pph_q == 2'd0) ? s0_q : (pph_q == 2'd1) ? s1_q : s2_q,
+                                 (pph_q == 2'd1) ? midx[SlotAw-1:0] : pidx_q[SlotAw-1:0]);
           pph_d = pph_q + 1;
           if (pph_q == 2'd1) w0_d = mem_rdata_i;
           if (pph_q == 2'd2) w1_d = mem_rdata_i;
@@ -1024,9 +1038,12 @@ module pka_top_seq
               end
             end
             FnMac: begin
-              // dst = s0 + (s1 [- 1]) r + carry, word by word; source words from cwords on are zero
-              m1_w = (pidx_q >= CntW'(cwords_q)) ? 32'd0 : (msub_q && pidx_q == '0) ? (a_w & ~32'd1) : a_w;
-              mac = 97'((pidx_q >= CntW'(cwords_q)) ? 32'd0 : n_w) + 97'(m1_w) * 97'(r64_q) + 97'(mc_q);
+              // dst = s0 + (s1 [- 1]) r 2^(64 rnd) + carry, word by word; source words from cwords on
+              // are zero (s0's only in round 0: later rounds add into the whole running sum)
+              m1_w = (pidx_q < CntW'({rnd_q, 1'b0}) || midx >= CntW'(cwords_q)) ? 32'd0
+                   : (msub_q && midx == '0) ? (a_w & ~32'd1) : a_w;
+              mac = 97'((rnd_q == '0 && pidx_q >= CntW'(cwords_q)) ? 32'd0 : n_w) + 97'(m1_w) * 97'(r64_q)
+                  + 97'(mc_q);
               mc_d = mac[96:32];
               mem_req_o = 1'b1; mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]); mem_wdata_o = mac[31:0];
             end
@@ -1295,7 +1312,7 @@ module pka_top_seq
       topw_q <= '0; toplz_q <= '0; ebits_q <= '0; iter_q <= '0; mi_q <= '0;
       taint_q <= '0; wrm_q <= '0; osec_q <= 1'b0; bound_q <= 1'b0; kc_q <= 1'b0; wn_q <= 1'b0;
       zm_q <= '0; cst_q <= '0; ze_q <= '0; rcnt_q <= '0; erst_q <= 1'b0;
-      blind_q <= 1'b0; bk_q <= 1'b0; ecnt_q <= 1'b0; mc_q <= '0; msub_q <= 1'b0; rw_q <= '0; sbl_q <= 1'b0;
+      blind_q <= 1'b0; bk_q <= 1'b0; ecnt_q <= 1'b0; mc_q <= '0; msub_q <= 1'b0; rnd_q <= '0; rw_q <= '0; sbl_q <= 1'b0;
       rcp_q <= '0; rcw_q <= '0; inprog_q <= 1'b0; gwd_q <= '0;
     end else begin
       state_q <= state_d; kind_q <= kind_d; kindc_q <= kind_d; rkindc_q <= rkind_d; engc_q <= eng_d; erstc_q <= erst_d;
@@ -1312,7 +1329,7 @@ module pka_top_seq
       topw_q <= topw_d; toplz_q <= toplz_d; ebits_q <= ebits_d; iter_q <= iter_d; mi_q <= mi_d;
       taint_q <= taint_d; wrm_q <= wrm_d | acc_wr; osec_q <= osec_d || acc_sec; bound_q <= bound_d; kc_q <= kc_d; wn_q <= wn_d;
       zm_q <= zm_d; cst_q <= cst_d; ze_q <= ze_d; rcnt_q <= rcnt_d; erst_q <= erst_d;
-      blind_q <= blind_d; bk_q <= bk_d; ecnt_q <= ecnt_d; mc_q <= mc_d; msub_q <= msub_d; rw_q <= rw_d;
+      blind_q <= blind_d; bk_q <= bk_d; ecnt_q <= ecnt_d; mc_q <= mc_d; msub_q <= msub_d; rnd_q <= rnd_d; rw_q <= rw_d;
       sbl_q <= sbl_d; rcp_q <= rcp_d; rcw_q <= rcw_d; inprog_q <= inprog_d; gwd_q <= gwd_d;
     end
   end

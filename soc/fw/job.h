@@ -31,7 +31,8 @@ typedef struct soc_job {
   uint32_t ecc_channels; /* rns channels n per base: residue vectors of 2n words */
   uint32_t ecc_p_lo;     /* p mod 2^32 */
   uint32_t ecc_table_words;
-  uint32_t reserved[5];
+  uint32_t ecc_blind_bits; /* r's length in k + r n (pka_rns_curve_t.blind_bits) */
+  uint32_t reserved[4];
   uint32_t n[SOC_JOB_WORDS]; /* modulus */
   uint32_t m[SOC_JOB_WORDS]; /* message representative, < n */
   uint32_t d[SOC_JOB_WORDS]; /* private exponent */

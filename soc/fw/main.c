@@ -254,7 +254,7 @@ int main(void) {
     static uint32_t ry[SOC_JOB_RNS];
     const pka_rns_curve_t curve = {job->ecc_pbits, job->ecc_elen, job->ecc_channels, job->ecc_p_lo,
                                    job->ecc_table, job->ecc_table_words, job->ecc_w, job->ecc_consts,
-                                   job->ecc_expo, job->ecc_order};
+                                   job->ecc_expo, job->ecc_order, job->ecc_blind_bits};
     const unsigned v = 2u * job->ecc_channels;
     t0 = soc_rdcycle();
     st = pka_ecc_mul_rns(&dev, result, ry, job->ecc_k, job->ecc_x, job->ecc_y, &curve);

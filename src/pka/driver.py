@@ -549,8 +549,10 @@ class Pka:
         ctx = model.mm_context(c.p, w)
         elen = c.order.bit_length()
         b0 = self.bus.bus_cycles
+        # the order in A_HI and r's length for this curve (ARG[5:4], model.blind_bits): the sequencer
+        # blinds the scalar as k + r n when blinding is on
         res = self.rns_run(Op.ECC_MUL, ctx, model.ecc_inputs(c, px, ctx.m, py), scalar=k, elen=elen, expo=c.p - 2,
-                           progress=progress, order=c.order)
+                           progress=progress, order=c.order, arg=model.blind_arg(c))
         x = self._rns_read(ctx, Slot.R) % c.p
         y = self._rns_read(ctx, Slot.R_HI) % c.p
         return self.result(res, x, b0, curve=curve, n=ctx.n, w=w, elen=elen, y=y, total_cycles=res.compute)

@@ -35,7 +35,7 @@
 //   curve (else ST_ERR_FAULT); k P = O -> ST_ERR_INFINITY. Failures store zeros in R and R_HI.
 // ECC_MUL, ARG[0] = 1 (x-only, e.g. X25519 on the twist): SLOT_A = x; SLOT_R = x(k P), SLOT_R_HI = 0;
 //   k P = O -> ST_ERR_INFINITY. MODEXP_CT: Montgomery's powering ladder of exactly elen steps.
-// ECC_MUL blinding (pka_top's sequencer): elen up to MaxLen + 64 (a scalar k + r n, r of 64 bits;
+// ECC_MUL blinding (pka_top's sequencer): elen up to MaxLen + 256 (a scalar k + r n, r of 64 to 256 bits;
 //   the ladder runs elen steps); ARG[1] = 1: random projective Z, the ladder starts from
 //   (x lambda : lambda), lambda from SLOT_P's random words by two MRs with 1 (programs ecc_rz,
 //   ecc_xrz: 3 MRs + JMP for the two ADDs of the plain start, 3 (2n + 17) - 1 cycles more);
@@ -68,7 +68,7 @@
 // fires.
 // cycles counts the microprogram's cycles (as pka.model.rns.run_machine); io_cycles the loads
 // and stores. Errors: unknown op -> ST_ERR_OPCODE; len < 16, len > MaxLen or n > NumRowers,
-// elen > MaxLen (ECC_MUL: elen > MaxLen + 64), ECC with elen = 0 -> ST_ERR_LENGTH; even modulus -> ST_ERR_EVEN_MODULUS; a residue
+// elen > MaxLen (ECC_MUL: elen > MaxLen + 256), ECC with elen = 0 -> ST_ERR_LENGTH; even modulus -> ST_ERR_EVEN_MODULUS; a residue
 // >= its channel modulus, or an ECC scalar of 0 -> ST_ERR_OPERAND_RANGE.
 `default_nettype none
 
@@ -115,7 +115,7 @@ module pka_rns_core
       localparam int unsigned IdxW     = $clog2(CstN);
       localparam int unsigned ColW     = $clog2(2 * N);
       localparam int unsigned LenW     = $clog2(MaxLen + 1);
-      localparam int unsigned EccBlind = 64;                  // ECC_MUL: elen <= MaxLen + 64 (k + r n)
+      localparam int unsigned EccBlind = 256;                 // ECC_MUL: elen <= MaxLen + 256 (k + r n, r <= 256 bits)
       localparam int unsigned MaxElen  = MaxLen + EccBlind;   // pka.model.rns.ecc_max_elen
       localparam int unsigned ELenW    = $clog2(MaxElen + 1);
       localparam int unsigned EWords   = (MaxLen + 31) / 32;  // the Fermat exponent (len bits)
@@ -141,7 +141,7 @@ module pka_rns_core
         if ((W == 16 && NumRowers > 17) || NumRowers > 65) $fatal(1, "too many rowers for the Cox error bound");
         if (NumRowers * (12 + 2 * NumRowers) > SlotW) $fatal(1, "MemAw too small for the constant table");
         if (EWords > SlotW) $fatal(1, "MemAw too small for the exponent");
-        if (SWords > SlotW) $fatal(1, "MemAw too small for a blinded scalar of MaxLen + 64 bits in SLOT_E");
+        if (SWords > SlotW) $fatal(1, "MemAw too small for a blinded scalar of MaxLen + 256 bits in SLOT_E");
       end
 
       // ---- registers of the microprogram (pka.model.rns) --------------------------------------------
@@ -220,7 +220,7 @@ module pka_rns_core
       logic [IdxW-1:0]  rt_q, rt_d;          // response: constant index
       logic             rh_q, rh_d;          // response: half (B / B')
       logic [4:0]       rr_q, rr_d;          // response: register
-      logic [SWords*32-1:0] scal_q, scal_d;   // secret: the scalar (blinded: MaxLen + 64 bits)
+      logic [SWords*32-1:0] scal_q, scal_d;   // secret: the scalar (blinded: MaxLen + 256 bits)
       logic [EWords*32-1:0] expo_q, expo_d;
       logic [SWords-1:0] spar_q, spar_d;     // parity of each word of scal_q, as loaded
       logic [EWords-1:0] xpar_q, xpar_d;     // parity of each word of expo_q, as loaded

@@ -714,7 +714,13 @@ OP_OF_PROGRAM = {"montmul": 1, "modmul": 2, "modexp": 3, "modexp_ct": 4, "modadd
 SB_OP_OF_PROGRAM = {"sb_modmul": 2, "sb_modexp": 3, "sb_modexp_ct": 4, "sb_ecc": 11}     # SBMM build
 ECC_X_ARG = 1      # ECC_MUL with ARG[0] = 1 on the MM build: the x-only ladder (program ecc_x)
 ECC_RZ_ARG = 2     # ECC_MUL with ARG[1] = 1 on the MM build: random projective Z from SLOT_P (ecc_rz, ecc_xrz)
-ECC_BLIND_BITS = 64   # ECC_MUL's ELEN may exceed MaxLen by this much: k + r n with r of 64 bits (pka_top)
+ECC_BLIND_BITS = 64   # ECC_MUL's scalar blinding k + r n (pka_top): r of 64 bits unless the curve needs more
+ECC_BLIND_MAX = 256   # the longest r (ARG[5:4] = 3: four 64-bit rounds); ECC_MUL's ELEN <= MaxLen + 256
+ECC_BLIND_SHIFT = 4   # ECC_MUL's ARG[5:4]: r of 64 (ARG[5:4] + 1) bits
+# r's length per curve (pka.analysis.blinding.min_blind_bits, rounded up to 64): the NIST orders are of
+# special form, and a 64-bit r leaves bits of k + r n biased (P-256's bits 190, 191) or not masked at
+# all (P-384's bits 256..383); tests/test_blinding.py checks each entry against the analysis
+ECC_BLIND_CURVE = {"p256": 128, "p384": 256}
 
 
 def ucode_sv() -> str:
@@ -1948,18 +1954,32 @@ def check_scalar(c: Curve, k: int) -> None:
         raise PkaError(Status.ERR_OPERAND_RANGE, "scalar must be in [1, order)")
 
 
-def blind_scalar(c: Curve, k: int, r: int) -> tuple[int, int]:
-    """pka_top's scalar blinding: (k + r n, ELEN = bits(n) + ECC_BLIND_BITS) for r < 2^64. Since
-    n P = O the ladder over the longer scalar gives the same point."""
-    if not 0 <= r < 1 << ECC_BLIND_BITS:
-        raise PkaError(Status.ERR_OPERAND_RANGE, f"blinding factor out of range [0, 2^{ECC_BLIND_BITS})")
-    return k + r * c.order, c.order.bit_length() + ECC_BLIND_BITS
+def blind_bits(c: Curve | str) -> int:
+    """The length of ECC_MUL's blinding factor r for this curve: ECC_BLIND_CURVE's entry, else 64."""
+    return ECC_BLIND_CURVE.get(c if isinstance(c, str) else c.name, ECC_BLIND_BITS)
+
+
+def blind_arg(c: Curve | str) -> int:
+    """ECC_MUL's ARG bits for the curve's blinding length: ARG[5:4] = bits / 64 - 1."""
+    return (blind_bits(c) // 64 - 1) << ECC_BLIND_SHIFT
+
+
+def blind_scalar(c: Curve, k: int, r: int, r_bits: int | None = None) -> tuple[int, int]:
+    """pka_top's scalar blinding: (k + r n, ELEN = bits(n) + r_bits) for r < 2^r_bits (r_bits: a
+    multiple of 64 up to ECC_BLIND_MAX; default the curve's, blind_bits). Since n P = O the ladder
+    over the longer scalar gives the same point."""
+    r_bits = blind_bits(c) if r_bits is None else r_bits
+    if r_bits % 64 or not 64 <= r_bits <= ECC_BLIND_MAX:
+        raise PkaError(Status.ERR_PARAM, f"blinding length {r_bits}: a multiple of 64 up to {ECC_BLIND_MAX}")
+    if not 0 <= r < 1 << r_bits:
+        raise PkaError(Status.ERR_OPERAND_RANGE, f"blinding factor out of range [0, 2^{r_bits})")
+    return k + r * c.order, c.order.bit_length() + r_bits
 
 
 def ecc_max_elen(max_len: int) -> int:
-    """The longest ECC_MUL ladder (ELEN) a build of MaxLen bits accepts: MaxLen + 64 (a blinded
-    scalar k + r n); other opcodes keep ELEN <= MaxLen."""
-    return max_len + ECC_BLIND_BITS
+    """The longest ECC_MUL ladder (ELEN) a build of MaxLen bits accepts: MaxLen + 256 (a blinded
+    scalar k + r n, r up to ECC_BLIND_MAX bits); other opcodes keep ELEN <= MaxLen."""
+    return max_len + ECC_BLIND_MAX
 
 
 def rz_words(ctx: MmCtx) -> int:
@@ -2060,14 +2080,14 @@ def ecc_mul_x(curve: str, k: int, x: int, params: Mapping[str, Any], elen: int,
     but ranges. When k P is the point at infinity the engine ends with ERR_INFINITY (R = 0); here
     that is result 0 with detail["infinity"] True, since the caller decides whether it is an error
     (X25519 returns it, RFC 7748 section 6.1 rejects it for ECDH). z_words: the random projective Z
-    (ARG[1], 2n words of SLOT_P); elen may then be up to bits(p) + 1 + 64 (a blinded scalar)."""
+    (ARG[1], 2n words of SLOT_P); elen may then be up to bits(p) + 1 + 256 (a blinded scalar)."""
     c = _curve(curve)
     w, alg = _w(params), _alg(params)
     if alg != "mm":
         raise PkaError(Status.ERR_UNSUPPORTED, "rns: the x-only ladder entry runs on the MM build (alg=mm)")
     if c.p.bit_length() > MAX_BITS[w]:
         raise PkaError(Status.ERR_LENGTH, f"rns: {curve} needs a wider channel than w={w}")
-    top = c.p.bit_length() + 1 + ECC_BLIND_BITS
+    top = c.p.bit_length() + 1 + ECC_BLIND_MAX
     if not 1 <= elen <= top:
         raise PkaError(Status.ERR_LENGTH, f"ladder length {elen} outside 1..{top}")
     if not 0 <= k < 1 << elen:

@@ -354,16 +354,20 @@ def crt_compute(m: int, key: "object", params: dict[str, object], key_setup: boo
 def ecc_compute(curve: str, w: int, blind: bool, order_given: bool = True, checked: bool = True) -> int:
     """COMPUTE of ECC_MUL on rns through pka_top (pka_top_seq's KEcc program): blinded, the random Z
     (2n words from the entropy port, one cycle each) and, with the order given (A_HI), the scalar
-    k + r n (3 cycles a word, W + 3 words of the scalar) and 64 more ladder steps; then the engine's
-    count (pka.model.rns.ecc_cycles). The scan of A_HI is overhead."""
+    k + r n with r of the curve's length (pka.model.rns.blind_bits, the driver's ARG[5:4]): one
+    FnMac round per 64 bits of r, each 3 cycles a word over W + 2 rounds + 1 words of the scalar,
+    and that many more ladder steps; then the engine's count (pka.model.rns.ecc_cycles). The scan
+    of A_HI and the entropy fetches of r are overhead."""
     from pka.model import rns
     c = rns.CURVES[curve]
     elen = c.order.bit_length()
     if not blind:
         return rns.ecc_cycles(curve, w, elen, checked, False)
     zwords = 2 * rns.channels_mm(c.p.bit_length(), w)
-    extra = 3 * (-(-elen // 32) + 3) if order_given else 0
-    return zwords + extra + rns.ecc_cycles(curve, w, elen + (64 if order_given else 0), checked, True)
+    r_bits = rns.blind_bits(c) if order_given else 0
+    rounds = r_bits // 64
+    extra = rounds * 3 * (-(-elen // 32) + 2 * rounds + 1)
+    return zwords + extra + rns.ecc_cycles(curve, w, elen + r_bits, checked, True)
 
 
 # ---- FuseSoC cores -------------------------------------------------------------------------------

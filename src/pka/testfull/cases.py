@@ -323,7 +323,7 @@ def ecc_top(curve: str) -> Callable[[str], Outcome]:
 
 
 def ecc_blinded(curve: str) -> Callable[[str], Outcome]:
-    """k + r n (r of 64 bits) and a random projective Z on the engine (bench/rns.py bench_blind):
+    """k + r n (r of the curve's length, pka.model.rns.blind_bits) and a random projective Z on the engine (bench/rns.py bench_blind):
     the README's blinded figure is the engine's count. Then the same through pka_top with blinding
     on (the sequencer draws r and Z): COMPUTE == pka.rtl.top.ecc_compute(blind=True)."""
     def run(backend: str) -> Outcome:
@@ -332,7 +332,7 @@ def ecc_blinded(curve: str) -> Callable[[str], Outcome]:
         c = rns.CURVES[curve]
         rng = _rng(f"ecc-blind-{curve}")
         ctx = rns.mm_context(c.p, 32)
-        k, r = rng.randrange(1, c.order), rng.getrandbits(rns.ECC_BLIND_BITS)
+        k, r = rng.randrange(1, c.order), rng.getrandbits(rns.blind_bits(c))
         z = [rng.getrandbits(32) for _ in range(rns.rz_words(ctx))]
         _, elen = rns.blind_scalar(c, k, r)
         mdl = rns.ecc_cycles(c, 32, elen, True, random_z=True)
@@ -506,10 +506,10 @@ CASES: list[Case] = [
          note="the issue interval is the model's (RTL: single product = issue + tail)"),
     Case("rns-p256-kG", "136,244", (R_P256, W_P256, W_SIGN256), "pka_top", ecc_top("p256"), 0.11,
          note="ECDSA P-256 sign is this k*G (s on the host)"),
-    Case("rns-p256-kG-blinded", "166,684", (R_P256, W_P256), "engine + pka_top", ecc_blinded("p256"), 1.72),
+    Case("rns-p256-kG-blinded", "197,020", (R_P256, W_P256), "engine + pka_top", ecc_blinded("p256"), 1.72),
     Case("rns-p384-kG", "254,062", (W_P384, W_SIGN384), "pka_top", ecc_top("p384"),
          note="ECDSA P-384 sign is this k*G (s on the host)"),
-    Case("rns-p384-kG-blinded", "291,182", (W_P384,), "engine + pka_top", ecc_blinded("p384"), 5.03),
+    Case("rns-p384-kG-blinded", "402,158", (W_P384,), "engine + pka_top", ecc_blinded("p384"), 5.03),
     Case("rns-x25519", "139,312", (W_X25519,), "pka_top", x25519_top),
     Case("rns-x25519-random-z", "139,416", (W_X25519,), "engine", x25519_random_z, 1.93),
     Case("rns-ecdsa-p256-verify", "272,488", (W_VERIFY256,), "pka_top", ecdsa_verify_p256),
