@@ -158,7 +158,8 @@ module pka_formal_top
       i_noret: assert(!u_dut.u_seq.ret_q);
       // kind_q's fault copy equals it; no wipe after a command (only RSA_CRT's blinded program sets wmid)
       i_kchk: assert(u_dut.u_seq.kindc_q == u_dut.u_seq.kind_q && u_dut.u_seq.rkindc_q == u_dut.u_seq.rkind_q
-                     && u_dut.u_seq.engc_q == u_dut.u_seq.eng_q && u_dut.u_seq.erstc_q == u_dut.u_seq.erst_q);
+                     && u_dut.u_seq.engc_q == u_dut.u_seq.eng_q && u_dut.u_seq.erstc_q == u_dut.u_seq.erst_q
+                     && u_dut.u_seq.cwordsc_q == u_dut.u_seq.cwords_q);
       i_nowmid: assert(!u_dut.u_seq.wmid_q);
       // no command in progress when idle, in the clear after reset or in a key clear
       if (v_state == SIdle || u_dut.u_seq.kind_q inside {KReset, KKeyClr}) i_inprog: assert(!u_dut.u_seq.inprog_q);

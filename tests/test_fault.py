@@ -157,3 +157,13 @@ def test_hscm_stall_is_caught() -> None:
     assert all(x.endswith(":detected:ERR_FAULT") for x in with_checks), with_checks
     without = _hscm_stall_flips(check=False)
     assert sum(":hangs:" in x for x in without) >= len(without) // 2, without
+
+
+def test_pass_length_flip_is_caught() -> None:
+    """A flip of the sequencer's pass length (cwords_q: the RSA_CRT campaign's one remaining hang, a
+    late pass that ran on) ends the command with ERR_FAULT through its fault copy; with the copy
+    flipped too the same flips end otherwise."""
+    single = _control_flips("cwords", both=False, bits=6)
+    assert single == ["detected:ERR_FAULT"] * len(single), single
+    double = _control_flips("cwords", both=True, bits=6)
+    assert any(x != "detected:ERR_FAULT" for x in double), double

@@ -174,6 +174,7 @@ module pka_top_seq
   kind_e             kindc_q, rkindc_q;
   logic [2:0]        engc_q;
   logic              erstc_q;
+  logic [7:0]        cwordsc_q;             // the fault copy of cwords_q (a pass's length)
   logic [7:0]        op_q, op_d;
   logic [2:0]        eng_q, eng_d;          // engine of the command (0: none)
   logic              badeng_q, badeng_d;    // CMD.ENGINE names an engine not in the build
@@ -1284,7 +1285,7 @@ module pka_top_seq
     // a control register and its copy differ while a command runs: a fault; end it as an abort does,
     // with ERR_FAULT (both registers of a pair take the same next value, so the abort resynchronises them)
     if (inprog_q && state_q != SDone && (kind_q != kindc_q || rkind_q != rkindc_q || eng_q != engc_q
-                                         || erst_q != erstc_q)) begin
+                                         || erst_q != erstc_q || cwords_q != cwordsc_q)) begin
       kind_d = KAbort; code_d = ST_ERR_FAULT; rcnt_d = 3'(RstCycles); state_d = SRst; ret_d = 1'b0; wmid_d = 1'b0;
       cst_d = '0; fin_d = 1'b0;
     end
@@ -1299,7 +1300,7 @@ module pka_top_seq
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       // after reset: clear the whole RAM (a ZEROIZE pass that ends in idle without `done`)
-      state_q <= SPass; kind_q <= KReset; kindc_q <= KReset; rkindc_q <= KNop; engc_q <= '0; erstc_q <= 1'b0; fn_q <= FnZero;
+      state_q <= SPass; kind_q <= KReset; kindc_q <= KReset; rkindc_q <= KNop; engc_q <= '0; erstc_q <= 1'b0; cwordsc_q <= '0; fn_q <= FnZero;
       pidx_q <= '0; pph_q <= '0; pwords_q <= CntW'(1 << PAw);
       op_q <= '0; eng_q <= '0; badeng_q <= 1'b0; len_q <= '0; elen_q <= '0; arg_q <= '0; words_q <= '0;
       cwords_q <= '0; step_q <= '0; code_q <= '0; fin_q <= 1'b0; cyc_q <= '0; comp_q <= '0; io_q <= '0;
@@ -1315,7 +1316,7 @@ module pka_top_seq
       blind_q <= 1'b0; bk_q <= 1'b0; ecnt_q <= 1'b0; mc_q <= '0; msub_q <= 1'b0; rnd_q <= '0; rw_q <= '0; sbl_q <= 1'b0;
       rcp_q <= '0; rcw_q <= '0; inprog_q <= 1'b0; gwd_q <= '0;
     end else begin
-      state_q <= state_d; kind_q <= kind_d; kindc_q <= kind_d; rkindc_q <= rkind_d; engc_q <= eng_d; erstc_q <= erst_d;
+      state_q <= state_d; kind_q <= kind_d; kindc_q <= kind_d; rkindc_q <= rkind_d; engc_q <= eng_d; erstc_q <= erst_d; cwordsc_q <= cwords_d;
       fn_q <= fn_d;
       pidx_q <= pidx_d; pph_q <= pph_d; pwords_q <= pwords_d;
       op_q <= op_d; eng_q <= eng_d; badeng_q <= badeng_d; len_q <= len_d; elen_q <= elen_d; arg_q <= arg_d; words_q <= words_d;
