@@ -98,3 +98,63 @@ def test_ecc_mul_one_count_over_scalars() -> None:
         assert len(seen) == 1, (curve, seen)
         # blinded (the default): scalar k + r n and a random Z, exactly as predicted
         assert next(iter(seen))[0] == ecc_compute(curve, 32, blind=True)
+
+
+def _readable_public(p: Pka, skip: tuple[int, ...]) -> dict[int, list[int]]:
+    """Every bus-readable slot but `skip` (the result slots), word by word over the whole slot (raw bus
+    reads: a tainted slot reads 0); clears the TAINT interrupt the reads may raise."""
+    from pka.driver import INTR_TAINT, slot_addr
+    from pka.regs import SECRET_SLOTS, Reg
+    from pka.sim import Slot
+    out = {}
+    for s in Slot:
+        if s in SECRET_SLOTS or s in skip:
+            continue
+        out[int(s)] = p.bus.read_words(slot_addr(s), p.cfg.slot_words)
+    p.bus.write32(Reg.INTR_STATE, INTR_TAINT)
+    return out
+
+
+@pytest.mark.parametrize("engine,params,bits", ENGINES, ids=[e[0] for e in ENGINES])
+def test_modexp_ct_leaves_nothing_secret_readable(engine: str, params: dict[str, object], bits: int) -> None:
+    """Issue 13's rule on MODEXP_CT with a secret exponent, on every engine that serves it: after the
+    command every bus-readable slot but the result is the same whatever the exponent (the same public
+    base and modulus, two secrets), i.e. nothing readable is derived from the secret. The control: the
+    result slot, read the same way, does differ (the comparison can fail)."""
+    from pka.driver import slot_addr
+    from pka.sim import Slot
+    p = session(engine, dict(params), bits)
+    rng = random.Random(SEED + 3 * bits)
+    mod = rng.getrandbits(bits) | 1 | 1 << (bits - 1)
+    base = rng.randrange(2, mod)
+    seen, results = [], []
+    for _ in range(2):
+        e = rng.getrandbits(bits) | 1 << (bits - 1)
+        r = p.modexp(base, e, mod, engine, ct=True, params=dict(params), elen=bits)
+        assert r.result == pow(base, e, mod)
+        seen.append(_readable_public(p, (Slot.R,)))
+        results.append(p.bus.read_words(slot_addr(Slot.R), p.cfg.slot_words))
+    diff = [s for s in seen[0] if seen[0][s] != seen[1][s]]
+    assert diff == [], f"{engine}: readable slots that depend on the secret exponent: {diff}"
+    assert results[0] != results[1]
+
+
+def test_ecc_mul_leaves_nothing_secret_readable() -> None:
+    """The same rule on ECC_MUL (rns, P-256, blinded): two secret scalars, the same point; every
+    readable slot but R and R_HI (x and y of k P) is the same after both."""
+    from pka.driver import slot_addr
+    from pka.model import rns
+    from pka.sim import Slot
+    params = {"w": 32, "alg": "mm"}
+    c = rns.CURVES["p256"]
+    p = session("rns", params, c.p.bit_length())
+    rng = random.Random(SEED + 257)
+    seen, xs = [], []
+    for _ in range(2):
+        r = p.ecc_mul_rns("p256", rng.randrange(1, c.order), params)
+        seen.append(_readable_public(p, (Slot.R, Slot.R_HI)))
+        xs.append(p.bus.read_words(slot_addr(Slot.R), p.cfg.slot_words))
+        assert r.result
+    diff = [s for s in seen[0] if seen[0][s] != seen[1][s]]
+    assert diff == [], f"readable slots that depend on the secret scalar: {diff}"
+    assert xs[0] != xs[1]
