@@ -594,9 +594,10 @@ module pka_hscm_core
     if (st_q == S_IDLE && eng_i.cmd_valid) pb_d = (eb << 1) + 16'(TblN + 32);
     over = 1'b0;
     for (int r = 0; r < 2; r++) begin
-      pn_d[r] = (st_q == S_IDLE) ? '0 : pn_q[r] + 16'(a_lstart[r]);
+      pn_d[r] = (st_q == S_IDLE || st_q == S_WIPE) ? '0 : pn_q[r] + 16'(a_lstart[r]);
       if (pn_q[r] > pb_q) over = 1'b1;
     end
+    if (st_q == S_WIPE) pb_d = '0;   // the wipe leaves no register set (tb: wipe_after_secret_operations)
     stall    = FaultCheck && active && (stl_q >= StW'(StallMax) || over);
   end
 
