@@ -12,6 +12,7 @@ import random
 
 import gmpy2
 import pytest
+from conftest import readable_slots
 
 from pka.driver import Pka, session
 from pka.model.common import CrtKey
@@ -100,21 +101,6 @@ def test_ecc_mul_one_count_over_scalars() -> None:
         assert next(iter(seen))[0] == ecc_compute(curve, 32, blind=True)
 
 
-def _readable_public(p: Pka, skip: tuple[int, ...]) -> dict[int, list[int]]:
-    """Every bus-readable slot but `skip` (the result slots), word by word over the whole slot (raw bus
-    reads: a tainted slot reads 0); clears the TAINT interrupt the reads may raise."""
-    from pka.driver import INTR_TAINT, slot_addr
-    from pka.regs import SECRET_SLOTS, Reg
-    from pka.sim import Slot
-    out = {}
-    for s in Slot:
-        if s in SECRET_SLOTS or s in skip:
-            continue
-        out[int(s)] = p.bus.read_words(slot_addr(s), p.cfg.slot_words)
-    p.bus.write32(Reg.INTR_STATE, INTR_TAINT)
-    return out
-
-
 @pytest.mark.parametrize("engine,params,bits", ENGINES, ids=[e[0] for e in ENGINES])
 def test_modexp_ct_leaves_nothing_secret_readable(engine: str, params: dict[str, object], bits: int) -> None:
     """Issue 13's rule on MODEXP_CT with a secret exponent, on every engine that serves it: after the
@@ -132,7 +118,7 @@ def test_modexp_ct_leaves_nothing_secret_readable(engine: str, params: dict[str,
         e = rng.getrandbits(bits) | 1 << (bits - 1)
         r = p.modexp(base, e, mod, engine, ct=True, params=dict(params), elen=bits)
         assert r.result == pow(base, e, mod)
-        seen.append(_readable_public(p, (Slot.R,)))
+        seen.append(readable_slots(p, (Slot.R,)))
         results.append(p.bus.read_words(slot_addr(Slot.R), p.cfg.slot_words))
     diff = [s for s in seen[0] if seen[0][s] != seen[1][s]]
     assert diff == [], f"{engine}: readable slots that depend on the secret exponent: {diff}"
@@ -152,7 +138,7 @@ def test_ecc_mul_leaves_nothing_secret_readable() -> None:
     seen, xs = [], []
     for _ in range(2):
         r = p.ecc_mul_rns("p256", rng.randrange(1, c.order), params)
-        seen.append(_readable_public(p, (Slot.R, Slot.R_HI)))
+        seen.append(readable_slots(p, (Slot.R, Slot.R_HI)))
         xs.append(p.bus.read_words(slot_addr(Slot.R), p.cfg.slot_words))
         assert r.result
     diff = [s for s in seen[0] if seen[0][s] != seen[1][s]]

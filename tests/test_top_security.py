@@ -16,11 +16,12 @@ from typing import Iterator
 
 import gmpy2
 import pytest
+from conftest import readable_slots
 
 from pka.driver import INTR_DONE, INTR_REJECT, INTR_TAINT, Pka, slot_addr, words_for
 from pka.errors import PkaError, Status
 from pka.model.common import CrtKey
-from pka.regs import SECRET_SLOTS, Reg
+from pka.regs import Reg
 from pka.rtl.top import TopConfig, TopSim, hscm_r
 from pka.sim import Op, Slot
 
@@ -55,14 +56,8 @@ def _key(rng: random.Random, bits: int = 256) -> CrtKey:
 
 
 def _readable(pka: Pka) -> dict[Slot, int]:
-    """Every slot the bus can read, word by word over the whole backed slot (raw bus reads)."""
-    out = {}
-    for s in Slot:
-        if s in SECRET_SLOTS:
-            continue
-        out[s] = sum(w << (32 * i) for i, w in enumerate(pka.bus.read_words(slot_addr(s), pka.cfg.slot_words)))
-    pka.bus.write32(Reg.INTR_STATE, INTR_TAINT)
-    return out
+    """Every slot the bus can read, over the whole backed slot (conftest.readable_slots)."""
+    return readable_slots(pka)
 
 
 def _factor_from(values: dict[Slot, int], key: CrtKey, w: int = 16) -> list[Slot]:
