@@ -1,7 +1,7 @@
 """Benchmark of the RISC-V SoC (soc/): what a CPU pays to drive pka_top through the C driver.
 
 Per configuration, the firmware's operations (soc/fw/main.c: RSA without and with CRT on hscm, MODADD,
-P-256 k*G on rns) with the CPU's cycles for the whole
+P-256 ECDH on rns) with the CPU's cycles for the whole
 driver call (rdcycle around it: operand writes, command, wait, counters, result read) beside pka_top's
 CYCLES (CMD write to done) and COMPUTE (the engine's own count), and the CPU cycles per 32-bit word
 the driver and a plain MMIO loop take. Every result is verified on the host. Writes
@@ -9,6 +9,9 @@ bench/results/soc.json.
 
     python bench/soc.py              # RSA-512 (hscm, 2 PEs; waitirq and polling) and RSA-2048 (16 PEs)
     python bench/soc.py --quick      # RSA-512 only
+    python bench/soc.py --ecc-rns --merge   # P-256 ECDH on the rns-only SoC (the ECC half of the
+                                            # RSA-2048 row), the other rows kept
+--merge keeps the rows of bench/results/soc.json that this run does not repeat.
 """
 
 from __future__ import annotations
@@ -41,12 +44,23 @@ CONFIGS = [(512, 2, False), (512, 2, True), (2048, 16, False)]
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="RSA-512 only")
+    ap.add_argument("--ecc-rns", action="store_true", help="only P-256 ECDH on the rns-only SoC")
+    ap.add_argument("--merge", action="store_true", help="keep the output's rows this run does not repeat")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
     soc = _load_soc()
     rows: list[dict[str, Any]] = []
+    if args.ecc_rns:
+        job = soc.make_job(soc.make_key(512, 19), window=4, seed=19, crt=True, ecc=True)
+        run, verified = soc.ecc_demo(job, echo=False)
+        print(soc.table(run))
+        for line in verified:
+            print(line)
+        rows.append({"bits": None, "pes": None, "window": None, "engine": "rns",
+                     "ecc": {"curve": "p256", "engine": "rns", "build": "rns"}, "verified": verified,
+                     **soc.summary(run)})
     for bits, pes, poll in CONFIGS:
-        if args.quick and bits > 512:
+        if (args.quick and bits > 512) or args.ecc_rns:
             continue
         print(f"== RSA-{bits}, hscm {pes} PEs, driver {'polls' if poll else 'waits in waitirq'}", flush=True)
         run, verified, job = soc.demo(bits, pes, window=4, poll=poll, echo=False)
@@ -57,6 +71,11 @@ def main() -> None:
         rows.append({"bits": bits, "pes": pes, "window": job.window, "engine": "hscm",
                      "ecc": {"curve": "p256", "engine": "rns", "build": run.info.get("ecc_build", "hscm+rns")},
                      "verified": verified, **soc.summary(run)})
+    if args.merge and args.out.exists():
+        def key(r: dict[str, Any]) -> tuple[Any, ...]:
+            return (r["bits"], r["pes"], r.get("wait"), r["engine"])
+        new = {key(r) for r in rows}
+        rows = [r for r in json.loads(args.out.read_text())["soc"] if key(r) not in new] + rows
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"soc": rows}, indent=2) + "\n")
     print(f"wrote {args.out}")
