@@ -217,7 +217,8 @@ def bench_secure(backend: str, rng: random.Random) -> list[dict[str, Any]]:
 def bench_blind(backend: str, rng: random.Random) -> list[dict[str, Any]]:
     """ECC_MUL with blinding (issue 14): the scalar k + r n (ELEN = bits(n) + 64) and the random
     projective Z (ARG[1], 2n random words in SLOT_P), beside the unblinded count, for the checked
-    and the x-only entries (X25519: random Z only, pka_top does not blind its scalar). Each row: one
+    and the x-only entries (Wei25519 and X25519's own ladder: random Z only, pka_top does not blind
+    their scalar). Each row: one
     random (k, r, words) run on the backend, checked against the model and the affine reference;
     the count is the same for every (k, r, words) (tests) and equals model.ecc_cycles."""
     impl = _impl(backend)
@@ -254,6 +255,24 @@ def bench_blind(backend: str, rng: random.Random) -> list[dict[str, Any]]:
                      "sim_seconds": round(wall, 2)})
         print(f"  BLIND {name:8s} {rows[-1]['entry']:7s} elen={elen}: {res.cycles:,} cycles "
               f"(unblinded {plain:,}, +{100 * rows[-1]['overhead']:.1f} %)", file=sys.stderr)
+    # X25519 on its own Montgomery ladder (ECC_MUL ARG[2]): random Z only, like Wei25519 above
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+    ctx = model.mm_context(model.X25519_P, 32)
+    k = ((rng.getrandbits(255) | 1 << 254) & ~7) % (1 << 255)
+    u = rng.randrange(2, model.X25519_P)
+    z = [rng.getrandbits(32) for _ in range(model.rz_words(ctx))]
+    want = int.from_bytes(X25519PrivateKey.from_private_bytes(k.to_bytes(32, "little")).exchange(
+        X25519PublicKey.from_public_bytes(u.to_bytes(32, "little"))), "little")
+    t0 = time.perf_counter()
+    res = impl.x25519_mul(k, u, {"w": 32}, z_words=z)
+    wall = time.perf_counter() - t0
+    plain, rz_only = model.x25519_cycles(32), model.x25519_cycles(32, random_z=True)
+    assert res.result == want and res.cycles == rz_only
+    rows.append({"curve": "curve25519", "w": 32, "n": ctx.n, "entry": "x25519 (ARG[2])", "backend": backend,
+                 "elen": model.X25519_LADDER, "scalar_blinded": False, "random_z": True, "cycles": res.cycles,
+                 "cycles_unblinded": plain, "cycles_random_z_only": rz_only, "random_z_cost": rz_only - plain,
+                 "overhead": round(res.cycles / plain - 1, 4), "sim_seconds": round(wall, 2)})
+    print(f"  BLIND x25519   ARG[2]  elen=255: {res.cycles:,} cycles (unblinded {plain:,})", file=sys.stderr)
     return rows
 
 

@@ -103,15 +103,20 @@ def test_slot_count_is_exact_for_every_program(name: str) -> None:
 
 def test_rom_entries_give_the_generated_counts() -> None:
     """The ROM's ECC entries: the checked ones (ecc, ecc_rz) run the output check (token PEND), the
-    x-only ones do not; each ladder step is 25 slots, each Fermat bit 4."""
+    x-only ones do not; each ladder step is 25 slots, each Fermat bit 4. X25519's (ecc_m, ecc_mrz):
+    19 slots a step, no loop over len (its chain's loops have fixed counts: constant slots)."""
     words, entry = rns.rom()
     for name, checked in (("ecc", True), ("ecc_rz", True), ("ecc_x", False), ("ecc_xrz", False)):
         a, e, ln, chk = rns.slot_coeffs(words, entry[name])
         assert (e, ln, chk) == (25, 4, checked)
         assert a < 1 << rns.ISLOTS_A_BITS
+    for name in ("ecc_m", "ecc_mrz"):
+        a, e, ln, chk = rns.slot_coeffs(words, entry[name])
+        assert (e, ln, chk) == (19, 0, False) and 512 < a < 1 << rns.ISLOTS_A_BITS
     sv = rns.ucode_sv()
     a, e, ln, _ = rns.slot_coeffs(words, entry["ecc"])
-    assert f"slots_a_o = 9'd{a}; slots_e_o = 6'd{e}; slots_l_o = 6'd{ln}; checked_o = 1'b1;" in sv
+    assert (f"slots_a_o = {rns.ISLOTS_A_BITS}'d{a}; slots_e_o = 6'd{e}; slots_l_o = 6'd{ln}; "
+            "checked_o = 1'b1;") in sv
 
 
 # ---- the campaign's escape classes ---------------------------------------------------------------

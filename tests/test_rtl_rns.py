@@ -438,14 +438,15 @@ def test_blinded_elen_limits() -> None:
     hs = rtl.harness(16, 64, 1)
     rtl.sb_run(Op.MODMUL, sctx, {model.IN_A: 3, model.IN_B: 5})
     assert hs.command(Op.ECC_MUL, 64, 8, model.ECC_RZ_ARG, max_cycles=1000).status == Status.ERR_UNSUPPORTED
+    assert hs.command(Op.ECC_MUL, 64, 8, model.ECC_M_ARG, max_cycles=1000).status == Status.ERR_UNSUPPORTED
     assert rtl.modmul(3, 5, sctx.p, {"w": 16, "alg": "sbmm"}).result == 15
 
 
 def test_p256_blinded_with_random_z_and_x25519_random_z() -> None:
     """P-256 k*G with k + r n (r of 128 bits: 384 steps) and a random Z on the 256-bit build:
-    `cryptography`'s public key, cycles = the model's 197,020 (unblinded 136,244); X25519's x-only ladder (255 steps)
-    with a random Z: the model's 139,416."""
-    from test_model_rns_blind import P256_BLIND_CYCLES, X25519_RZ_CYCLES
+    `cryptography`'s public key, cycles = the model's 197,020 (unblinded 136,244); the generic x-only ladder on
+    Wei25519 (255 steps) with a random Z: the model's 139,416."""
+    from test_model_rns_blind import P256_BLIND_CYCLES, WEI25519_RZ_CYCLES
 
     rng = random.Random(SEED + 302)
     k, r = rng.randrange(1, model.P256.order), rng.getrandbits(128)
@@ -457,4 +458,4 @@ def test_p256_blinded_with_random_z_and_x25519_random_z() -> None:
     z = _zw(rng, model.mm_context(model.X25519_P, 32))
     x = rtl.ecc_mul_x("wei25519", 0x5DEECE66D, u, {"w": 32}, 255, z_words=z)
     assert x.result == model.ecc_mul_x("wei25519", 0x5DEECE66D, u, {"w": 32}, 255).result
-    assert x.cycles == X25519_RZ_CYCLES
+    assert x.cycles == WEI25519_RZ_CYCLES

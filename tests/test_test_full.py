@@ -30,7 +30,7 @@ def test_the_readme_tables_are_found() -> None:
     assert sum(r.startswith("results: ") for r in rows) >= 10
     assert sum(r.startswith("where: ") for r in rows) >= 5
     assert ("results: hscm | CRT-RSA-2048, 32 PEs (2 x 16), constant time (fixed window 6)", "370,533") in figs
-    assert ("where: X25519", "139,416") in figs
+    assert ("where: X25519", "101,619") in figs
 
 
 def test_each_figure_is_proven_once() -> None:

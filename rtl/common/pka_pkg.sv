@@ -53,7 +53,7 @@ package pka_pkg;
     OP_MODADD      = 8'd8,   // R = (A + B) mod N, A, B < N.
     OP_MODSUB      = 8'd9,   // R = (A - B) mod N, A, B < N.
     OP_MODINV      = 8'd10,  // R = A^-1 mod N for prime N (Fermat on an engine, result checked).
-    OP_ECC_MUL     = 8'd11,  // x(k P) by the (X,Z) Montgomery ladder (rns: ARG[0] x only, ARG[1] random Z, ARG[5:4] = bits of the blinding factor r / 64 - 1).
+    OP_ECC_MUL     = 8'd11,  // x(k P) by the (X,Z) Montgomery ladder (rns: ARG[0] x only, ARG[1] random Z, ARG[2] X25519 (RFC 7748 ladder, P = 2^255 - 19), ARG[5:4] = bits of the blinding factor r / 64 - 1).
     OP_ECC_CHECK   = 8'd12,  // y^2 = x^3 + a x + b mod p? Else ERR_NOT_ON_CURVE.
     OP_MONT_PARAMS = 8'd13,  // W = 2^(2r) mod N into SLOT_W (r = ELEN), MU = -N^-1 mod 2^64.
     OP_ZEROIZE     = 8'd15   // Clear the whole operand RAM and MU. To an engine: clear every register and internal memory that can hold operand-derived data (no port access), then done with OK.

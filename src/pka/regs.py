@@ -23,7 +23,7 @@ class Op(IntEnum):
     MODADD = 8  # R = (A + B) mod N, A, B < N.
     MODSUB = 9  # R = (A - B) mod N, A, B < N.
     MODINV = 10  # R = A^-1 mod N for prime N (Fermat on an engine, result checked).
-    ECC_MUL = 11  # x(k P) by the (X,Z) Montgomery ladder (rns: ARG[0] x only, ARG[1] random Z, ARG[5:4] = bits of the blinding factor r / 64 - 1).
+    ECC_MUL = 11  # x(k P) by the (X,Z) Montgomery ladder (rns: ARG[0] x only, ARG[1] random Z, ARG[2] X25519 (RFC 7748 ladder, P = 2^255 - 19), ARG[5:4] = bits of the blinding factor r / 64 - 1).
     ECC_CHECK = 12  # y^2 = x^3 + a x + b mod p? Else ERR_NOT_ON_CURVE.
     MONT_PARAMS = 13  # W = 2^(2r) mod N into SLOT_W (r = ELEN), MU = -N^-1 mod 2^64.
     ZEROIZE = 15  # Clear the whole operand RAM and MU. To an engine: clear every register and internal memory that can hold operand-derived data (no port access), then done with OK.

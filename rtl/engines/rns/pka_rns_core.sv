@@ -33,12 +33,16 @@
 //   (else ST_ERR_NOT_ON_CURVE before the ladder), runs the (X,Z) ladder of elen steps, recovers y
 //   (Okeya-Sakurai) and writes the affine x to SLOT_R, y to SLOT_R_HI after checking them on the
 //   curve (else ST_ERR_FAULT); k P = O -> ST_ERR_INFINITY. Failures store zeros in R and R_HI.
-// ECC_MUL, ARG[0] = 1 (x-only, e.g. X25519 on the twist): SLOT_A = x; SLOT_R = x(k P), SLOT_R_HI = 0;
+// ECC_MUL, ARG[0] = 1 (x-only): SLOT_A = x; SLOT_R = x(k P), SLOT_R_HI = 0;
 //   k P = O -> ST_ERR_INFINITY. MODEXP_CT: Montgomery's powering ladder of exactly elen steps.
+// ECC_MUL, ARG[2] = 1 (X25519, P = 2^255 - 19 only): SLOT_A = u; RFC 7748's Montgomery ladder (10 MRs a
+//   step), u = X Z^(P-2) by an addition chain (runs of squarings in fixed-count loops: LOOP with
+//   uword[62], count uword[60:53]), the inverse checked (another P -> ST_ERR_UNSUPPORTED, zeros);
+//   SLOT_R = u(k P), SLOT_R_HI = 0; k P = O -> ST_ERR_INFINITY.
 // ECC_MUL blinding (pka_top's sequencer): elen up to MaxLen + 256 (a scalar k + r n, r of 64 to 256 bits;
 //   the ladder runs elen steps); ARG[1] = 1: random projective Z, the ladder starts from
 //   (x lambda : lambda), lambda from SLOT_P's random words by two MRs with 1 (programs ecc_rz,
-//   ecc_xrz: 3 MRs + JMP for the two ADDs of the plain start, 3 (2n + 17) - 1 cycles more);
+//   ecc_xrz, ecc_mrz: 3 MRs + JMP for the two ADDs of the plain start, 3 (2n + 17) - 1 cycles more);
 //   lambda = 0 mod P (all-zero words) ends with ST_ERR_INFINITY.
 // OP_ZEROIZE (the wipe, pka_pkg): WipeCyc = max(32, 12 + 2 NumRowers) cycles, no port access; each
 //   cycle every rower clears register-file word t of both halves and constant word t through its
@@ -121,7 +125,7 @@ module pka_rns_core
       localparam int unsigned EWords   = (MaxLen + 31) / 32;  // the Fermat exponent (len bits)
       localparam int unsigned SWords   = (MaxElen + 31) / 32; // the scalar / exponent of SLOT_E
       localparam int unsigned CntW     = 16;
-      localparam int unsigned PcW      = 8;
+      localparam int unsigned PcW      = 9;
       localparam int unsigned MinLen   = 16;
       localparam int unsigned WipeCyc  = (CstN > 32) ? CstN : 32;   // pka.model.rns.wipe_cycles
       localparam bit          Fc       = (FaultCheck != 0);
@@ -129,8 +133,8 @@ module pka_rns_core
       // in cycles: 8 per word leaves room for a memory that stalls 7 grants in 8
       localparam int unsigned LoadWords = 1 + N * CstN + 16 * N + SWords + EWords;
       localparam int unsigned LoadBound = 8 * LoadWords + 64;
-      // instruction slots of the longest program: a < 2^9, e and l < 2^6 (pka.model.rns.SLOT_*_BITS)
-      localparam int unsigned IcW      = $clog2(512 + 64 * (MaxElen + MaxLen) + 1);
+      // instruction slots of the longest program: a < 2^10, e and l < 2^6 (pka.model.rns.ISLOTS_*_BITS)
+      localparam int unsigned IcW      = $clog2(1024 + 64 * (MaxElen + MaxLen) + 1);
       localparam int unsigned WSelW    = ELenW - 5;            // the word of a bit index
       localparam int unsigned SPW      = (SWords > 1) ? $clog2(SWords) : 1;   // index of a word of scal_q
       localparam int unsigned XPW      = (EWords > 1) ? $clog2(EWords) : 1;   // index of a word of expo_q
@@ -182,7 +186,7 @@ module pka_rns_core
       logic             entry_valid;
       logic [63:0]      uword;
       logic [PcW-1:0]   pc_q, pc_d;
-      logic [8:0]       slots_a;
+      logic [9:0]       slots_a;
       logic [5:0]       slots_e, slots_l;
       logic             checked;
       // integrity (FaultCheck = 1): instruction slots run and the program's exact count, the check token
@@ -196,6 +200,7 @@ module pka_rns_core
         .op_i   (eng_i.cmd.op),
         .xonly_i(eng_i.cmd.arg[0]),
         .rz_i   (eng_i.cmd.arg[1]),
+        .mont_i (eng_i.cmd.arg[2]),
         .sb_i   (1'b0),
         .entry_o(entry),
         .valid_o(entry_valid),
@@ -339,7 +344,7 @@ module pka_rns_core
       uop_e          uop;
       logic [4:0]    ud, ua0, ub0, ua1, ub1, ua2, ub2;
       logic [1:0]    uk, ukp;
-      logic          usrc, usense;
+      logic          usrc, usense, uimm;
       logic [PcW-1:0] utgt;
       logic [7:0]    ucode_st;
       assign uop  = uop_e'(uword[3:0]);
@@ -356,6 +361,7 @@ module pka_rns_core
       assign utgt = uword[44 +: PcW];
       assign ucode_st = uword[60:53];
       assign usense = uword[61];
+      assign uimm = uword[62];                  // LOOP: a fixed count, ucode_st
 
       logic [CntW-1:0] t_q, t_d;                 // cycle within an MR
       logic [ELenW-1:0] idx_q, idx_d;            // loop bit index
@@ -642,7 +648,8 @@ module pka_rns_core
               end
               ULoop: begin
                 src_d = usrc;
-                if ((usrc ? ELenW'(len_q) : elen_q) == '0) pc_d = utgt;
+                if (uimm) begin idx_d = ELenW'(ucode_st) - 1; pc_d = pc_q + 1; end   // 1..255
+                else if ((usrc ? ELenW'(len_q) : elen_q) == '0) pc_d = utgt;
                 else begin idx_d = (usrc ? ELenW'(len_q) : elen_q) - 1; pc_d = pc_q + 1; end
                 slot_inc = 2'd1;
               end
@@ -793,6 +800,6 @@ module pka_rns_core
       assign io_cycles = io_q;
 
       logic unused;
-      assign unused = ^{eng_i.cmd.arg[31:2], uword[63:62], uword[52]};
+      assign unused = ^{eng_i.cmd.arg[31:3], uword[63]};
   end
 endmodule

@@ -83,7 +83,7 @@ module pka_rns_sb
   localparam int unsigned EWords   = (MaxLen + 31) / 32;
   localparam int unsigned BitW     = $clog2(EWords * 32);
   localparam int unsigned CntW     = 16;
-  localparam int unsigned PcW      = 8;
+  localparam int unsigned PcW      = 9;
   localparam int unsigned WipeCyc  = (12 + 2 * NB > 64) ? 12 + 2 * NB : 64;
 
   initial begin
@@ -111,7 +111,7 @@ module pka_rns_sb
   logic [63:0]     uword;
 
   // the exact-length check (slot counter) is the MM build's (pka_rns_core); unused here
-  logic [8:0] sb_slots_a;
+  logic [9:0] sb_slots_a;
   logic [5:0] sb_slots_e, sb_slots_l;
   logic       sb_checked;
 
@@ -121,6 +121,7 @@ module pka_rns_sb
     .op_i   (eng_i.cmd.op),
     .xonly_i(1'b0),
     .rz_i   (1'b0),
+    .mont_i (1'b0),
     .sb_i   (1'b1),
     .entry_o(entry),
     .valid_o(entry_valid),
@@ -546,8 +547,8 @@ module pka_rns_sb
           pc_d = '0; len_d = '0; elen_d = '0; na_d = '0; nb_d = '0; state_d = Wipe;
         end else if (!entry_valid) begin
           status_d = ST_ERR_OPCODE; state_d = Done;
-        end else if (eng_i.cmd.op == OP_ECC_MUL && eng_i.cmd.arg[1]) begin
-          status_d = ST_ERR_UNSUPPORTED; state_d = Done;     // no random projective Z on this build
+        end else if (eng_i.cmd.op == OP_ECC_MUL && (eng_i.cmd.arg[1] || eng_i.cmd.arg[2])) begin
+          status_d = ST_ERR_UNSUPPORTED; state_d = Done;     // no random projective Z, no X25519 ladder here
         end else if (eng_i.cmd.len == 0 || eng_i.cmd.len % 16'(2 * W) != 0 || 32'(eng_i.cmd.len) > MaxLen ||
                      32'(eng_i.cmd.elen) > MaxLen || (eng_i.cmd.op == OP_ECC_MUL && eng_i.cmd.elen == 0)) begin
           status_d = ST_ERR_LENGTH; state_d = Done;
@@ -824,6 +825,6 @@ module pka_rns_sb
   assign io_cycles = io_q;
 
   logic unused;
-  assign unused = ^{eng_i.cmd.arg, uword[63:52], uword[42:41], uword[40:36] & 5'd0, sb_slots_a, sb_slots_e,
+  assign unused = ^{eng_i.cmd.arg, uword[63:53], uword[42:41], uword[40:36] & 5'd0, sb_slots_a, sb_slots_e,
                     sb_slots_l, sb_checked};
 endmodule

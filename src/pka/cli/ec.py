@@ -270,7 +270,7 @@ def x25519(scalar_text: str | None, u_text: str | None, seed: int | None, iterat
     u = proto_x25519.parse32(u_text, "u") if u_text is not None else proto_x25519.BASE_U
     if iterations < 1:
         raise PkaError(Status.ERR_PARAM, "--iterations must be at least 1")
-    be, params = _ec_backend(engine_name, param_items, "wei25519", backend)
+    be, params = _ec_backend(engine_name, param_items, None, backend)
     k0, u0 = k, u
     cycles = 0
     with progress_display(backend == "rtl", f"X25519 on rns ({backend})") as tick:

@@ -371,7 +371,8 @@ class UOp(IntEnum):
     MR = 1        # d = MR(sum_k a_k*b_k), K = 1..3 products
     ADD = 2       # d = a0 + b0 (channel-wise)
     SUB = 3       # d = a0 - b0 + kP, kP in (2P, 4P, 8P) by `kp`
-    LOOP = 4      # idx = count-1 over src (0: scalar bits, elen; 1: Fermat exponent, len); count 0 -> target
+    LOOP = 4      # idx = count-1 over src (0: scalar bits, elen; 1: Fermat exponent, len), or a fixed
+                  # count (imm, 1..255); count 0 -> target
     ENDLOOP = 5   # idx == 0 ? fall through : idx--, pc = target
     IFBIT = 6     # skip the next instruction if bit idx of the loop source is 0
     MAP = 7       # ladder map := bit idx of the loop source (L0/L1 register swap)
@@ -397,14 +398,18 @@ class Instr:
     sense: int = 0         # FAIL: the flag value that fails
     to: str = ""           # JMP: the program whose instruction `target` is (rom() relocates it)
     mode: int = MR_CANON   # MR: what its input is (model only, not encoded: MR_CANON/RAW/SIGNED)
+    imm: int = 0           # LOOP: a fixed count 1..255 (bit 62 set, the count in FAIL's code field)
+                           # instead of the source's length; 0: the count is elen / len (src)
 
     def encode(self) -> int:
         word = int(self.op) | (self.d << 4) | (len(self.pairs) << 9)
         for i, (a, b) in enumerate(self.pairs):
             word |= a << (11 + 10 * i) | b << (16 + 10 * i)
         assert self.target < 1 << ROM_AW and self.code < 256 and self.sense < 2
-        return (word | (self.kp << 41) | (self.src << 43) | (self.target << 44) | (self.code << 53)
-                | (self.sense << 61))
+        assert not self.imm or (self.op == UOp.LOOP and self.code == 0 and 1 <= self.imm < 256)
+        code = self.imm if self.imm else self.code
+        return (word | (self.kp << 41) | (self.src << 43) | (self.target << 44) | (code << 53)
+                | (self.sense << 61) | (int(bool(self.imm)) << 62))
 
 
 # registers (5-bit addresses); 1..4 are the ladder's L0X L0Z L1X L1Z, swapped by the map bit
@@ -414,8 +419,8 @@ R1, RES, RES_HI, XG, NXG = 12, 13, 14, 15, 16
 TA, TB, TC, TD, T1, TA2, TD2, RE, RF, RG, RH, RI, TT, F2 = range(17, 31)
 YG = 31                                                         # checked ECC_MUL: y of the input point
 RZ = T1            # ECC_MUL with ARG[1]: the random words of SLOT_P (a ladder temporary, dead until then)
-ROM_AW = 8         # microprogram ROM address bits (pka_rns_ucode; loop targets are ROM_AW bits)
-ISLOTS_A_BITS = 9    # pka_rns_ucode slots_a_o: a program's slots outside its loops (below 2^9)
+ROM_AW = 9         # microprogram ROM address bits (pka_rns_ucode; loop targets are ROM_AW bits)
+ISLOTS_A_BITS = 10   # pka_rns_ucode slots_a_o: a program's slots outside its source loops (below 2^10)
 ISLOTS_K_BITS = 6    # pka_rns_ucode slots_e_o / slots_l_o: slots per iteration of LOOP0 / LOOP1
 NUM_REGS = 32
 LOADED_REGS = (IN_A, IN_B, RW, ONE, CA, CB2, CM4B)
@@ -612,6 +617,88 @@ def _ecc_checked() -> list[Instr | str]:
     ]
 
 
+def _mont_ladder_body() -> list[Instr]:
+    """One step of RFC 7748's x-only Montgomery ladder on the mapped registers (Curve25519, section
+    5): L1 := (X5:Z5) = L0 + L1 (difference u), L0 := (X4:Z4) = 2 L0. 10 MRs (11 products) and 7
+    one-cycle ADD/SUBs, where the Weierstrass (X,Z) step takes 13 MRs (20 products) and 10:
+        A = X2+Z2, B = X2-Z2, C = X3+Z3, D = X3-Z3, DA = D A, CB = C B, AA = A^2, BB = B^2,
+        X5 = (DA+CB)^2, Z5 = u (DA-CB)^2, X4 = AA BB, Z4 = E (AA + a24 E) with E = AA - BB,
+    the last as one MR of two products, AA + a24 E = 121666 AA - 121665 BB (CA = Mont(121666),
+    CB2 = Mont(-121665), loaded from the X1 table; x25519_inputs)."""
+    X2, Z2, X3, Z3 = L0X, L0Z, L1X, L1Z
+    return [
+        Instr(UOp.MAP),
+        _add(TA, X2, Z2, 4), _sub(TB, X2, Z2, 2, 4),          # A, B (+2P)
+        _add(TC, X3, Z3, 4), _sub(TD, X3, Z3, 2, 4),          # C, D (+2P)
+        _mr(RE, (TD, TA)),                                    # DA
+        _mr(RF, (TC, TB)),                                    # CB
+        _mr(RG, (TA, TA)),                                    # AA
+        _mr(RH, (TB, TB)),                                    # BB
+        _add(T1, RE, RF, 4), _sub(TT, RE, RF, 2, 4),          # DA + CB, DA - CB (+2P)
+        _mr(L1X, (T1, T1)),                                   # X5 = (DA + CB)^2
+        _mr(RI, (TT, TT)),                                    # (DA - CB)^2
+        _mr(L1Z, (XG, RI)),                                   # Z5 = u (DA - CB)^2
+        _mr(L0X, (RG, RH)),                                   # X4 = AA BB
+        _sub(TA2, RG, RH, 2, 4),                              # E = AA - BB (+2P)
+        _mr(TD2, (CA, RG), (CB2, RH)),                        # AA + a24 E
+        _mr(L0Z, (TA2, TD2)),                                 # Z4 = E (AA + a24 E)
+    ]
+
+
+def _inv25519(d: int, z: int) -> list[Instr | str]:
+    """d := z^(p-2), p = 2^255 - 19 (Montgomery domain), by the addition chain of the Curve25519
+    reference code (254 squarings, 11 multiplications; fixed-count loops, REP<n>): 265 MRs where the
+    bit-serial Fermat of `_fermat` over p - 2 takes 507. Uses RE RF RG RH RI TA TB TC TT."""
+    def sq(n: int, r: int, src: int) -> list[Instr | str]:
+        """r := src^(2^n)"""
+        out: list[Instr | str] = [_mr(r, (src, src))]
+        if n > 1:
+            out += [f"REP{n - 1}", _mr(r, (r, r)), "END"]
+        return out
+    z2, z9, z11, z5, z10, z20, z50, z100, t = RE, RF, RG, RH, RI, TA, TB, TC, TT
+    return [
+        *sq(1, z2, z),                   # z^2
+        *sq(2, t, z2),                   # z^8
+        _mr(z9, (t, z)),                 # z^9
+        _mr(z11, (z9, z2)),              # z^11
+        *sq(1, t, z11),                  # z^22
+        _mr(z5, (t, z9)),                # z^(2^5 - 1)
+        *sq(5, t, z5), _mr(z10, (t, z5)),        # z^(2^10 - 1)
+        *sq(10, t, z10), _mr(z20, (t, z10)),     # z^(2^20 - 1)
+        *sq(20, t, z20), _mr(t, (t, z20)),       # z^(2^40 - 1)
+        *sq(10, t, t), _mr(z50, (t, z10)),       # z^(2^50 - 1)
+        *sq(50, t, z50), _mr(z100, (t, z50)),    # z^(2^100 - 1)
+        *sq(100, t, z100), _mr(t, (t, z100)),    # z^(2^200 - 1)
+        *sq(50, t, t), _mr(t, (t, z50)),         # z^(2^250 - 1)
+        *sq(5, t, t), _mr(d, (t, z11)),          # z^(2^255 - 21) = z^(p - 2)
+    ]
+
+
+def _x25519_entry() -> list[Instr | str]:
+    """u to the Montgomery domain (XG) and Mont(1) (R1)."""
+    return [_mr(XG, (IN_A, RW)), _mr(R1, (ONE, RW))]
+
+
+def _x25519() -> list[Instr | str]:
+    """ECC_MUL with ARG[2] (MM build): X25519's scalar multiplication, u(k P) from u(P) on Curve25519
+    by RFC 7748's ladder from (O, P) = ((1:0), (u:1)), then u = X Z^(p-2) by the addition chain.
+    Z = 0 (k P = O) ends with ERR_INFINITY (the caller's all-zero output). The chain's inverse is
+    checked, Z Z^-1 - 1 == 0 (mod P), before the result is formed: the chain inverts modulo
+    2^255 - 19 only, so another modulus, or a fault in the chain, ends with ERR_UNSUPPORTED and
+    zeros, never with a wrong u."""
+    return [
+        *_x25519_entry(),
+        _add(L0X, R1, ZERO, 2), _add(L0Z, ZERO, ZERO, 0), _add(L1X, XG, ZERO, 2), _add(L1Z, R1, ZERO, 2),
+        "LOOP0", *_mont_ladder_body(), "END", Instr(UOp.UNMAP),
+        _test(L0Z), _fail(1, Status.ERR_INFINITY),
+        *_inv25519(TD, L0Z),
+        _sub(TA2, ZERO, RW, 2, 2),                          # -M^2 (mod P)
+        _mr(TA2, (L0Z, TD), (TA2, ONE)),                    # (Z Z^-1 - 1) M (mod P)
+        _test(TA2), _fail(0, Status.ERR_UNSUPPORTED),
+        _mr(TC, (L0X, TD)), _mr(RES, (TC, ONE)), _add(RES_HI, ZERO, ZERO, 0), Instr(UOp.HALT),
+    ]
+
+
 def _assemble(body: list[Instr | str]) -> list[Instr]:
     """Resolve loop targets: 'LOOP<src>' / 'END' markers around bodies. An IFBIT or MAP inside a
     loop carries that loop's source in its own word (`src`): the MM build reads the bit it branches
@@ -624,13 +711,16 @@ def _assemble(body: list[Instr | str]) -> list[Instr]:
             if it.startswith("LOOP"):
                 stack.append(len(out))
                 out.append(Instr(UOp.LOOP, src=int(it[4:])))
+            elif it.startswith("REP"):         # a loop of a fixed count (the inversion chain's squarings)
+                stack.append(len(out))
+                out.append(Instr(UOp.LOOP, imm=int(it[3:])))
             else:
                 start = stack.pop()
                 out.append(Instr(UOp.ENDLOOP, target=start + 1))
                 lp = out[start]
-                out[start] = Instr(UOp.LOOP, src=lp.src, target=len(out))
+                out[start] = Instr(UOp.LOOP, src=lp.src, imm=lp.imm, target=len(out))
         elif it.op in (UOp.IFBIT, UOp.MAP):
-            assert stack, f"{it.op.name} outside a loop"
+            assert stack and not out[stack[-1]].imm, f"{it.op.name} outside a loop over a source"
             out.append(dataclasses.replace(it, src=out[stack[-1]].src))
         else:
             out.append(it)
@@ -678,18 +768,21 @@ def _programs() -> dict[str, list[Instr]]:
             Instr(UOp.UNMAP), _sbl(UOp.ADD, RES, L0X, ZERO), Instr(UOp.HALT),
         ],
     }
+    # ECC_MUL with ARG[2] (MM build): X25519 on Curve25519's Montgomery ladder
+    progs["ecc_m"] = _x25519()
     out = {k: _assemble(v) for k, v in progs.items()}
-    # ECC_MUL with ARG[1] (random projective Z): the entry of `ecc` / `ecc_x`, the random Z, then a
-    # JMP to that program's ladder (its first LOOP): the rest of the program is shared in the ROM
-    for name, base, checked in (("ecc_rz", "ecc", True), ("ecc_xrz", "ecc_x", False)):
+    # ECC_MUL with ARG[1] (random projective Z): the entry of `ecc` / `ecc_x` / `ecc_m`, the random Z,
+    # then a JMP to that program's ladder (its first LOOP): the rest of the program is shared in the ROM
+    for name, base, entry in (("ecc_rz", "ecc", _ecc_entry(True)), ("ecc_xrz", "ecc_x", _ecc_entry(False)),
+                              ("ecc_mrz", "ecc_m", _x25519_entry())):
         ladder = next(i for i, it in enumerate(out[base]) if it.op == UOp.LOOP)
-        out[name] = _assemble([*_ecc_entry(checked), *_random_z(), Instr(UOp.JMP, target=ladder, to=base)])
+        out[name] = _assemble([*entry, *_random_z(), Instr(UOp.JMP, target=ladder, to=base)])
     return out
 
 
 PROGRAMS = _programs()
 PROGRAM_ORDER = ("montmul", "modmul", "modadd", "modsub", "modexp", "modexp_ct", "ecc", "ecc_x",
-                 "sb_modmul", "sb_modexp", "sb_ecc", "sb_modexp_ct", "ecc_rz", "ecc_xrz")
+                 "sb_modmul", "sb_modexp", "sb_ecc", "sb_modexp_ct", "ecc_rz", "ecc_xrz", "ecc_m", "ecc_mrz")
 
 
 def rom() -> tuple[list[Instr], dict[str, int]]:
@@ -714,6 +807,7 @@ OP_OF_PROGRAM = {"montmul": 1, "modmul": 2, "modexp": 3, "modexp_ct": 4, "modadd
 SB_OP_OF_PROGRAM = {"sb_modmul": 2, "sb_modexp": 3, "sb_modexp_ct": 4, "sb_ecc": 11}     # SBMM build
 ECC_X_ARG = 1      # ECC_MUL with ARG[0] = 1 on the MM build: the x-only ladder (program ecc_x)
 ECC_RZ_ARG = 2     # ECC_MUL with ARG[1] = 1 on the MM build: random projective Z from SLOT_P (ecc_rz, ecc_xrz)
+ECC_M_ARG = 4      # ECC_MUL with ARG[2] = 1 on the MM build: X25519's Montgomery ladder (ecc_m, ecc_mrz; ARG[0] ignored)
 ECC_BLIND_BITS = 64   # ECC_MUL's scalar blinding k + r n (pka_top): r of 64 bits unless the curve needs more
 ECC_BLIND_MAX = 256   # the longest r (ARG[5:4] = 3: four 64-bit rounds); ECC_MUL's ELEN <= MaxLen + 256
 ECC_BLIND_SHIFT = 4   # ECC_MUL's ARG[5:4]: r of 64 (ARG[5:4] + 1) bits
@@ -737,7 +831,8 @@ def ucode_sv() -> str:
         "// Word: [3:0] op (HALT MR ADD SUB LOOP ENDLOOP IFBIT MAP UNMAP SB TEST FAIL CMOV JMP), [8:4] d,",
         "// [10:9] K, pair k: a at [15+10k:11+10k], b at [20+10k:16+10k]; [42:41] kP select (2P 4P 8P),",
         f"// [43] source of LOOP, IFBIT, MAP (0 scalar/elen, 1 Fermat exponent/len), [{43 + aw}:44] loop / JMP target,",
-        "// [60:53] FAIL's status code, [61] FAIL's sense (the flag value that fails).",
+        "// [60:53] FAIL's status code (LOOP with [62]: its fixed count), [61] FAIL's sense (the flag value",
+        "// that fails), [62] LOOP: the count is [60:53], not the source's length.",
         "`default_nettype none",
         "",
         "module pka_rns_ucode (",
@@ -746,6 +841,7 @@ def ucode_sv() -> str:
         "  input  logic [7:0]  op_i,",
         "  input  logic        xonly_i,   // ECC_MUL's ARG[0] (MM build): the x-only ladder",
         "  input  logic        rz_i,      // ECC_MUL's ARG[1] (MM build): random projective Z",
+        "  input  logic        mont_i,    // ECC_MUL's ARG[2] (MM build): X25519's Montgomery ladder",
         "  input  logic        sb_i,      // 1: entry points of the SBMM build",
         f"  output logic [{aw - 1}:0] entry_o,",
         "  output logic        valid_o,",
@@ -776,12 +872,14 @@ def ucode_sv() -> str:
     lines += ["        default: valid_o = 1'b0;", "      endcase", "    end else begin", "      unique case (op_i)"]
     for name, op in OP_OF_PROGRAM.items():
         if name == "ecc":
-            lines += [f"        8'd{op}: begin  // {{rz, xonly}}: ecc, ecc_x, ecc_rz, ecc_xrz",
-                      "          unique case ({rz_i, xonly_i})",
-                      f"            2'b00: {ent('ecc')}",
-                      f"            2'b01: {ent('ecc_x')}",
-                      f"            2'b10: {ent('ecc_rz')}",
-                      f"            default: {ent('ecc_xrz')}",
+            lines += [f"        8'd{op}: begin  // {{mont, rz, xonly}}: ecc, ecc_x, ecc_rz, ecc_xrz; ecc_m, ecc_mrz",
+                      "          unique casez ({mont_i, rz_i, xonly_i})",
+                      f"            3'b000: {ent('ecc')}",
+                      f"            3'b001: {ent('ecc_x')}",
+                      f"            3'b010: {ent('ecc_rz')}",
+                      f"            3'b011: {ent('ecc_xrz')}",
+                      f"            3'b10?: {ent('ecc_m')}",
+                      f"            default: {ent('ecc_mrz')}",
                       "          endcase",
                       "        end"]
         elif name != "ecc_x":
@@ -922,10 +1020,11 @@ def _walk_slots(words: Sequence[Instr], entry: int, c0: int, c1: int) -> tuple[i
         slots += 1
         pc += 1
         if it.op == UOp.LOOP:
-            if cnt[it.src] == 0:
+            c = it.imm or cnt[it.src]
+            if c == 0:
                 pc = it.target
             else:
-                idx = cnt[it.src] - 1
+                idx = c - 1
         elif it.op == UOp.ENDLOOP and idx != 0:
             idx -= 1
             pc = it.target
@@ -1200,7 +1299,7 @@ def run_machine(ctx: MmCtx, prog: Sequence[Instr], inputs: Mapping[int, int], sc
             holds(val <= it.bound * p, "linear op result above its bound")
         elif it.op == UOp.LOOP:
             mach.src = it.src
-            cnt = mach.elen if it.src == 0 else mach.elen2
+            cnt = it.imm or (mach.elen if it.src == 0 else mach.elen2)
             if cnt == 0:
                 mach.pc = it.target
             else:
@@ -2102,6 +2201,101 @@ def ecc_mul_x(curve: str, k: int, x: int, params: Mapping[str, Any], elen: int,
                                                    status=mach.status, random_z=z_words is not None))
 
 
+X25519_A24 = 121665          # (A - 2) / 4 (RFC 7748)
+X25519_LADDER = 255          # RFC 7748's ladder: bits 254..0 of the clamped scalar
+
+
+def x25519_inputs(u: int, m: int) -> dict[int, int]:
+    """ECC_MUL with ARG[2]: u in IN_A (SLOT_A, plain); the X1 table (Montgomery form, like W) holds
+    CA = 121666 = 1 + a24, CB2 = -121665 = -a24 (mod p) for Z4's AA + a24 E = CA AA + CB2 BB."""
+    p = X25519_P
+    return {IN_A: u, CA: _mont(m, X25519_A24 + 1, p), CB2: _mont(m, -X25519_A24, p), CM4B: 0}
+
+
+def x25519_machine(k: int, u: int, w: int, elen: int = X25519_LADDER, progress: Callable[[int], None] | None = None,
+                   fault: FaultHook | None = None, fault_check: bool = True,
+                   z_words: Sequence[int] | None = None, p: int = X25519_P) -> tuple[MmCtx, Machine]:
+    """Run ECC_MUL's X25519 program (`ecc_m`, ARG[2]; `ecc_mrz` with z_words, ARG[1]) from the ROM as
+    the engine does. p: the modulus the command gives (tests: another one ends with ERR_UNSUPPORTED)."""
+    ctx = mm_context(p, w)
+    full = {r: 0 for r in LOADED_REGS}
+    full[ONE] = 1
+    full[RW] = (ctx.m * ctx.m) % p
+    full.update({r: v % p for r, v in x25519_inputs(u, ctx.m).items()})
+    prog, entry = rom()
+    start, raw = entry["ecc_m"], None
+    if z_words is not None:
+        start, raw = entry["ecc_mrz"], {RZ: rz_residues(ctx, z_words)}
+    mach = run_machine(ctx, prog, full, scalar=k, elen=elen, expo=p - 2, elen2=p.bit_length(), progress=progress,
+                       fault=fault, fault_check=fault_check, raw=raw, start=start)
+    return ctx, mach
+
+
+def x25519_mul(k: int, u: int, params: Mapping[str, Any], elen: int = X25519_LADDER,
+               progress: Callable[[int], None] | None = None, z_words: Sequence[int] | None = None) -> OpResult:
+    """u(k P) on Curve25519 from u(P) alone: ECC_MUL with ARG[2] (programs ecc_m / ecc_mrz), RFC
+    7748's Montgomery ladder of exactly `elen` steps (k < 2^elen: the clamped X25519 scalar with
+    elen = 255), P on the curve or on its twist. The result is 0 with detail["infinity"] True when
+    k P is the point at infinity (the engine's ERR_INFINITY; X25519 returns 0 there, RFC 7748 6.1
+    lets the caller refuse it). z_words: the random projective Z (ARG[1], 2n words of SLOT_P)."""
+    w, alg = _w(params), _alg(params)
+    p = X25519_P
+    if alg != "mm":
+        raise PkaError(Status.ERR_UNSUPPORTED, "rns: X25519's ladder runs on the MM build (alg=mm)")
+    if p.bit_length() > MAX_BITS[w]:
+        raise PkaError(Status.ERR_LENGTH, f"rns: Curve25519 needs a wider channel than w={w}")
+    top = p.bit_length() + 1
+    if not 1 <= elen <= top:
+        raise PkaError(Status.ERR_LENGTH, f"ladder length {elen} outside 1..{top}")
+    if not 0 <= k < 1 << elen:
+        raise PkaError(Status.ERR_OPERAND_RANGE, f"scalar out of range [0, 2^{elen})")
+    if not 0 <= u < p:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "u out of range [0, p)")
+    ctx, mach = x25519_machine(k, u, w, elen, progress, z_words=z_words)
+    assert mach.status in (Status.OK, Status.ERR_INFINITY)
+    ur = ctx.from_rns(mach.out()[0]) % p
+    return OpResult(ur, mach.cycles, None, _detail(ctx, mach, curve="curve25519", elen=elen,
+                                                   infinity=mach.status == Status.ERR_INFINITY,
+                                                   status=mach.status, random_z=z_words is not None))
+
+
+def x25519_cycles(w: int = 32, random_z: bool = False, elen: int = X25519_LADDER) -> int:
+    """X25519's ECC_MUL (ARG[2]) cycles on the MM build, from the ROM's control flow alone: per
+    ladder step 10 MRs (11 products) + 9 one-cycle ops, then the 265-MR inversion chain."""
+    n = channels_mm(X25519_P.bit_length(), w)
+    return _rom_cycles("ecc_mrz" if random_z else "ecc_m", n, elen, X25519_P.bit_length(), X25519_P - 2)
+
+
+def _rom_cycles(name: str, n: int, elen: int, length: int, expo: int) -> int:
+    """Cycles of a ROM program from its control flow (status OK): LOOP0 over elen, LOOP1 over
+    length (IFBIT on the public exponent expo only), fixed-count loops, the JMP of an entry."""
+    words, entry = rom()
+    srcs = {0: elen, 1: length}
+    pc, idx, src, cyc = entry[name], 0, 0, 0
+    while True:
+        it = words[pc]
+        cyc += instr_cycles(it, n)
+        pc += 1
+        if it.op == UOp.HALT:
+            return cyc
+        if it.op == UOp.LOOP:
+            src = it.src
+            cnt = it.imm or srcs[src]
+            if cnt == 0:
+                pc = it.target
+            else:
+                idx = cnt - 1
+        elif it.op == UOp.ENDLOOP and idx != 0:
+            idx -= 1
+            pc = it.target
+        elif it.op == UOp.IFBIT:
+            assert src == 1, "ECC_MUL's only data-dependent branch is on the public P - 2"
+            if (expo >> idx) & 1 == 0:
+                pc += 1
+        elif it.op == UOp.JMP:
+            pc = it.target
+
+
 def ecc_cycles(curve: str | Curve, w: int, elen: int | None = None, checked: bool = True,
                random_z: bool = False) -> int:
     """ECC_MUL's cycles on the MM build (status OK), from the ROM's control flow alone (no
@@ -2112,33 +2306,9 @@ def ecc_cycles(curve: str | Curve, w: int, elen: int | None = None, checked: boo
     c = _curve(curve) if isinstance(curve, str) else curve
     n = channels_mm(c.p.bit_length(), w)
     elen = c.order.bit_length() if elen is None else elen
-    words, entry = rom()
     name = {(True, False): "ecc", (False, False): "ecc_x", (True, True): "ecc_rz", (False, True): "ecc_xrz"}[
         (checked, random_z)]
-    srcs = {0: elen, 1: c.p.bit_length()}
-    expo = c.p - 2
-    pc, idx, src, cyc = entry[name], 0, 0, 0
-    while True:
-        it = words[pc]
-        cyc += instr_cycles(it, n)
-        pc += 1
-        if it.op == UOp.HALT:
-            return cyc
-        if it.op == UOp.LOOP:
-            src = it.src
-            if srcs[src] == 0:
-                pc = it.target
-            else:
-                idx = srcs[src] - 1
-        elif it.op == UOp.ENDLOOP and idx != 0:
-            idx -= 1
-            pc = it.target
-        elif it.op == UOp.IFBIT:
-            assert src == 1, "ECC_MUL's only data-dependent branch is on the public P - 2"
-            if (expo >> idx) & 1 == 0:
-                pc += 1
-        elif it.op == UOp.JMP:
-            pc = it.target
+    return _rom_cycles(name, n, elen, c.p.bit_length(), c.p - 2)
 
 
 # ---- constant-time exponentiation and the wipe ----------------------------------------------------

@@ -9,6 +9,7 @@ Both carry the model backend's functions (each takes `params` and returns OpResu
     rsa_crt(m, key, params)                (engines that have one; pka.proto.rsa checks)
     ecc_mul(curve, k, params, point=None)  x(k P), P checked on the curve, 1 <= k < order
     ecc_mul_x(curve, k, x, params, elen)   x(k P) from x alone, `elen` ladder steps, 0 at infinity
+    x25519_mul(k, u, params, elen)         u(k P) on Curve25519 (RFC 7748's ladder), 0 at infinity
 
 and `progress=` where the engine reports progress (`call` passes it only where accepted).
 
@@ -91,6 +92,47 @@ class Backend:
         words = pka.bus.read_words(driver.slot_addr(Slot.R), 2 * ctx.n)
         xr = int(ctx.from_rns((tuple(words[:ctx.n]), tuple(words[ctx.n:])))) % c.p
         return pka.result(res, xr, b0, curve=curve, n=ctx.n, w=w, elen=elen, infinity=False,
+                          total_cycles=res.compute)
+
+
+    def x25519_mul(self, k: int, u: int, params: dict[str, Any], elen: int,
+                   progress: Callable[[int], None] | None = None) -> OpResult:
+        """u(k P) on Curve25519 (ECC_MUL with ARG[2], RFC 7748's ladder): 0 with detail["infinity"]
+        at the point at infinity, as ecc_mul_x."""
+        if self.engine != "rns":
+            raise PkaError(Status.ERR_UNSUPPORTED, f"elliptic curves run on the rns engine, not {self.engine}")
+        from pka.model import rns
+
+        if self.kind == "model":
+            return rns.x25519_mul(k, u, params, elen, progress)
+        p = rns.X25519_P
+        if str(params.get("alg", "mm")) != "mm":
+            raise PkaError(Status.ERR_UNSUPPORTED, "rns RTL: the SBMM datapath is not in pka_top (use alg=mm)")
+        if not 1 <= elen <= p.bit_length() + 1:
+            raise PkaError(Status.ERR_LENGTH, f"ladder length {elen} outside 1..{p.bit_length() + 1}")
+        if not 0 <= k < 1 << elen:
+            raise PkaError(Status.ERR_OPERAND_RANGE, f"scalar out of range [0, 2^{elen})")
+        if not 0 <= u < p:
+            raise PkaError(Status.ERR_OPERAND_RANGE, "u out of range [0, p)")
+        from pka import driver
+        from pka.sim import Op, Slot
+
+        w = int(params.get("w", 32))
+        rns.check_modulus(p, w)
+        pka = driver.session("rns", params, p.bit_length())
+        ctx = rns.mm_context(p, w)
+        b0 = pka.bus.bus_cycles
+        try:
+            res = pka.rns_run(Op.ECC_MUL, ctx, rns.x25519_inputs(u, ctx.m), scalar=k, elen=elen, expo=p - 2,
+                              progress=progress, arg=rns.ECC_M_ARG)
+        except PkaError as err:
+            if err.status != Status.ERR_INFINITY or pka.last is None:
+                raise
+            return pka.result(pka.last, 0, b0, curve="curve25519", n=ctx.n, w=w, elen=elen, infinity=True,
+                              total_cycles=pka.last.compute)
+        words = pka.bus.read_words(driver.slot_addr(Slot.R), 2 * ctx.n)
+        ur = int(ctx.from_rns((tuple(words[:ctx.n]), tuple(words[ctx.n:])))) % p
+        return pka.result(res, ur, b0, curve="curve25519", n=ctx.n, w=w, elen=elen, infinity=False,
                           total_cycles=res.compute)
 
 

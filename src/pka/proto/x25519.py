@@ -1,11 +1,12 @@
-"""X25519 (RFC 7748) on the rns engine's (X,Z) Montgomery ladder.
+"""X25519 (RFC 7748) on the rns engine: ECC_MUL with ARG[2], the engine's Montgomery ladder.
 
-Curve25519 is run as the short Weierstrass curve Wei25519 (pka.model.rns.WEI25519): the
-birational map x = u + A/3 keeps x-only arithmetic, so the engine's ladder on x gives the u of the
-RFC's ladder, for points on the curve and on its twist alike. The scalar is decoded and clamped as
-the RFC says (bit 254 set, so the ladder runs 255 steps whatever the value: constant time), u is
-decoded with its top bit masked and reduced mod p; the result u = x - A/3 is 0 (all-zero bytes)
-when k P is the point at infinity (the RFC's X25519 returns 0 there as well).
+The engine runs RFC 7748's x-only ladder on Curve25519 itself (pka.model.rns `ecc_m`: 10 MRs a
+step, then u = X Z^(p-2) by the addition chain of the reference code), for points on the curve
+and on its twist alike. The scalar is decoded and clamped as the RFC says (bit 254 set, so the
+ladder runs 255 steps whatever the value: constant time), u is decoded with its top bit masked
+and reduced mod p; the result is 0 (all-zero bytes) when k P is the point at infinity (the RFC's
+X25519 returns 0 there as well). (Until issue 18's rework the same ran as the short Weierstrass
+curve Wei25519 on the generic (X,Z) ladder, x = u + A/3: 139,312 cycles against 101,515 now.)
 
 Byte strings in and out as the RFC writes them: 32 bytes, little-endian.
 """
@@ -18,7 +19,7 @@ from pka.errors import PkaError, Status
 from pka.model.common import OpResult
 from pka.proto.backend import Backend
 
-CURVE = "wei25519"
+CURVE = "curve25519"
 LADDER_STEPS = 255
 BASE_U = (9).to_bytes(32, "little")
 
@@ -32,9 +33,9 @@ class LowOrderError(PkaError):
         super().__init__(Status.ERR_NO_INVERSE, message)
 
 
-def _consts() -> tuple[int, int]:
+def _prime() -> int:
     from pka.model import rns
-    return rns.X25519_P, rns.X25519_A3
+    return rns.X25519_P
 
 
 def parse32(text: str, what: str) -> bytes:
@@ -62,8 +63,7 @@ def decode_scalar(k: bytes) -> int:
 
 def decode_u(u: bytes) -> int:
     """decodeUCoordinate: the top bit masked, non-canonical values reduced mod p."""
-    p, _ = _consts()
-    return (int.from_bytes(u, "little") & ((1 << 255) - 1)) % p
+    return (int.from_bytes(u, "little") & ((1 << 255) - 1)) % _prime()
 
 
 def encode_u(u: int) -> bytes:
@@ -76,11 +76,9 @@ def x25519(be: Backend, scalar: bytes, u: bytes, params: dict[str, Any],
     engine's result (cycles)."""
     if be.engine != "rns":
         raise PkaError(Status.ERR_UNSUPPORTED, f"X25519 runs on the rns engine, not {be.engine}")
-    p, a3 = _consts()
     k = decode_scalar(scalar)
-    x = (decode_u(u) + a3) % p
-    res = be.ecc_mul_x(CURVE, k, x, params, LADDER_STEPS, progress=progress)
-    out = 0 if res.detail.get("infinity") else (res.result - a3) % p
+    res = be.x25519_mul(k, decode_u(u), params, LADDER_STEPS, progress=progress)
+    out = 0 if res.detail.get("infinity") else res.result
     return encode_u(out), res
 
 

@@ -320,6 +320,30 @@ def ecc_mul_x(curve: str, k: int, x: int, params: Mapping[str, Any], elen: int,
                      "status": res.status, "r_hi": r_hi})
 
 
+def x25519_raw(k: int, u: int, w: int, elen: int = model.X25519_LADDER, h: Harness | None = None,
+               z_words: Sequence[int] | None = None, p: int = model.X25519_P) -> tuple[Harness, Any, int]:
+    """ECC_MUL with ARG[2] (X25519's ladder) as the engine sees it, any status: the harness, the
+    command's result and R (< 2P, zeros after a failure). p: the modulus given (tests only)."""
+    ctx = model.mm_context(p, w)
+    regs = {r: v % p for r, v in model.x25519_inputs(u, ctx.m).items()}
+    h, res = run(Op.ECC_MUL, ctx, regs, scalar=k, elen=elen, expo=p - 2, h=h, arg=model.ECC_M_ARG,
+                 check=False, z_words=z_words)
+    return h, res, read_reg(h, ctx, Slot.R)
+
+
+def x25519_mul(k: int, u: int, params: Mapping[str, Any], elen: int = model.X25519_LADDER,
+               z_words: Sequence[int] | None = None) -> OpResult:
+    """u(k P) on Curve25519 (ECC_MUL, ARG[2]), like pka.model.rns.x25519_mul: at infinity the engine
+    ends with ERR_INFINITY (R = 0), returned as result 0, detail["infinity"] True."""
+    w, _ = _params(params)
+    h, res, r = x25519_raw(k, u, w, elen, z_words=z_words)
+    if res.status not in (Status.OK, Status.ERR_INFINITY):
+        raise PkaError(Status(res.status), f"rns RTL: status {Status(res.status).name}")
+    return OpResult(r % model.X25519_P, res.cycles, res.io_cycles,
+                    {"curve": "curve25519", "elen": elen, "infinity": res.status == Status.ERR_INFINITY,
+                     "status": res.status})
+
+
 def modexp_ct(base: int, exp: int, mod: int, params: Mapping[str, Any], elen: int | None = None) -> OpResult:
     """OP_MODEXP_CT: the powering ladder of exactly elen steps (default: the modulus' bits)."""
     w, alg = _params(params)

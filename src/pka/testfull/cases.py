@@ -380,7 +380,7 @@ def x25519_top(backend: str) -> Outcome:
     from pka.proto import backend as pb
     from pka.proto import x25519
     scalar, u = _x25519_inputs("x25519")
-    mdl = rns.ecc_cycles("wei25519", 32, x25519.LADDER_STEPS, False)
+    mdl = rns.x25519_cycles(32)
     out, res = x25519.x25519(pb.get("rns", "model"), scalar, u, {"w": 32})
     _require(out == _x25519_ref(scalar, u) and res.cycles == mdl, "X25519 model != cryptography or count")
     if backend == "model":
@@ -395,23 +395,23 @@ def x25519_top(backend: str) -> Outcome:
 
 
 def x25519_random_z(backend: str) -> Outcome:
-    """X25519's x-only ladder (255 steps) with a random projective Z on the engine (bench_blind)."""
+    """X25519's Montgomery ladder (ECC_MUL ARG[2], 255 steps) with a random projective Z on the engine
+    (bench_blind)."""
     from pka.model import rns
     from pka.proto import x25519
     rng = _rng("x25519-rz")
     scalar, u = _x25519_inputs("x25519-rz")
     k = x25519.decode_scalar(scalar)
-    x = (x25519.decode_u(u) + rns.X25519_A3) % rns.X25519_P
     z = [rng.getrandbits(32) for _ in range(rns.rz_words(rns.mm_context(rns.X25519_P, 32)))]
-    mdl = rns.ecc_cycles("wei25519", 32, 255, False, True)
+    mdl = rns.x25519_cycles(32, random_z=True)
     want = int.from_bytes(_x25519_ref(scalar, u), "little")
-    ref = rns.ecc_mul_x("wei25519", k, x, {"w": 32}, 255, z_words=z)
-    _require((ref.result - rns.X25519_A3) % rns.X25519_P == want and ref.cycles == mdl, "model != cryptography or count")
+    ref = rns.x25519_mul(k, x25519.decode_u(u), {"w": 32}, z_words=z)
+    _require(ref.result == want and ref.cycles == mdl, "model != cryptography or count")
     if backend == "model":
         return Outcome(mdl, mdl)
     from pka.rtl import rns as rtl
-    got = rtl.ecc_mul_x("wei25519", k, x, {"w": 32}, 255, z_words=z)
-    _require((got.result - rns.X25519_A3) % rns.X25519_P == want, "X25519 random Z (engine) != cryptography")
+    got = rtl.x25519_mul(k, x25519.decode_u(u), {"w": 32}, z_words=z)
+    _require(got.result == want, "X25519 random Z (engine) != cryptography")
     return Outcome(got.cycles, mdl)
 
 
@@ -510,8 +510,8 @@ CASES: list[Case] = [
     Case("rns-p384-kG", "254,062", (W_P384, W_SIGN384), "pka_top", ecc_top("p384"),
          note="ECDSA P-384 sign is this k*G (s on the host)"),
     Case("rns-p384-kG-blinded", "402,158", (W_P384,), "engine + pka_top", ecc_blinded("p384"), 5.03),
-    Case("rns-x25519", "139,312", (W_X25519,), "pka_top", x25519_top),
-    Case("rns-x25519-random-z", "139,416", (W_X25519,), "engine", x25519_random_z, 1.93),
+    Case("rns-x25519", "101,515", (W_X25519,), "pka_top", x25519_top),
+    Case("rns-x25519-random-z", "101,619", (W_X25519,), "engine", x25519_random_z, 1.5),
     Case("rns-ecdsa-p256-verify", "272,488", (W_VERIFY256,), "pka_top", ecdsa_verify_p256),
     Case("victor-modexp-512-k4", "3.846", (R_VICTOR,), "pka_top", victor_efficiency(4), 234),
     Case("victor-modexp-512-k5", "4.807", (R_VICTOR,), "pka_top", victor_efficiency(5), 187),
