@@ -13,7 +13,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from conftest import SEED, vectors
-from pka.errors import Status
+from pka.errors import PkaError, Status
 from pka.model import rns
 from pka.proto import x25519
 
@@ -165,7 +165,7 @@ def test_a_fault_in_the_chain_is_caught() -> None:
     k, u = x25519.decode_scalar(random.Random(SEED + 2555).randbytes(32)), 9
     _, clean = rns.x25519_machine(k, u, 32)
     steps = clean.steps
-    at = steps - 40                                             # inside the chain's last run of squarings
+    at = steps - 40                                             # inside the chain's run of 50 squarings
     _, mach = rns.x25519_machine(k, u, 32, fault=rns.value_fault(at, rns.TT, 1))
     assert mach.status == Status.ERR_UNSUPPORTED
     ctx = rns.mm_context(rns.X25519_P, 32)
@@ -175,3 +175,60 @@ def test_a_fault_in_the_chain_is_caught() -> None:
     bad = rns.run_machine(ctx, _unchecked(), full, scalar=k, elen=255, expo=rns.X25519_P - 2, elen2=255,
                           fault=rns.value_fault(at, rns.TT, 1))
     assert bad.status == Status.OK and ctx.from_rns(bad.out()[0]) % rns.X25519_P != _ref(k, u)
+
+
+def _trace(k: int, u: int) -> list[tuple[int, int, int]]:
+    """(step, pc, idx) after every instruction of a clean ecc_m run."""
+    out: list[tuple[int, int, int]] = []
+
+    def hook(i: int, mach: rns.Machine) -> None:
+        out.append((i, mach.pc, mach.idx))
+    rns.x25519_machine(k, u, 32, fault=hook)
+    return out
+
+
+def test_a_loop_count_flip_in_the_chain() -> None:
+    """idx flipped inside the chain's 100-squaring run (REP99): 8 squarings more. With the checks the
+    slot count ends it (ERR_FAULT, overrun); without them (FaultCheck = 0) the inverse check does
+    (ERR_UNSUPPORTED); with neither, a wrong u is released with ST_OK."""
+    k, u = x25519.decode_scalar(random.Random(SEED + 2556).randbytes(32)), 9
+    words, entry = rns.rom()
+    rep = next(a for a in range(entry["ecc_m"], entry["ecc_mrz"]) if words[a].op == rns.UOp.LOOP
+               and words[a].imm == 99)
+    step = next(i for i, pc, idx in _trace(k, u) if pc == rep + 1 and idx == 50)
+    flip = rns.control_fault(step, "idx", 3)
+    _, mach = rns.x25519_machine(k, u, 32, fault=flip)
+    assert mach.status == Status.ERR_FAULT and mach.fault_at == "overrun"
+    _, mach = rns.x25519_machine(k, u, 32, fault=rns.control_fault(step, "idx", 3), fault_check=False)
+    assert mach.status == Status.ERR_UNSUPPORTED
+    ctx = rns.mm_context(rns.X25519_P, 32)
+    full = {r: 0 for r in rns.LOADED_REGS}
+    full.update({rns.ONE: 1, rns.RW: ctx.m * ctx.m % rns.X25519_P})
+    full.update(rns.x25519_inputs(u, ctx.m))
+    prog = _unchecked()
+    rep2 = next(a for a, it in enumerate(prog) if it.op == rns.UOp.LOOP and it.imm == 99)
+    steps: list[int] = []
+
+    def find(i: int, m: rns.Machine) -> None:
+        if m.pc == rep2 + 1 and m.idx == 50 and not steps:
+            steps.append(i)
+    rns.run_machine(ctx, prog, full, scalar=k, elen=255, expo=rns.X25519_P - 2, elen2=255, fault=find,
+                    fault_check=False)
+    bad = rns.run_machine(ctx, prog, full, scalar=k, elen=255, expo=rns.X25519_P - 2, elen2=255,
+                          fault=rns.control_fault(steps[0], "idx", 3), fault_check=False)
+    assert bad.status == Status.OK and ctx.from_rns(bad.out()[0]) % rns.X25519_P != _ref(k, u)
+
+
+def test_bad_requests_are_refused() -> None:
+    with pytest.raises(PkaError) as e:
+        rns.x25519_mul(0, 9, MM32)                  # k = 0: the engine's ERR_OPERAND_RANGE
+    assert e.value.status == Status.ERR_OPERAND_RANGE
+    with pytest.raises(PkaError) as e:
+        rns.x25519_mul(1 << 254, rns.X25519_P, MM32)
+    assert e.value.status == Status.ERR_OPERAND_RANGE
+    with pytest.raises(PkaError) as e:
+        rns.x25519_mul(1 << 254, 9, {"w": 32, "alg": "sbmm"})
+    assert e.value.status == Status.ERR_UNSUPPORTED
+    with pytest.raises(PkaError) as e:
+        rns.x25519_mul(1 << 254, 9, MM32, elen=257)
+    assert e.value.status == Status.ERR_LENGTH

@@ -20,6 +20,11 @@ register's residue in rower 0 is flipped through VPI: the engine ends with ST_ER
 zeros to R and R_HI; without the flip the same command returns the right point. On a build with
 FaultCheck = 0 (the output check removed, for fault campaigns) the same flip releases a wrong point
 with ST_OK: the evidence that the flip is a real fault and that the check is what catches it.
+
+x25519_entry_loops_and_inverse_check: ECC_MUL with ARG[2] (X25519's ladder, its inversion chain in
+fixed-count loops) on this 64-bit build ends with ST_ERR_UNSUPPORTED from its inverse check (the
+chain inverts modulo 2^255 - 19 only), cycles and status equal to the model's, on both FaultCheck
+builds.
 """
 
 from __future__ import annotations
@@ -398,12 +403,44 @@ async def random_z_randomises_the_ladder(dut):
             assert int(core.g_rower[j].u_rower.rf_b_q[r].value) == int(core.g_rower[j].u_rower.rf_p_q[r].value) == 0
 
 
+@cocotb.test(skip=bool(SBMM))     # X25519's entry (ECC_MUL ARG[2]) is on the MM build
+async def x25519_entry_loops_and_inverse_check(dut):
+    """ECC_MUL with ARG[2] on this 64-bit build: the Montgomery ladder, the inversion chain's
+    fixed-count loops, and the inverse check, which fails (ERR_UNSUPPORTED, zeros) since the chain
+    inverts modulo 2^255 - 19 only; cycles and status equal the model's on both FaultCheck builds
+    (the check is part of the program). ARG = 5 (x-only bit set: ecc_m) and 7 (ecc_mrz, the random Z)
+    cover the other arms of the entry decode."""
+    from pka.model import rns as model
+
+    c = model.CURVES["small"]
+    ctx = model.mm_context(c.p, W)
+    env = EngineEnv(dut, mem_aw=MEM_AW)
+    await env.start()
+    rng = random.Random(SEED + 4)
+    k, u, elen = rng.getrandbits(16) | 1 << 15, rng.randrange(2, c.p), 16
+    for arg in (model.ECC_M_ARG, model.ECC_M_ARG | model.ECC_X_ARG,
+                model.ECC_M_ARG | model.ECC_X_ARG | model.ECC_RZ_ARG):
+        z = [rng.getrandbits(32) for _ in range(2 * ctx.n)] if arg & model.ECC_RZ_ARG else None
+        _ctx_words(env, k, u, 0, z)
+        regs = model.x25519_inputs(u, ctx.m, c.p)
+        for i, r in enumerate((model.ONE, model.CA, model.CB2, model.CM4B)):
+            b, bp = ctx.to_rns(1 if r == model.ONE else regs[r])
+            for j, v in enumerate(list(b) + list(bp)):
+                env.mem[env.slot_addr(Slot.X1) + 2 * ctx.n * i + j] = v
+        st, cyc, io, _ = await env.command(Op.ECC_MUL, c.p.bit_length(), elen, arg)
+        _, mach = model.x25519_machine(k, u, W, elen, p=c.p, fault_check=bool(FAULT_CHECK), z_words=z)
+        assert mach.status == Status.ERR_UNSUPPORTED and (st, cyc) == (mach.status, mach.cycles)
+        assert _read_point(env) == (0, 0)
+        await RisingEdge(dut.clk_i)
+
+
 @pytest.mark.rtl
 @pytest.mark.parametrize("sbmm,fault_check", [(0, 1), (1, 1), (0, 0)])
 def test_pka_rns_core(sbmm: int, fault_check: int) -> None:
     from pka.sim import fileset, run_cocotb
     # the tests each build skips (their skip= conditions above), asserted by run_cocotb
-    skipped = {(0, 1): [], (1, 1): ["fault_is_detected", "random_z_randomises_the_ladder"],
+    skipped = {(0, 1): [], (1, 1): ["fault_is_detected", "random_z_randomises_the_ladder",
+                                    "x25519_entry_loops_and_inverse_check"],
                (0, 0): ["wipe_leaves_nothing_behind", "abort_then_wipe", "random_z_randomises_the_ladder"]}
     run_cocotb("pka_rns_core", fileset("rns"), "test_pka_rns_core", Path(__file__).parent,
                params={"MaxLen": MAX_LEN, "W": W, "MemAw": MEM_AW, "Sbmm": sbmm, "FaultCheck": fault_check},

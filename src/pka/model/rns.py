@@ -742,7 +742,7 @@ def _programs() -> dict[str, list[Instr]]:
                       Instr(UOp.UNMAP), _mr(RES, (L0X, ONE)), Instr(UOp.HALT)],
         # ECC_MUL (ARG[0] = 0): the input point checked, the affine (x, y) of k P checked
         "ecc": _ecc_checked(),
-        # ECC_MUL with ARG[0] = 1: x(k P) from x(P) alone (also on the twist: X25519); R_HI = 0
+        # ECC_MUL with ARG[0] = 1: x(k P) from x(P) alone (also on the twist); R_HI = 0
         "ecc_x": [
             *_ecc_prologue(False), *_fermat(TB, L0Z),
             _mr(TC, (L0X, TB)), _mr(RES, (TC, ONE)), _add(RES_HI, ZERO, ZERO, 0), Instr(UOp.HALT),
@@ -771,6 +771,8 @@ def _programs() -> dict[str, list[Instr]]:
     # ECC_MUL with ARG[2] (MM build): X25519 on Curve25519's Montgomery ladder
     progs["ecc_m"] = _x25519()
     out = {k: _assemble(v) for k, v in progs.items()}
+    # the SBMM sequencer (pka_rns_sb, run_sb_machine) has no fixed-count loops: its LOOPs count elen / len
+    assert not any(it.imm for k, v in out.items() if k.startswith("sb_") for it in v), "REP in an sb_ program"
     # ECC_MUL with ARG[1] (random projective Z): the entry of `ecc` / `ecc_x` / `ecc_m`, the random Z,
     # then a JMP to that program's ladder (its first LOOP): the rest of the program is shared in the ROM
     for name, base, entry in (("ecc_rz", "ecc", _ecc_entry(True)), ("ecc_xrz", "ecc_x", _ecc_entry(False)),
@@ -1939,8 +1941,9 @@ P384 = Curve(
 
 # Curve25519 (RFC 7748: v^2 = u^3 + A u^2 + u over p = 2^255 - 19, A = 486662) as the short
 # Weierstrass curve "Wei25519" (draft-ietf-lwig-curve-representations): x = u + A/3,
-# a = (3 - A^2)/3, b = (2A^3 - 9A)/27 mod p. The map keeps x-only arithmetic, so the (X,Z) ladder
-# computes X25519 (on the curve and on its twist alike: the x-only formulas never use y).
+# a = (3 - A^2)/3, b = (2A^3 - 9A)/27 mod p. The map keeps x-only arithmetic, so the generic (X,Z)
+# ladder (the x-only entry) computes X25519 too (on the curve and its twist alike): that was X25519's
+# path (139,312 cycles) until ECC_MUL's ARG[2] ran RFC 7748's own ladder (`ecc_m`, 101,515 cycles).
 # G is the image of u = 9; its order is the prime l = 2^252 + ..., #E = 8 l.
 X25519_P = (1 << 255) - 19
 X25519_A = 486662
@@ -2205,11 +2208,11 @@ X25519_A24 = 121665          # (A - 2) / 4 (RFC 7748)
 X25519_LADDER = 255          # RFC 7748's ladder: bits 254..0 of the clamped scalar
 
 
-def x25519_inputs(u: int, m: int) -> dict[int, int]:
+def x25519_inputs(u: int, m: int, p: int = X25519_P) -> dict[int, int]:
     """ECC_MUL with ARG[2]: u in IN_A (SLOT_A, plain); the X1 table (Montgomery form, like W) holds
-    CA = 121666 = 1 + a24, CB2 = -121665 = -a24 (mod p) for Z4's AA + a24 E = CA AA + CB2 BB."""
-    p = X25519_P
-    return {IN_A: u, CA: _mont(m, X25519_A24 + 1, p), CB2: _mont(m, -X25519_A24, p), CM4B: 0}
+    CA = 121666 = 1 + a24, CB2 = -121665 = -a24 (mod p) for Z4's AA + a24 E = CA AA + CB2 BB.
+    p: the modulus of the command (2^255 - 19; tests give another one to see it refused)."""
+    return {IN_A: u % p, CA: _mont(m, X25519_A24 + 1, p), CB2: _mont(m, -X25519_A24, p), CM4B: 0}
 
 
 def x25519_machine(k: int, u: int, w: int, elen: int = X25519_LADDER, progress: Callable[[int], None] | None = None,
@@ -2221,7 +2224,7 @@ def x25519_machine(k: int, u: int, w: int, elen: int = X25519_LADDER, progress: 
     full = {r: 0 for r in LOADED_REGS}
     full[ONE] = 1
     full[RW] = (ctx.m * ctx.m) % p
-    full.update({r: v % p for r, v in x25519_inputs(u, ctx.m).items()})
+    full.update(x25519_inputs(u, ctx.m, p))
     prog, entry = rom()
     start, raw = entry["ecc_m"], None
     if z_words is not None:
@@ -2247,8 +2250,8 @@ def x25519_mul(k: int, u: int, params: Mapping[str, Any], elen: int = X25519_LAD
     top = p.bit_length() + 1
     if not 1 <= elen <= top:
         raise PkaError(Status.ERR_LENGTH, f"ladder length {elen} outside 1..{top}")
-    if not 0 <= k < 1 << elen:
-        raise PkaError(Status.ERR_OPERAND_RANGE, f"scalar out of range [0, 2^{elen})")
+    if not 1 <= k < 1 << elen:       # the engine refuses k = 0 (ERR_OPERAND_RANGE); clamped k never is
+        raise PkaError(Status.ERR_OPERAND_RANGE, f"scalar out of range [1, 2^{elen})")
     if not 0 <= u < p:
         raise PkaError(Status.ERR_OPERAND_RANGE, "u out of range [0, p)")
     ctx, mach = x25519_machine(k, u, w, elen, progress, z_words=z_words)

@@ -110,8 +110,8 @@ class Backend:
             raise PkaError(Status.ERR_UNSUPPORTED, "rns RTL: the SBMM datapath is not in pka_top (use alg=mm)")
         if not 1 <= elen <= p.bit_length() + 1:
             raise PkaError(Status.ERR_LENGTH, f"ladder length {elen} outside 1..{p.bit_length() + 1}")
-        if not 0 <= k < 1 << elen:
-            raise PkaError(Status.ERR_OPERAND_RANGE, f"scalar out of range [0, 2^{elen})")
+        if not 1 <= k < 1 << elen:
+            raise PkaError(Status.ERR_OPERAND_RANGE, f"scalar out of range [1, 2^{elen})")
         if not 0 <= u < p:
             raise PkaError(Status.ERR_OPERAND_RANGE, "u out of range [0, p)")
         from pka import driver

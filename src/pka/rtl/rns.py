@@ -325,7 +325,7 @@ def x25519_raw(k: int, u: int, w: int, elen: int = model.X25519_LADDER, h: Harne
     """ECC_MUL with ARG[2] (X25519's ladder) as the engine sees it, any status: the harness, the
     command's result and R (< 2P, zeros after a failure). p: the modulus given (tests only)."""
     ctx = model.mm_context(p, w)
-    regs = {r: v % p for r, v in model.x25519_inputs(u, ctx.m).items()}
+    regs = model.x25519_inputs(u, ctx.m, p)
     h, res = run(Op.ECC_MUL, ctx, regs, scalar=k, elen=elen, expo=p - 2, h=h, arg=model.ECC_M_ARG,
                  check=False, z_words=z_words)
     return h, res, read_reg(h, ctx, Slot.R)

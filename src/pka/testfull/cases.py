@@ -375,7 +375,7 @@ def _x25519_inputs(name: str) -> tuple[bytes, bytes]:
 
 
 def x25519_top(backend: str) -> Outcome:
-    """X25519 (RFC 7748) through pka_top's x-only ECC_MUL, blinding off, against `cryptography`."""
+    """X25519 (RFC 7748) through pka_top's ECC_MUL with ARG[2], blinding off, against `cryptography`."""
     from pka.model import rns
     from pka.proto import backend as pb
     from pka.proto import x25519
