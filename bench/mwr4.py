@@ -5,6 +5,13 @@ constant-time ladder) against MODEXP, and the wipe (OP_ZEROIZE).
 
     python bench/mwr4.py [--subset default|none] [--toggle-vectors 16] [--modexp 256] [--ct-vectors 8]
     python bench/mwr4.py --only ct      # just the MODEXP_CT / wipe section, merged into the JSON
+    python bench/mwr4.py --only equal-area [--no-rtl]   # radix 4 vs radix 2 at equal LUT4 (below)
+
+The equal-area section (paper 001, Table 3: radix 4 takes 45 % less time than radix 2 at equal area,
+256-bit) reads the 256-bit MODMUL rows of bench/results/synth.json (ECP5-85, Yosys + nextpnr, written
+by bench/synth.py): the radix-4 row of RADIX4_ID against the radix-2 row whose LUT4 is closest to it
+(equal area) and the radix-2 row at the same NS and w; time = cycles / fmax. Cycles come from the
+model; each compared build also runs one product on Verilator (unless --no-rtl), asserted equal.
 
 The full grid comes from the cycle model (closed form, pka.model.mwr4.product_cycles); a
 representative subset of builds is simulated on Verilator (each on a MaxLen = 1024 build, n = 256
@@ -215,6 +222,107 @@ def equal_area(n: int = 256, w: int = 8, slices: int = 95) -> list[dict[str, Any
     return rows
 
 
+SYNTH_JSON = RESULTS / "synth.json"
+RADIX4_ID = "mwr4-256-r4-ns16-w8-mm"    # the README's radix-4 point: 256 bits, NS = 16, w = 8
+SYNTH_TARGET = "ecp5-85k"
+
+
+def _current_rtl(r: dict[str, Any]) -> bool:
+    """Whether a synth.json row was measured on the RTL as it is now (its design key = the current
+    design's key: same sources, parameters, flow options and tools; see bench/synth.py refresh)."""
+    from pka.synth import FlowOptions, design_for, design_key, get_target
+
+    flow = r.get("flow") or {}
+    opts = FlowOptions(seed=flow.get("seed", 1), no_tmdriv=flow.get("no_tmdriv", False))
+    key = design_key(design_for("mwr4", r["params"], r["bits"]), get_target(r["target"]), opts)
+    return bool(r.get("design_key") == key)
+
+
+def _synth_point(r: dict[str, Any], rtl: bool, rng: random.Random) -> dict[str, Any]:
+    """One synthesised build: area, fmax, cycles of one product (model; the RTL's, if run) and time."""
+    p = r["params"]
+    cfg = model.Config(int(p["radix"]), int(p["ns"]), int(p["w"]))
+    n = int(r["bits"])
+    cyc = model.product_cycles(n, cfg)
+    assert r["cycles"] == cyc, (r["id"], r["cycles"], cyc)   # the row's cycles are the current model's
+    out: dict[str, Any] = {"id": r["id"], "radix": cfg.radix, "ns": cfg.ns, "w": cfg.w, "n": n,
+                           "lut4": r["area"]["lut4"], "ff": r["area"]["ff"], "ebr": r["area"].get("ebr"),
+                           "fmax_mhz": round(r["fmax_mhz"], 2), "cycles": cyc, "rtl_cycles": None,
+                           "time_us": round(cyc / r["fmax_mhz"], 4),
+                           "time_x_klut4_ns": round(cyc / r["fmax_mhz"] * r["area"]["lut4"], 1),
+                           "design_key": r.get("design_key"), "current_rtl": _current_rtl(r),
+                           "critical_path": r.get("critical_path")}
+    if rtl:
+        from pka.rtl import mwr4 as rtl_drv
+        from pka.sim import Op, Slot
+
+        m = rng.getrandbits(n) | 1 | (1 << (n - 1))
+        a, b = rng.randrange(m), rng.randrange(m)
+        run = rtl_drv.run(Op.MONTMUL, n, {Slot.N: m, Slot.A: a, Slot.B: b}, cfg)   # the synthesised build
+        assert run.result == model.mont_product(a, b, m, cfg).value, r["id"]
+        assert run.cmd.cycles == cyc, (r["id"], run.cmd.cycles, cyc)
+        out["rtl_cycles"] = run.cmd.cycles
+    return out
+
+
+def _ratios(r4: dict[str, Any], r2: dict[str, Any]) -> dict[str, float]:
+    return {"time": round(r4["time_us"] / r2["time_us"], 4), "cycles": round(r4["cycles"] / r2["cycles"], 4),
+            "fmax": round(r4["fmax_mhz"] / r2["fmax_mhz"], 4), "lut4": round(r4["lut4"] / r2["lut4"], 4),
+            "ff": round(r4["ff"] / r2["ff"], 4), "less_time_pct": round(100 * (1 - r4["time_us"] / r2["time_us"]), 1)}
+
+
+def equal_area_synth(seed: int, rtl: bool = True, synth_json: Path = SYNTH_JSON) -> dict[str, Any]:
+    """Radix 4 against radix 2 as paper 001's Table 3 compares them (256-bit, equal area), on our flow:
+    the radix-4 row RADIX4_ID; among the synthesised 256-bit radix-2 MODMUL rows, the one whose LUT4
+    is closest to it (equal area) and the one at the same NS and w (the second comparison)."""
+    rows = [r for r in json.loads(synth_json.read_text())["rows"]
+            if r.get("engine") == "mwr4" and r.get("target") == SYNTH_TARGET and r.get("op") == "modmul"
+            and r.get("status") == "ok" and r.get("fmax_mhz")]
+    r4_row = next(r for r in rows if r["id"] == RADIX4_ID)
+    r2_rows = [r for r in rows if r["params"]["radix"] == 2 and r["bits"] == r4_row["bits"]]
+    if not r2_rows:
+        raise SystemExit(f"{synth_json}: no radix-2 {r4_row['bits']}-bit MODMUL row (run bench/synth.py)")
+    rng = random.Random(seed)
+    r4 = _synth_point(r4_row, rtl, rng)
+    cands = [_synth_point(r, rtl, rng) for r in r2_rows]
+    area = min(cands, key=lambda c: (abs(c["lut4"] - r4["lut4"]), c["time_us"]))
+    same = next((c for c in cands if (c["ns"], c["w"]) == (r4["ns"], r4["w"])), None)
+    comps = [{"comparison": "equal area (closest LUT4)", "radix4": r4["id"], "radix2": area["id"],
+              "ratio_radix4_to_radix2": _ratios(r4, area)}]
+    if same is not None:
+        comps.append({"comparison": "equal NS and w", "radix4": r4["id"], "radix2": same["id"],
+                      "ratio_radix4_to_radix2": _ratios(r4, same)})
+    return {"what": "radix 4 vs radix 2, one 256-bit Montgomery product (MODMUL), at equal LUT4 and at equal "
+                    "NS and w; area and routed fmax from bench/results/synth.json (ECP5-85, Yosys + nextpnr, "
+                    "engine in its narrow-I/O shell), cycles from the model (RTL-checked where rtl_cycles is "
+                    "set), time = cycles / fmax",
+            "source": str(synth_json.relative_to(RESULTS.parent.parent)) if synth_json.is_relative_to(
+                RESULTS.parent.parent) else str(synth_json),
+            "selection": f"radix-2 row with |LUT4 - {r4['lut4']}| smallest among {len(cands)} synthesised",
+            "paper_table3_us": PAPER_TABLE3_US,
+            "paper_ratio_radix4_to_radix2": round(PAPER_TABLE3_US[4] / PAPER_TABLE3_US[2], 4),
+            "radix4": r4, "radix2_candidates": cands, "comparisons": comps,
+            "same_rtl": all(p["current_rtl"] for p in [r4, *cands])}
+
+
+def print_equal_area_synth(ea: dict[str, Any]) -> None:
+    print(f"\nradix 4 vs radix 2, 256-bit product on ECP5-85 (bench/results/synth.json); "
+          f"equal area = {ea['selection']}")
+    print(f"{'id':<26} {'radix':>5} {'NS':>3} {'w':>3} {'LUT4':>7} {'FF':>6} {'fmax MHz':>9} {'cycles':>7} "
+          f"{'RTL':>5} {'time us':>8}")
+    for p in [ea["radix4"], *ea["radix2_candidates"]]:
+        print(f"{p['id']:<26} {p['radix']:>5} {p['ns']:>3} {p['w']:>3} {p['lut4']:>7,} {p['ff']:>6,} "
+              f"{p['fmax_mhz']:>9.1f} {p['cycles']:>7} {str(p['rtl_cycles'] or '-'):>5} {p['time_us']:>8.3f}")
+    for c in ea["comparisons"]:
+        q = c["ratio_radix4_to_radix2"]
+        print(f"{c['comparison']:<26} ({c['radix2']}): time x{q['time']} ({q['less_time_pct']} % less), "
+              f"cycles x{q['cycles']}, fmax x{q['fmax']}, LUT4 x{q['lut4']}")
+    print(f"paper Table 3 (95 CLB slices, Spartan-3E): {ea['paper_table3_us'][4]} / {ea['paper_table3_us'][2]} us "
+          f"= x{ea['paper_ratio_radix4_to_radix2']}")
+    if not ea["same_rtl"]:
+        print("WARNING: some rows were measured on an earlier RTL (current_rtl = false): re-run bench/synth.py")
+
+
 def plots(rows: list[dict[str, Any]]) -> list[str]:
     import matplotlib
     matplotlib.use("Agg")
@@ -268,8 +376,10 @@ def main() -> None:
     ap.add_argument("--toggle-vectors", type=int, default=16)
     ap.add_argument("--modexp", type=int, nargs="*", default=[256])
     ap.add_argument("--ct-vectors", type=int, default=8)
-    ap.add_argument("--only", choices=("ct",), default=None,
+    ap.add_argument("--only", choices=("ct", "equal-area"), default=None,
                     help="run one section and merge it into the existing JSON")
+    ap.add_argument("--no-rtl", action="store_true",
+                    help="equal-area section: model cycles only (no Verilator run of the compared builds)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--out", type=Path, default=RESULTS / "mwr4.json")
     args = ap.parse_args()
@@ -283,6 +393,14 @@ def main() -> None:
         args.out.write_text(json.dumps(old, indent=1) + "\n")
         print(f"updated {args.out} (modexp_ct)", file=sys.stderr)
         return
+    if args.only == "equal-area":
+        ea = equal_area_synth(args.seed, rtl=not args.no_rtl)
+        print_equal_area_synth(ea)
+        old = json.loads(args.out.read_text()) if args.out.exists() else {"engine": "mwr4", "paper": "001"}
+        old["equal_area_synth"] = ea
+        args.out.write_text(json.dumps(old, indent=1) + "\n")
+        print(f"updated {args.out} (equal_area_synth)", file=sys.stderr)
+        return
 
     rows = grid()
     sim = simulate(SUBSET, args.seed) if args.subset == "default" else []
@@ -291,6 +409,7 @@ def main() -> None:
     area = equal_area()
     figs = plots(rows)
     ct = ct_section(args.seed, args.ct_vectors)
+    eas = equal_area_synth(args.seed, rtl=not args.no_rtl) if SYNTH_JSON.exists() else None
 
     for n in SIZES:
         print(f"\nn = {n}: cycles of one Montgomery product (cycle model; * = also simulated, equal)")
@@ -320,9 +439,12 @@ def main() -> None:
         print(f"\nmodexp n={m['n']} (radix 4, NS 8, w 16) on the RTL: {m['cycles']} cycles = "
               f"{m['products']} products x {m['product_cycles']}, model {m['model_cycles']}")
     print_ct(ct)
+    if eas:
+        print_equal_area_synth(eas)
     doc = {"engine": "mwr4", "paper": "001", "formula": FORMULA, "grid": rows, "rtl_subset": sim,
            "toggles": tog, "modexp": mex, "equal_area": area, "paper_table3_us": PAPER_TABLE3_US,
-           "worst_radix4_ratio": worst, "figures": figs, "modexp_ct": ct}
+           "worst_radix4_ratio": worst, "figures": figs, "modexp_ct": ct,
+           **({"equal_area_synth": eas} if eas else {})}
     args.out.write_text(json.dumps(doc, indent=1) + "\n")
     print(f"wrote {args.out}", file=sys.stderr)
 

@@ -69,6 +69,10 @@ HSCM_PAPER = {
          "cycles_note": "(derived: 1.70 ms x 196 MHz; not stated)"},
 }
 
+# paper 001's radix-2 figure (Table 3), for the radix-2 rows compared with the radix-4 one
+MWR4_R2_PAPER = {"time": "4.68 us per 256-bit MM at 95 CLB slices (radix 2, Table 3)", "time_us": 4.68,
+                 "area": "95 CLB slices (256-bit, radix 2); 6 slices per PE at w = 8"}
+
 CONFIGS: list[dict[str, Any]] = [
     {"id": "csa2-1024-paper", "engine": "csa2", "params": {"variant": "paper", "l": 0}, "bits": 1024,
      "op": "modexp", "paper": "000"},
@@ -78,6 +82,16 @@ CONFIGS: list[dict[str, Any]] = [
      "op": "modexp", "paper": "001", "note": "NS = 16, w = 8: the paper's fastest point (Sec. 6.2)"},
     {"id": "mwr4-256-r4-ns16-w8-mm", "engine": "mwr4", "params": {"radix": 4, "ns": 16, "w": 8}, "bits": 256,
      "op": "modmul", "paper": "001", "note": "the size of the paper's Table 3"},
+    # radix 2 against the radix-4 point above, as the paper's Table 3 compares them (bench/mwr4.py
+    # --only equal-area): at the same NS and w, and at about the same LUT4 (more stages or wider words)
+    {"id": "mwr4-256-r2-ns16-w8-mm", "engine": "mwr4", "params": {"radix": 2, "ns": 16, "w": 8}, "bits": 256,
+     "op": "modmul", "paper": "001", "paper_over": MWR4_R2_PAPER, "note": "radix 2 at the radix-4 point's NS and w"},
+    {"id": "mwr4-256-r2-ns16-w16-mm", "engine": "mwr4", "params": {"radix": 2, "ns": 16, "w": 16}, "bits": 256,
+     "op": "modmul", "paper": "001", "paper_over": MWR4_R2_PAPER,
+     "note": "radix 2 at about the radix-4 point's LUT4 (Yosys estimate: 1.5 % below)"},
+    {"id": "mwr4-256-r2-ns32-w8-mm", "engine": "mwr4", "params": {"radix": 2, "ns": 32, "w": 8}, "bits": 256,
+     "op": "modmul", "paper": "001", "paper_over": MWR4_R2_PAPER,
+     "note": "radix 2 at about the radix-4 point's LUT4 (Yosys estimate: 2.8 % above)"},
     {"id": "victor-1024-k5", "engine": "victor", "params": {"k": 5, "delta": 10, "eps": 11}, "bits": 1024,
      "op": "modexp", "paper": "003"},
     {"id": "victor-512-k5", "engine": "victor", "params": {"k": 5, "delta": 10, "eps": 11}, "bits": 512,

@@ -28,7 +28,7 @@ from pka.testfull.readme import value
 
 R_CSA2 = "results: csa2 | 1024-bit modexp (K = H = 1024), `paper` variant"
 R_CSA2F = "results: csa2 | same, `fast` variant"
-R_MWR4 = "results: mwr4 | 1024-bit product, radix 4 vs radix 2 (NS = 8, w = 16)"
+R_MWR4 = "results: mwr4 | radix 4 vs radix 2: 256-bit product at equal LUT4; 1024-bit product at NS = 8, w = 16"
 R_MM = "results: rns | one modular multiplication, MM, l = 192 / 384 / 512"
 R_SBMM = "results: rns | one SBMM on n/2 rowers with its Compress, l = 192 / 384 / 512"
 R_P256 = "results: rns | P-256 k*G, affine x and y, result checked on the curve"
