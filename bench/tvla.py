@@ -18,7 +18,11 @@ and its PNGs bench/results/tvla-*.png; a partial run (--quick, --only, --blindin
 other than the goals) writes build/bench/tvla-partial.json and its PNGs under build/bench/tvla/
 (not committed), unless --record: then it writes bench/results/tvla.json and PNGs there too, the
 JSON recording exactly what ran ("goal_met" per setting says whether the issue's goal was run).
---merge keeps the settings of the existing output file that this run does not repeat.
+--merge keeps the settings of the existing output file that this run does not repeat (a setting is
+its operation, blinding and seed: a run with another --seed is kept beside the first, a replication).
+Replications (ISO 17825's two independent data sets): settings of the same operation, size and
+blinding with different seeds are listed under "replications" with the cycles over 4.5 of each and
+those over 4.5 in every one of them (a leak shows in all; chance exceedances do not repeat).
 """
 
 from __future__ import annotations
@@ -111,7 +115,8 @@ def run(op: str, size: Any, traces: int, blinding: bool, seed: int, pes: int, pn
     params = {"pes": pes} if engine == "hscm" else {}
     label = f"{op} {engine} {size} blinding={'on' if blinding else 'off'} {traces}x2"
     tag = re.sub(r"[^A-Za-z0-9]+", "", str(size))
-    png = png_dir / f"tvla-{op}-{engine}-{tag}-blinding-{'on' if blinding else 'off'}.png"
+    seed_tag = "" if seed == 1 else f"-seed{seed}"          # a replication keeps its own plot
+    png = png_dir / f"tvla-{op}-{engine}-{tag}-blinding-{'on' if blinding else 'off'}{seed_tag}.png"
     marks: dict[str, float] = {}
     t0 = time.monotonic()
 
@@ -156,6 +161,29 @@ def run(op: str, size: Any, traces: int, blinding: bool, seed: int, pes: int, pn
     }
 
 
+def replications(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Settings run again with another seed (same operation, size, parameters, blinding): the cycles
+    over 4.5 of each run and those in all of them. `complete` is False when a run has more cycles
+    over 4.5 than the JSON lists (over_4_5_first keeps 10), so the intersection is not known."""
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for r in rows:
+        if "error" in r:
+            continue
+        key = (r["op"], r["size"], json.dumps(r.get("params"), sort_keys=True), r["blinding"])
+        groups.setdefault(key, []).append(r)
+    out = []
+    for (op, size, _, blinding), rs in groups.items():
+        if len({r["seed"] for r in rs}) < 2:
+            continue
+        cyc = [sorted(x["cycle"] for x in r["over_4_5_first"]) for r in rs]
+        complete = all(r["cycles_over_4_5"] <= len(r["over_4_5_first"]) for r in rs)
+        common = sorted(set.intersection(*(set(c) for c in cyc)))
+        out.append({"op": op, "size": size, "blinding": blinding, "seeds": [r["seed"] for r in rs],
+                    "traces": [r["traces"] for r in rs], "max_abs_t": [r["max_abs_t"] for r in rs],
+                    "cycles_over_4_5": cyc, "complete": complete, "in_all": common})
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true",
@@ -197,10 +225,12 @@ def main() -> None:
     for op in ops:
         for blinding in blindings:
             rows.append(run(op, size[op], traces[op], blinding, args.seed, args.pes, png_dir))
-    done = {(r["op"], r["blinding"]) for r in rows}
+    done = {(r["op"], r["blinding"], r.get("seed")) for r in rows}
     if args.merge and out.exists():
-        old = [r for r in json.loads(out.read_text())["settings"] if (r["op"], r["blinding"]) not in done]
-        rows = sorted(old + rows, key=lambda r: (OPS.index(r["op"]), r["blinding"]))
+        old = [r for r in json.loads(out.read_text())["settings"]
+               if (r["op"], r["blinding"], r.get("seed")) not in done]
+        rows = sorted(old + rows, key=lambda r: (OPS.index(r["op"]), r["blinding"], r.get("seed") or 0))
+    reps = replications(rows)
     note = ("Fixed-versus-random Welch t per clock cycle (pka tvla, pka.analysis.tvla): the power model is the "
             "Hamming distance between consecutive states of every register and memory of the engine; the window "
             "is the engine command's computation up to the end of its ladder (excluded parts named, with their "
@@ -211,7 +241,8 @@ def main() -> None:
             "bits, 2 x 500 for ecc-mul on P-256); seconds_per_trace excludes the set-up (build, warm-up, "
             "reference runs).")
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"settings": rows, "rtl_revision": rtl_revision(), "note": note}, indent=2) + "\n")
+    out.write_text(json.dumps({"settings": rows, "replications": reps, "rtl_revision": rtl_revision(), "note": note},
+                              indent=2) + "\n")
 
     print(f"{'op':9} {'engine':6} {'size':8} {'blind':5} {'traces':>11} {'samples':>8} {'max|t|':>8} "
           f"{'>4.5':>6} {'chance':>6} {'both halves':>11} {'s/trace':>7} {'seconds':>8}")
@@ -223,6 +254,9 @@ def main() -> None:
         print(f"{r['op']:9} {r['engine']:6} {r['size']:8} {r['blinding']:5} {r['traces']:>4} x 2 ({'goal' if r['goal_met'] else 'part'})"
               f" {r['samples']:8} {r['max_abs_t']:8.2f} {r['cycles_over_4_5']:6} {r['expected_over_4_5_if_no_leak']:6}"
               f" {both:>11} {r['seconds_per_trace']:7} {r['seconds']:8}")
+    for g in reps:
+        print(f"replication {g['op']} {g['size']} blinding={g['blinding']}: seeds {g['seeds']}, cycles over 4.5 "
+              f"{[len(c) for c in g['cycles_over_4_5']]}, in all of them: {g['in_all'] if g['complete'] else '?'}")
     print(f"wrote {out.relative_to(ROOT)} (PNGs in {png_dir.relative_to(ROOT)})")
 
 
