@@ -20,7 +20,7 @@ PROTOCOLS = {
     "victor": ["RSA (two MODEXP + host Garner)", "MODINV, ECC_CHECK (sequencer + this engine)"],
     "hscm": ["RSA (RSA_CRT)", "MODINV, ECC_CHECK (sequencer + this engine)"],
     "rns": ["k*G, ECDH: P-256, P-384, sbmm192/384/512", "ECDSA P-256/P-384 (host-composed)",
-            "X25519 (RFC 7748 ladder, ECC_MUL ARG[2])"],
+            "X25519 (RFC 7748 Montgomery ladder)"],
 }
 
 
