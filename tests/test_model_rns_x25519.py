@@ -223,6 +223,9 @@ def test_bad_requests_are_refused() -> None:
     with pytest.raises(PkaError) as e:
         rns.x25519_mul(0, 9, MM32)                  # k = 0: the engine's ERR_OPERAND_RANGE
     assert e.value.status == Status.ERR_OPERAND_RANGE
+    with pytest.raises(PkaError) as e:                # the same for the generic x-only entry
+        rns.ecc_mul_x("wei25519", 0, 9, MM32, 255)
+    assert e.value.status == Status.ERR_OPERAND_RANGE
     with pytest.raises(PkaError) as e:
         rns.x25519_mul(1 << 254, rns.X25519_P, MM32)
     assert e.value.status == Status.ERR_OPERAND_RANGE

@@ -58,3 +58,9 @@ def test_another_modulus_is_refused() -> None:
     _, mach = model.x25519_machine(k, 9, 32, p=p)
     assert res.status == mach.status == Status.ERR_UNSUPPORTED and r == 0
     assert res.cycles == mach.cycles
+
+
+def test_zero_scalar_is_refused_as_the_model_does() -> None:
+    """k = 0: the engine's load ends with ERR_OPERAND_RANGE; the model and the backends refuse it."""
+    _, res, r = rtl.x25519_raw(0, 9, 32)
+    assert res.status == Status.ERR_OPERAND_RANGE and r == 0

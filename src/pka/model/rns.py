@@ -2177,7 +2177,7 @@ def ecc_mul(curve: str, k: int, params: Mapping[str, Any], point: tuple[int, int
 def ecc_mul_x(curve: str, k: int, x: int, params: Mapping[str, Any], elen: int,
               progress: Callable[[int], None] | None = None, z_words: Sequence[int] | None = None) -> OpResult:
     """x(k P) from x(P) alone: ECC_MUL with ARG[0] = 1 (program ecc_x), exactly `elen` ladder
-    steps (0 <= k < 2^elen, any k, e.g. an X25519 scalar of 255 bits), P any point with this x on
+    steps (1 <= k < 2^elen, any such k, e.g. an X25519 scalar of 255 bits), P any point with this x on
     the curve or on its quadratic twist (the (X,Z) formulas use only x, a and b). Nothing is checked
     but ranges. When k P is the point at infinity the engine ends with ERR_INFINITY (R = 0); here
     that is result 0 with detail["infinity"] True, since the caller decides whether it is an error
@@ -2192,8 +2192,8 @@ def ecc_mul_x(curve: str, k: int, x: int, params: Mapping[str, Any], elen: int,
     top = c.p.bit_length() + 1 + ECC_BLIND_MAX
     if not 1 <= elen <= top:
         raise PkaError(Status.ERR_LENGTH, f"ladder length {elen} outside 1..{top}")
-    if not 0 <= k < 1 << elen:
-        raise PkaError(Status.ERR_OPERAND_RANGE, f"scalar out of range [0, 2^{elen})")
+    if not 1 <= k < 1 << elen:       # the engine refuses k = 0 (ERR_OPERAND_RANGE at the load)
+        raise PkaError(Status.ERR_OPERAND_RANGE, f"scalar out of range [1, 2^{elen})")
     if not 0 <= x < c.p:
         raise PkaError(Status.ERR_OPERAND_RANGE, "x out of range [0, p)")
     ctx, mach = ecc_machine(c, k, x, None, w, elen, progress, z_words=z_words)

@@ -66,8 +66,8 @@ class Backend:
             raise PkaError(Status.ERR_UNSUPPORTED, "rns RTL: the SBMM datapath is not in pka_top (use alg=mm)")
         if not 1 <= elen <= c.p.bit_length() + 1:
             raise PkaError(Status.ERR_LENGTH, f"ladder length {elen} outside 1..{c.p.bit_length() + 1}")
-        if not 0 <= k < 1 << elen:
-            raise PkaError(Status.ERR_OPERAND_RANGE, f"scalar out of range [0, 2^{elen})")
+        if not 1 <= k < 1 << elen:
+            raise PkaError(Status.ERR_OPERAND_RANGE, f"scalar out of range [1, 2^{elen})")
         if not 0 <= x < c.p:
             raise PkaError(Status.ERR_OPERAND_RANGE, "x out of range [0, p)")
         # ... then ECC_MUL through the bus, as pka.driver.Pka.ecc_mul_rns does minus its point check
