@@ -385,21 +385,22 @@ def main() -> None:
     args = ap.parse_args()
     RESULTS.mkdir(parents=True, exist_ok=True)
 
+    def merge(key: str, value: Any) -> None:
+        """One section into the existing JSON, the others kept."""
+        old = json.loads(args.out.read_text()) if args.out.exists() else {"engine": "mwr4", "paper": "001"}
+        old[key] = value
+        args.out.write_text(json.dumps(old, indent=1) + "\n")
+        print(f"updated {args.out} ({key})", file=sys.stderr)
+
     if args.only == "ct":
         ct = ct_section(args.seed, args.ct_vectors)
         print_ct(ct)
-        old = json.loads(args.out.read_text()) if args.out.exists() else {"engine": "mwr4", "paper": "001"}
-        old["modexp_ct"] = ct
-        args.out.write_text(json.dumps(old, indent=1) + "\n")
-        print(f"updated {args.out} (modexp_ct)", file=sys.stderr)
+        merge("modexp_ct", ct)
         return
     if args.only == "equal-area":
         ea = equal_area_synth(args.seed, rtl=not args.no_rtl)
         print_equal_area_synth(ea)
-        old = json.loads(args.out.read_text()) if args.out.exists() else {"engine": "mwr4", "paper": "001"}
-        old["equal_area_synth"] = ea
-        args.out.write_text(json.dumps(old, indent=1) + "\n")
-        print(f"updated {args.out} (equal_area_synth)", file=sys.stderr)
+        merge("equal_area_synth", ea)
         return
 
     rows = grid()

@@ -105,6 +105,7 @@ def test_low_order_u_is_the_point_at_infinity(u: int) -> None:
     k = x25519.decode_scalar(random.Random(SEED + u % 1000).randbytes(32))
     _, mach = rns.x25519_machine(k, u, 32)
     assert mach.status == Status.ERR_INFINITY and mach.out()[0] == ((0,) * 9, (0,) * 9)
+    assert mach.cycles == 91_878            # ends after the ladder's TEST/FAIL (doc/rns.md), whatever u
     res = rns.x25519_mul(k, u, MM32)
     assert res.result == 0 and res.detail["infinity"]
 
@@ -143,6 +144,16 @@ def _unchecked() -> list[rns.Instr]:
     return out
 
 
+def _run_unchecked(k: int, u: int, p: int = rns.X25519_P, fault: rns.FaultHook | None = None,
+                   fault_check: bool = True) -> tuple[rns.MmCtx, rns.Machine]:
+    """`_unchecked` run as x25519_machine runs ecc_m. Its instructions up to the check are ecc_m's,
+    so a fault hook's step index means the same instruction in both."""
+    ctx = rns.mm_context(p, 32)
+    full = rns.loaded_regs(ctx, rns.x25519_inputs(u, ctx.m, p))
+    return ctx, rns.run_machine(ctx, _unchecked(), full, scalar=k, elen=255, expo=p - 2, elen2=p.bit_length(),
+                                fault=fault, fault_check=fault_check)
+
+
 def test_another_modulus_is_refused_not_answered_wrongly() -> None:
     """The chain inverts modulo 2^255 - 19 only: with another prime the unchecked program releases a
     wrong u with ST_OK; the check ends it with ERR_UNSUPPORTED and zeros."""
@@ -150,11 +161,7 @@ def test_another_modulus_is_refused_not_answered_wrongly() -> None:
     k, u = x25519.decode_scalar(random.Random(SEED + 2554).randbytes(32)), 9
     _, mach = rns.x25519_machine(k, u, 32, p=p)
     assert mach.status == Status.ERR_UNSUPPORTED and mach.out()[0] == ((0,) * 9, (0,) * 9)
-    ctx = rns.mm_context(p, 32)
-    full = {r: 0 for r in rns.LOADED_REGS}
-    full.update({rns.ONE: 1, rns.RW: ctx.m * ctx.m % p})
-    full.update({r: v % p for r, v in rns.x25519_inputs(u, ctx.m).items()})
-    bad = rns.run_machine(ctx, _unchecked(), full, scalar=k, elen=255, expo=p - 2, elen2=255)
+    ctx, bad = _run_unchecked(k, u, p)
     got = ctx.from_rns(bad.out()[0]) % p
     assert bad.status == Status.OK and got != _ladder(k, u, p)      # released, and wrong
 
@@ -168,12 +175,7 @@ def test_a_fault_in_the_chain_is_caught() -> None:
     at = steps - 40                                             # inside the chain's run of 50 squarings
     _, mach = rns.x25519_machine(k, u, 32, fault=rns.value_fault(at, rns.TT, 1))
     assert mach.status == Status.ERR_UNSUPPORTED
-    ctx = rns.mm_context(rns.X25519_P, 32)
-    full = {r: 0 for r in rns.LOADED_REGS}
-    full.update({rns.ONE: 1, rns.RW: ctx.m * ctx.m % rns.X25519_P})
-    full.update(rns.x25519_inputs(u, ctx.m))
-    bad = rns.run_machine(ctx, _unchecked(), full, scalar=k, elen=255, expo=rns.X25519_P - 2, elen2=255,
-                          fault=rns.value_fault(at, rns.TT, 1))
+    ctx, bad = _run_unchecked(k, u, fault=rns.value_fault(at, rns.TT, 1))
     assert bad.status == Status.OK and ctx.from_rns(bad.out()[0]) % rns.X25519_P != _ref(k, u)
 
 
@@ -201,21 +203,7 @@ def test_a_loop_count_flip_in_the_chain() -> None:
     assert mach.status == Status.ERR_FAULT and mach.fault_at == "overrun"
     _, mach = rns.x25519_machine(k, u, 32, fault=rns.control_fault(step, "idx", 3), fault_check=False)
     assert mach.status == Status.ERR_UNSUPPORTED
-    ctx = rns.mm_context(rns.X25519_P, 32)
-    full = {r: 0 for r in rns.LOADED_REGS}
-    full.update({rns.ONE: 1, rns.RW: ctx.m * ctx.m % rns.X25519_P})
-    full.update(rns.x25519_inputs(u, ctx.m))
-    prog = _unchecked()
-    rep2 = next(a for a, it in enumerate(prog) if it.op == rns.UOp.LOOP and it.imm == 99)
-    steps: list[int] = []
-
-    def find(i: int, m: rns.Machine) -> None:
-        if m.pc == rep2 + 1 and m.idx == 50 and not steps:
-            steps.append(i)
-    rns.run_machine(ctx, prog, full, scalar=k, elen=255, expo=rns.X25519_P - 2, elen2=255, fault=find,
-                    fault_check=False)
-    bad = rns.run_machine(ctx, prog, full, scalar=k, elen=255, expo=rns.X25519_P - 2, elen2=255,
-                          fault=rns.control_fault(steps[0], "idx", 3), fault_check=False)
+    ctx, bad = _run_unchecked(k, u, fault=rns.control_fault(step, "idx", 3), fault_check=False)
     assert bad.status == Status.OK and ctx.from_rns(bad.out()[0]) % rns.X25519_P != _ref(k, u)
 
 

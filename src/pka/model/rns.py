@@ -1388,14 +1388,20 @@ def _check_operand(x: int, mod: int, what: str) -> None:
 
 # ---- MM-path operations -----------------------------------------------------------------------
 
+def loaded_regs(ctx: MmCtx, inputs: Mapping[int, int]) -> dict[int, int]:
+    """Every register the engine loads from memory: zeros, ONE = 1, RW = M^2 mod P (SLOT_W), then
+    the command's inputs (what pka.rtl.rns.write_context writes)."""
+    full = {r: 0 for r in LOADED_REGS}
+    full[ONE] = 1
+    full[RW] = (ctx.m * ctx.m) % ctx.p
+    full.update(inputs)
+    return full
+
+
 def _mm_run(name: str, mod: int, w: int, inputs: Mapping[int, int], scalar: int = 0, elen: int = 0,
             expo: int = 0, elen2: int = 0, progress: Callable[[int], None] | None = None) -> tuple[MmCtx, Machine]:
     ctx = mm_context(mod, w)
-    full = {r: 0 for r in LOADED_REGS}
-    full[ONE] = 1
-    full[RW] = (ctx.m * ctx.m) % mod
-    full.update(inputs)
-    mach = run_machine(ctx, PROGRAMS[name], full, scalar, elen, expo, elen2, progress)
+    mach = run_machine(ctx, PROGRAMS[name], loaded_regs(ctx, inputs), scalar, elen, expo, elen2, progress)
     return ctx, mach
 
 
@@ -2111,10 +2117,7 @@ def ecc_machine(c: Curve, k: int, x: int, y: int | None, w: int, elen: int | Non
     `ecc_xrz`, the ladder from (x lambda : lambda)), run from the ROM as the RTL runs them (their
     JMP lands in the ladder of `ecc` / `ecc_x`). The machine's status is the engine's."""
     ctx = mm_context(c.p, w)
-    full = {r: 0 for r in LOADED_REGS}
-    full[ONE] = 1
-    full[RW] = (ctx.m * ctx.m) % c.p
-    full.update(ecc_inputs(c, x, ctx.m, y))
+    full = loaded_regs(ctx, ecc_inputs(c, x, ctx.m, y))
     name = "ecc" if y is not None else "ecc_x"
     # from the ROM, as the RTL runs it (a flipped pc then lands where the RTL's would)
     prog, entry = rom()
@@ -2221,10 +2224,7 @@ def x25519_machine(k: int, u: int, w: int, elen: int = X25519_LADDER, progress: 
     """Run ECC_MUL's X25519 program (`ecc_m`, ARG[2]; `ecc_mrz` with z_words, ARG[1]) from the ROM as
     the engine does. p: the modulus the command gives (tests: another one ends with ERR_UNSUPPORTED)."""
     ctx = mm_context(p, w)
-    full = {r: 0 for r in LOADED_REGS}
-    full[ONE] = 1
-    full[RW] = (ctx.m * ctx.m) % p
-    full.update(x25519_inputs(u, ctx.m, p))
+    full = loaded_regs(ctx, x25519_inputs(u, ctx.m, p))
     prog, entry = rom()
     start, raw = entry["ecc_m"], None
     if z_words is not None:

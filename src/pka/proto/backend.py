@@ -58,42 +58,12 @@ class Backend:
 
         if self.kind == "model":
             return rns.ecc_mul_x(curve, k, x, params, elen, progress)
-        # the same range checks as the model (it raises before any hardware is touched) ...
         c = rns.CURVES.get(curve)
         if c is None:
             raise PkaError(Status.ERR_PARAM, f"unknown curve {curve!r}")
-        if str(params.get("alg", "mm")) != "mm":
-            raise PkaError(Status.ERR_UNSUPPORTED, "rns RTL: the SBMM datapath is not in pka_top (use alg=mm)")
-        if not 1 <= elen <= c.p.bit_length() + 1:
-            raise PkaError(Status.ERR_LENGTH, f"ladder length {elen} outside 1..{c.p.bit_length() + 1}")
-        if not 1 <= k < 1 << elen:
-            raise PkaError(Status.ERR_OPERAND_RANGE, f"scalar out of range [1, 2^{elen})")
-        if not 0 <= x < c.p:
-            raise PkaError(Status.ERR_OPERAND_RANGE, "x out of range [0, p)")
-        # ... then ECC_MUL through the bus, as pka.driver.Pka.ecc_mul_rns does minus its point check
-        from pka import driver
-        from pka.sim import Op, Slot
-
-        w = int(params.get("w", 32))
-        rns.check_modulus(c.p, w)
-        pka = driver.session("rns", params, c.p.bit_length())
-        ctx = rns.mm_context(c.p, w)
-        b0 = pka.bus.bus_cycles
-        # the x-only ladder (ARG[0] = ECC_X_ARG): R = x, or ERR_INFINITY at the point at infinity
-        try:
-            res = pka.rns_run(Op.ECC_MUL, ctx, rns.ecc_inputs(c, x, ctx.m), scalar=k, elen=elen, expo=c.p - 2,
-                              progress=progress, arg=rns.ECC_X_ARG)
-        except PkaError as err:
-            if err.status != Status.ERR_INFINITY or pka.last is None:
-                raise
-            return pka.result(pka.last, 0, b0, curve=curve, n=ctx.n, w=w, elen=elen, infinity=True,
-                              total_cycles=pka.last.compute)
-
-        words = pka.bus.read_words(driver.slot_addr(Slot.R), 2 * ctx.n)
-        xr = int(ctx.from_rns((tuple(words[:ctx.n]), tuple(words[ctx.n:])))) % c.p
-        return pka.result(res, xr, b0, curve=curve, n=ctx.n, w=w, elen=elen, infinity=False,
-                          total_cycles=res.compute)
-
+        # the x-only ladder (ARG[0] = ECC_X_ARG), as pka.driver.Pka.ecc_mul_rns minus its point check
+        return _x_only_rtl(curve, c.p, lambda m: rns.ecc_inputs(c, x, m), k, x, params, elen, rns.ECC_X_ARG,
+                           progress)
 
     def x25519_mul(self, k: int, u: int, params: dict[str, Any], elen: int,
                    progress: Callable[[int], None] | None = None) -> OpResult:
@@ -105,35 +75,44 @@ class Backend:
 
         if self.kind == "model":
             return rns.x25519_mul(k, u, params, elen, progress)
-        p = rns.X25519_P
-        if str(params.get("alg", "mm")) != "mm":
-            raise PkaError(Status.ERR_UNSUPPORTED, "rns RTL: the SBMM datapath is not in pka_top (use alg=mm)")
-        if not 1 <= elen <= p.bit_length() + 1:
-            raise PkaError(Status.ERR_LENGTH, f"ladder length {elen} outside 1..{p.bit_length() + 1}")
-        if not 1 <= k < 1 << elen:
-            raise PkaError(Status.ERR_OPERAND_RANGE, f"scalar out of range [1, 2^{elen})")
-        if not 0 <= u < p:
-            raise PkaError(Status.ERR_OPERAND_RANGE, "u out of range [0, p)")
-        from pka import driver
-        from pka.sim import Op, Slot
+        return _x_only_rtl("curve25519", rns.X25519_P, lambda m: rns.x25519_inputs(u, m), k, u, params, elen,
+                           rns.ECC_M_ARG, progress)
 
-        w = int(params.get("w", 32))
-        rns.check_modulus(p, w)
-        pka = driver.session("rns", params, p.bit_length())
-        ctx = rns.mm_context(p, w)
-        b0 = pka.bus.bus_cycles
-        try:
-            res = pka.rns_run(Op.ECC_MUL, ctx, rns.x25519_inputs(u, ctx.m), scalar=k, elen=elen, expo=p - 2,
-                              progress=progress, arg=rns.ECC_M_ARG)
-        except PkaError as err:
-            if err.status != Status.ERR_INFINITY or pka.last is None:
-                raise
-            return pka.result(pka.last, 0, b0, curve="curve25519", n=ctx.n, w=w, elen=elen, infinity=True,
-                              total_cycles=pka.last.compute)
-        words = pka.bus.read_words(driver.slot_addr(Slot.R), 2 * ctx.n)
-        ur = int(ctx.from_rns((tuple(words[:ctx.n]), tuple(words[ctx.n:])))) % p
-        return pka.result(res, ur, b0, curve="curve25519", n=ctx.n, w=w, elen=elen, infinity=False,
-                          total_cycles=res.compute)
+
+def _x_only_rtl(curve: str, p: int, inputs: Callable[[int], dict[int, int]], k: int, x: int,
+                params: dict[str, Any], elen: int, arg: int,
+                progress: Callable[[int], None] | None) -> OpResult:
+    """An x-only ECC_MUL entry (ARG = arg) through pka_top's bus: the model's range checks first
+    (nothing touches the hardware before they pass), then R = x(k P), or 0 with detail["infinity"]
+    when the engine ends with ERR_INFINITY. inputs(m): the engine's registers for the context's M."""
+    from pka import driver
+    from pka.model import rns
+    from pka.sim import Op, Slot
+
+    if str(params.get("alg", "mm")) != "mm":
+        raise PkaError(Status.ERR_UNSUPPORTED, "rns RTL: the SBMM datapath is not in pka_top (use alg=mm)")
+    if not 1 <= elen <= p.bit_length() + 1:
+        raise PkaError(Status.ERR_LENGTH, f"ladder length {elen} outside 1..{p.bit_length() + 1}")
+    if not 1 <= k < 1 << elen:
+        raise PkaError(Status.ERR_OPERAND_RANGE, f"scalar out of range [1, 2^{elen})")
+    if not 0 <= x < p:
+        raise PkaError(Status.ERR_OPERAND_RANGE, "x out of range [0, p)")
+    w = int(params.get("w", 32))
+    rns.check_modulus(p, w)
+    pka = driver.session("rns", params, p.bit_length())
+    ctx = rns.mm_context(p, w)
+    b0 = pka.bus.bus_cycles
+    try:
+        res = pka.rns_run(Op.ECC_MUL, ctx, inputs(ctx.m), scalar=k, elen=elen, expo=p - 2, progress=progress,
+                          arg=arg)
+    except PkaError as err:
+        if err.status != Status.ERR_INFINITY or pka.last is None:
+            raise
+        return pka.result(pka.last, 0, b0, curve=curve, n=ctx.n, w=w, elen=elen, infinity=True,
+                          total_cycles=pka.last.compute)
+    words = pka.bus.read_words(driver.slot_addr(Slot.R), 2 * ctx.n)
+    xr = int(ctx.from_rns((tuple(words[:ctx.n]), tuple(words[ctx.n:])))) % p
+    return pka.result(res, xr, b0, curve=curve, n=ctx.n, w=w, elen=elen, infinity=False, total_cycles=res.compute)
 
 
 def get(engine: str, kind: str) -> Backend:
