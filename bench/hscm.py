@@ -2,7 +2,7 @@
 
     python bench/hscm.py            # RTL (Verilator), checks every result and the model's cycles
     python bench/hscm.py --model    # golden model only (the same cycle counts, seconds)
-    python bench/hscm.py --only mm  # one group: mm, exp, ladder, crt, blind, wipe
+    python bench/hscm.py --only mm  # one group: mm, exp, ladder, crt, blind, wipe, table
     python bench/hscm.py --only blind --max-bits 2048   # rows up to 2048 bits only
 
 Prints a table and writes bench/results/hscm.json.  Paper figures: Table 2 (one Montgomery
@@ -12,8 +12,11 @@ is constant time (a fixed window of window - 1 bits, doc/hscm.md): the row also 
 count for a second key, which must be the same; MODEXP keeps the paper's sliding window.  The
 `blind` rows run RSA_CRT with blinded exponents d_p + r_p (p-1), d_q + r_q (q-1), r of 64 bits,
 X = 64 extra exponent bits (what pka_top's sequencer sends), beside the unblinded count: the
-cost of exponent blinding (a second key and r give the same count).  Cycle counts are exact
-(cycles_o of the core = pka.model.hscm); wall-clock times are recorded, not asserted.
+cost of exponent blinding (a second key and r give the same count).  The `table` rows are
+build constants from the model (no command runs, RTL or model): the operand-RAM bits of the
+precomputed table of each window the README compares, per HSCM that holds one (MODEXP: one ring,
+RSA_CRT: both).  Cycle counts are exact (cycles_o of the core = pka.model.hscm); wall-clock times
+are recorded, not asserted.
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ def run(backend: Any, fn: str, *args: Any, progress: bool = False) -> tuple[OpRe
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", action="store_true", help="golden model only")
-    ap.add_argument("--only", choices=["mm", "exp", "ladder", "crt", "blind", "wipe"], default=None)
+    ap.add_argument("--only", choices=["mm", "exp", "ladder", "crt", "blind", "wipe", "table"], default=None)
     ap.add_argument("--max-bits", type=int, default=None, help="skip crt/blind rows above this size")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
@@ -203,6 +206,21 @@ def main() -> None:
                 assert r.io_cycles == 0
             record("wipe", f"OP_ZEROIZE, MaxLen {max_len}, w {w}, MaxWindow 6", max_len, pes, p, r, 0,
                    M.wipe_cycles(max_len, w, 6), None, "", time.perf_counter() - t)
+    if args.only in (None, "table"):
+        from pka.rtl.hscm import max_len_for
+        # (operation, operand bits, tables: one per HSCM that runs an exponentiation, windows)
+        for op, n, tables, windows in (("modexp", 1024, 1, (4, 6)), ("rsa_crt", 2048, 2, (4, 6)),
+                                       ("rsa_crt", 4096, 2, (6,))):
+            max_len = max_len_for(n)
+            for win in windows:
+                per = M.table_bits(max_len, w, win)
+                rows.append({"group": "table", "name": f"table RAM, {op} {n}-bit, window {win}",
+                             "op": op, "n": n, "max_len": max_len, "w": w, "window": win,
+                             "tables": tables, "entries": M.table_entries(win),
+                             "entry_bits": M.Geometry(max_len, w).e * w, "bits_per_table": per,
+                             "bits": tables * per, "backend": "model"})
+                print(f"{rows[-1]['name']:44s} {tables} x {M.table_entries(win)} x "
+                      f"{M.Geometry(max_len, w).e * w} = {tables * per:,} bits", flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     old: list[dict[str, Any]] = []
     if args.only is not None and args.out.exists():

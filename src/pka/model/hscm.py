@@ -612,6 +612,21 @@ def wipe_cycles(max_len: int, w: int, max_window: int) -> int:
     return (NUM_FIXED_ENTRIES + (1 << (max_window - 1))) * (f_max + 1)
 
 
+def table_entries(window: int) -> int:
+    """Entries of the precomputed table a build of MaxWindow = w reserves for window w
+    (pka_hscm_core's TblN): 2^(w-1). MODEXP's sliding window fills them all (C_1, C_3, ...),
+    RSA_CRT's fixed window all but one (C^1 .. C^(2^(w-1) - 1); C^0 lives in SQ). Binary
+    (w = 0, 1): one entry."""
+    return 1 << (max(window, 1) - 1)
+
+
+def table_bits(max_len: int, w: int, window: int) -> int:
+    """Operand-RAM bits of one HSCM's table in a build of MaxLen bits: table_entries(window)
+    entries of e_max = f_max + 1 words of w bits (pka_hscm_core's Ew), whatever the operand size
+    of the command.  A build constant."""
+    return table_entries(window) * Geometry(max_len, w).e * w
+
+
 def alu_cycles(words: int) -> int:
     """Word-serial add/compare of the two HSCMs' products (pka_hscm_alu): one word per cycle,
     one cycle of read latency."""
