@@ -35,8 +35,8 @@ R_P256 = "results: rns | P-256 k*G, affine x and y, result checked on the curve"
 R_VICTOR = "results: victor | efficiency at n = 512, bits per 1000 cycles, k = 4 / 5"
 R_HSCM_MM = "results: hscm | one 1024-bit Montgomery product, 16 / 32 PEs"
 R_HSCM_MM2 = "results: hscm | one 2048-bit product, 32 PEs"
-R_HSCM_EXP = "results: hscm | 1024-bit modexp, window, 16 PEs"
-R_CRT2048 = "results: hscm | CRT-RSA-2048, 32 PEs (2 x 16), constant time (fixed window 6)"
+R_HSCM_EXP = "results: hscm | 1024-bit modexp, sliding window 4 / 6, 16 PEs"
+R_CRT2048 = "results: hscm | CRT-RSA-2048, 32 PEs (2 x 16), constant time, fixed window 4 / 6"
 R_CRT4096 = "results: hscm | CRT-RSA-4096, 64 PEs, constant time (fixed window 6)"
 W_P256 = "where: P-256 k*G / ECDH"
 W_P384 = "where: P-384 k*G / ECDH"
@@ -141,18 +141,20 @@ def victor_efficiency(k: int) -> Callable[[str], Outcome]:
     return run
 
 
-def hscm_modexp_window(backend: str) -> Outcome:
-    """bench/hscm.py's `exp` row (16 PEs, window 6): the sliding window's count depends on the
-    exponent, so its generator is replayed (seed 4: the `mm` group's draws, then the modulus, base
-    and exponent of the `exp` group)."""
-    rng = random.Random(4)
-    for n in (1024, 1024, 2048):                   # the mm group: a modulus and two operands each
-        m = rng.getrandbits(n) | 1 | (1 << (n - 1))
-        rng.randrange(m), rng.randrange(m)
-    mod = rng.getrandbits(1024) | 1 | (1 << 1023)
-    base = rng.randrange(mod)
-    exp = rng.getrandbits(1024) | (1 << 1023)
-    return _modexp_top("hscm", {"pes": 16, "w": 16, "window": 6, "ladder": 0}, base, exp, mod, backend)
+def hscm_modexp_window(window: int) -> Callable[[str], Outcome]:
+    """bench/hscm.py's `exp` rows (16 PEs, window 4 and 6, the same operands): the sliding window's
+    count depends on the exponent, so its generator is replayed (seed 4: the `mm` group's draws,
+    then the modulus, base and exponent of the `exp` group)."""
+    def run(backend: str) -> Outcome:
+        rng = random.Random(4)
+        for n in (1024, 1024, 2048):               # the mm group: a modulus and two operands each
+            m = rng.getrandbits(n) | 1 | (1 << (n - 1))
+            rng.randrange(m), rng.randrange(m)
+        mod = rng.getrandbits(1024) | 1 | (1 << 1023)
+        base = rng.randrange(mod)
+        exp = rng.getrandbits(1024) | (1 << 1023)
+        return _modexp_top("hscm", {"pes": 16, "w": 16, "window": window, "ladder": 0}, base, exp, mod, backend)
+    return run
 
 
 # ---- one Montgomery product through pka_top's MONTMUL: hscm, mwr4 --------------------------------
@@ -448,8 +450,8 @@ def ecdsa_verify_p256(backend: str) -> Outcome:
 
 # ---- CRT-RSA on hscm -------------------------------------------------------------------------------
 
-def rsa_crt(bits: int, pes: int) -> Callable[[str], Outcome]:
-    """RSA_CRT, constant time (fixed window of 5 bits for window 6), a key from pka.proto.rsa
+def rsa_crt(bits: int, pes: int, window: int = 6) -> Callable[[str], Outcome]:
+    """RSA_CRT, constant time (fixed window of window - 1 bits: 5 for window 6), a key from pka.proto.rsa
     (seeded): the engine's count is the README's figure (on the engine harness); then two signatures
     through pka_top, blinding off, with COMPUTE == pka.rtl.top.crt_compute (the first with the key's
     setup, the second without: engine + the check s^e mod n)."""
@@ -457,7 +459,7 @@ def rsa_crt(bits: int, pes: int) -> Callable[[str], Outcome]:
         from pka import rsa
         from pka.model import hscm as M
         from pka.rtl.top import crt_compute
-        params: dict[str, Any] = {"pes": pes, "w": 16, "window": 6, "ladder": 0}
+        params: dict[str, Any] = {"pes": pes, "w": 16, "window": window, "ladder": 0}
         rng = _rng(f"rsa-crt-{bits}")
         key = rsa.crt_key(rsa.generate_key(bits, seed=rng.getrandbits(32)))
         m = rng.randrange(key.n)
@@ -518,7 +520,9 @@ CASES: list[Case] = [
     Case("hscm-mm-1024-16pe", "350", (R_HSCM_MM,), "pka_top", hscm_product(1024, 16), 65),
     Case("hscm-mm-1024-32pe", "214", (R_HSCM_MM,), "pka_top", hscm_product(1024, 32), 61),
     Case("hscm-mm-2048-32pe", "670", (R_HSCM_MM2,), "pka_top", hscm_product(2048, 32), 66),
-    Case("hscm-modexp-1024-16pe-w6", "358,390", (R_HSCM_EXP,), "pka_top", hscm_modexp_window, 1.0),
+    Case("hscm-modexp-1024-16pe-w4", "372,748", (R_HSCM_EXP,), "pka_top", hscm_modexp_window(4), 1.05),
+    Case("hscm-modexp-1024-16pe-w6", "358,390", (R_HSCM_EXP,), "pka_top", hscm_modexp_window(6), 1.0),
+    Case("hscm-rsa-crt-2048-32pe-w4", "404,259", (R_CRT2048,), "engine + pka_top", rsa_crt(2048, 32, 4)),
     Case("hscm-rsa-crt-2048-32pe", "370,533", (R_CRT2048, W_RSA), "engine + pka_top", rsa_crt(2048, 32), 1.43),
     Case("hscm-rsa-crt-4096-64pe", "1,367,427", (R_CRT4096,), "engine + pka_top", rsa_crt(4096, 64), 64.5),
 ]
