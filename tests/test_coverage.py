@@ -87,3 +87,55 @@ def test_coverage_build_summary_and_check(tmp_path: Path, monkeypatch: pytest.Mo
     index = cov.write_html(s2, points, tmp_path / "html", roots=roots)
     assert "pka RTL coverage" in index.read_text()
     assert (tmp_path / "html" / (EXAMPLE.replace("/", "_") + ".html")).is_file()
+
+
+_RETURNS_SV = """module ret_probe (input logic clk_i, input logic [1:0] sel_i, output logic [3:0] a_q, b_q);
+  function automatic logic [3:0] by_return(logic [1:0] s);
+    unique case (s)
+      2'd0:    return 4'd3;
+      2'd1:    return 4'd5;
+      default: return 4'd9;
+    endcase
+  endfunction
+  function automatic logic [3:0] by_result(logic [1:0] s);
+    logic [3:0] r;
+    unique case (s)
+      2'd0:    r = 4'd3;
+      2'd1:    r = 4'd5;
+      default: r = 4'd9;
+    endcase
+    return r;
+  endfunction
+  always_ff @(posedge clk_i) begin a_q <= by_return(sel_i); b_q <= by_result(sel_i); end
+endmodule
+"""
+
+_RETURNS_MAIN = """#include "Vret_probe.h"
+#include "verilated.h"
+#include "verilated_cov.h"
+int main() {
+  VerilatedContext ctx; Vret_probe m(&ctx);
+  for (int i = 0; i < 12; i++) { m.sel_i = i % 3; m.clk_i = 0; m.eval(); m.clk_i = 1; m.eval(); }
+  ctx.coveragep()->write("cov.dat");
+  return 0;
+}
+"""
+
+
+@pytest.mark.rtl
+def test_conditional_returns_read_zero_in_verilator(tmp_path: Path) -> None:
+    """Why `conditional_returns` are left out of the line totals: the same three-way case, once with a
+    `return` in each arm and once with a result variable, each arm running 4 times. Verilator counts
+    the result-variable arms (4 each) and reads 0 for every return arm. If this fails, Verilator now
+    counts return arms: drop the rule (pka.analysis.coverage.conditional_returns)."""
+    import subprocess
+    (tmp_path / "ret_probe.sv").write_text(_RETURNS_SV)
+    (tmp_path / "main.cpp").write_text(_RETURNS_MAIN)
+    subprocess.run(["verilator", "--cc", "--exe", "--build", "--coverage-line", "-Wno-fatal", "-j", "1",
+                    "ret_probe.sv", "main.cpp", "-o", "probe"], cwd=tmp_path, check=True, capture_output=True)
+    subprocess.run(["obj_dir/probe"], cwd=tmp_path, check=True)
+    hits = {pt.line: n for pt, n in cov.merge([tmp_path / "cov.dat"]).items() if pt.kind == "line"}
+    returns = cov.conditional_returns(_RETURNS_SV)
+    assert returns == {4, 5, 6}
+    assert [hits[ln] for ln in (12, 13, 14)] == [4, 4, 4]      # the result-variable arms
+    assert [hits[ln] for ln in sorted(returns)] == [0, 0, 0]    # the return arms, which ran as often

@@ -133,6 +133,15 @@ def test_sbmm_build_results_and_cycles(stall: int) -> None:
         assert got.result == want.result == a * b % ctx.p
         assert got.cycles == want.cycles == model.sb_times(ctx.na, ctx.nb)["total"]
     assert cnt.split_fix > 0 and cnt.compress_fix > 0     # the RTL's K = -1 and Q = -1 paths were taken
+    # K = -1 in V's Split alone: a = 1 (K = 0, R = 1), b = Ma (K = 1, R = 0) make U = 0 and V = 1, which
+    # the alpha = 0 base extension lifts to 1 + Ma (the gamma channel's and rowers' fix_v path)
+    for a, b in ((1, ctx.ma), (ctx.ma, 1)):
+        one = model.SbmmCount()
+        z = model.compress(ctx, model.sbmm(ctx, [(model.sbmm_to(ctx, a), model.sbmm_to(ctx, b))], one), one)
+        assert one.split_fix == 1
+        got = rtl.modmul(a, b, ctx.p, {"w": 16, "alg": "sbmm"})
+        assert got.detail["residues"] == z and got.result == a * b % ctx.p
+        assert got.cycles == model.sb_times(ctx.na, ctx.nb)["total"]
     for e in (0, 1, rng.getrandbits(64)):
         a = rng.randrange(ctx.p)
         got, want = rtl.modexp(a, e, ctx.p, {"w": 16, "alg": "sbmm"}), model.modexp(a, e, ctx.p, {"w": 16, "alg": "sbmm"})

@@ -16,7 +16,7 @@ from pka.errors import PkaError, Status
 from pka.model import hscm as model
 from pka.model.common import CrtKey
 from pka.rtl.top import crt_compute
-from pka.sim import Slot
+from pka.sim import Op, Slot
 
 pytestmark = pytest.mark.rtl
 
@@ -89,6 +89,10 @@ def test_rsa_crt() -> None:
             r2 = be.rsa_crt(m2, key, PARAMS)               # the key's constants are kept
             assert r2.result == pow(m2, key.d, key.n) and not r2.detail["key_setup"]
             assert r2.cycles == crt_compute(m2, key, PARAMS, key_setup=False, n_setup=False, blind=blind)
+    # the sequencer's own length checks on bits(p), bits(q): both > 0, the same word count, <= MaxLen / 2
+    nb, bp, bq = key.n.bit_length(), key.p.bit_length(), key.q.bit_length()
+    for lp, lq in ((0, bq), (bp, 0), (bp, 200), (257, 257)):
+        assert p.command(Op.RSA_CRT, nb, lp, lq).status == Status.ERR_LENGTH, (lp, lq)
     p.set_blinding(True)
     for s in (Slot.P, Slot.Q, Slot.DP, Slot.DQ, Slot.QINV):
         assert p.read_slot(s, 8) == 0                      # secrets are write-only

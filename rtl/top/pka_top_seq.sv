@@ -612,8 +612,6 @@ module pka_top_seq
                   // always and writes x back unchanged when x >= 0: a constant count
                   fn_d = FnFix; c3_d = 1'b0; state_d = SPass;
                   s1_d = mdst_q; dst_d = mdst_q;
-                end else if (ret_q) begin
-                  kind_d = rkind_q; step_d = rstep_q; ret_d = 1'b0;
                 end else state_d = fin_st;
               end
               default: begin

