@@ -78,7 +78,7 @@ module pka_hscm_prog_ref
 
   // H_*: a descriptor is held for the sequencer; C_*: computing the next one
   typedef enum logic [4:0] {
-    G_IDLE, H_END, H_MODMUL1, H_MODRED1, H_MRDC1, H_CONV, H_SQ, H_ODD, H_LASTPRE, H_MAIN, H_Z0,
+    G_IDLE, H_END, H_MODMUL1, H_MODRED1, H_MRDC1, H_CONV, H_SQ, H_ODD, H_LASTPRE, H_MAIN,
     H_Z1, H_LAD, C_FIRST, C_MAIN, H_F1, H_F2, H_F3, H_FPOW
   } gst_e;
 
@@ -262,7 +262,7 @@ module pka_hscm_prog_ref
         PG_EXP, PG_CRT: begin
           if (rem_q == '0) begin
             d_d = mk(SRC_ONE, '0, SRC_RAM, ENT_W, 1'b0, '0, 1'b0, 1'b0);
-            st_d = (mode_i == PG_CRT) ? H_Z0 : H_Z1;
+            st_d = H_Z1;     // as pka_hscm_prog: RSA_CRT's exponent is never zero-length
           end else if (mode_i == PG_CRT) begin
             d_d = mk(SRC_ONE, '0, SRC_RAM, ENT_MSG, 1'b0, '0, 1'b0, 1'b0);
             d_d.add_en = 1'b1;
@@ -339,12 +339,8 @@ module pka_hscm_prog_ref
         end
         H_MAIN: st_d = C_MAIN;
         H_LASTPRE: st_d = C_FIRST;
-        H_Z0: begin
-          d_d = mk(SRC_CPA, '0, SRC_ONE, '0, 1'b0, '0, 1'b0, 1'b0);
-          st_d = H_Z1;
-        end
         H_Z1: begin
-          d_d = mk(SRC_CPA, '0, crt_q ? SRC_RAM : SRC_ONE, ENT_U, 1'b1, ENT_RES, 1'b0, 1'b1);
+          d_d = mk(SRC_CPA, '0, SRC_ONE, ENT_U, 1'b1, ENT_RES, 1'b0, 1'b1);
           st_d = H_END;
         end
         H_LAD: begin
