@@ -473,6 +473,7 @@ def rsa_crt(bits: int, pes: int, window: int = 6) -> Callable[[str], Outcome]:
         _require(got.result == pow(m, key.d, key.n) and pow(got.result, key.e, key.n) == m,
                  f"CRT-RSA-{bits} (engine): signature != pow()")
         p = _no_blinding("hscm", params, bits)
+        p.zeroize()     # the session may hold this key's constants from another case (another window)
         tops = []
         try:
             for i, mm in enumerate((m, rng.randrange(key.n))):
