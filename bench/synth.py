@@ -26,7 +26,8 @@ from typing import Any
 
 from pka.errors import PkaError
 from pka.explore import op_cycles
-from pka.synth import REPO, FlowOptions, cached_result, design_for, design_key, get_target, synth_design
+from pka.synth import (REPO, FlowOptions, cached_result, design_for, design_key, get_target, measured_on_current_rtl,
+                       synth_design)
 
 OUT = Path(__file__).resolve().parent / "results" / "synth.json"
 NOT_CACHED = "not synthesised yet"   # the status of a --cached-only row whose design is not in the cache
@@ -370,13 +371,10 @@ def refresh(rows: list[dict[str, Any]], target: str) -> list[dict[str, Any]]:
         try:
             cyc = op_cycles(cfg["engine"], cfg["params"], cfg["bits"], cfg["op"], "model")
             r["cycles"] = cyc["cycles"]
-            flow = r.get("flow") or {}
-            opts = FlowOptions(freq=cfg.get("freq"), seed=flow.get("seed", 1), no_tmdriv=flow.get("no_tmdriv", False))
-            key = design_key(design_for(cfg["engine"], cfg["params"], cfg["bits"]), get_target(target), opts)
         except PkaError:
             out.append(r)
             continue
-        r["stale"] = r.get("status") == "ok" and r.get("design_key") not in (None, key)
+        r["stale"] = r.get("status") == "ok" and r.get("design_key") is not None and not measured_on_current_rtl(r)
         if r.get("status") == "ok" and r.get("fmax_mhz"):
             r["time_us"] = r["cycles"] / r["fmax_mhz"]
             lut = (r.get("area") or {}).get("lut4")

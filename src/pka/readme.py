@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pka.synth import measured_on_current_rtl
+
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
 RESULTS = REPO / "bench" / "results"
@@ -130,20 +132,6 @@ def synth_row(data: Mapping[str, Any], row_id: str) -> Row:
     if r.get("status") != "ok" or not r.get("fmax_mhz"):
         raise ReadmeGenError(f"synth.json {row_id}: no fmax ({r.get('status')})")
     return r
-
-
-def measured_on_current_rtl(row: Row) -> bool:
-    """Whether a synth.json row's design key is the key of its design as the sources are now."""
-    from pka.errors import PkaError
-    from pka.synth import FlowOptions, design_for, design_key, get_target
-
-    flow = row.get("flow") or {}
-    opts = FlowOptions(freq=flow.get("freq"), seed=flow.get("seed", 1), no_tmdriv=flow.get("no_tmdriv", False))
-    try:
-        key = design_key(design_for(row["engine"], row["params"], row["bits"]), get_target(row["target"]), opts)
-    except PkaError:
-        return False
-    return bool(row.get("design_key") == key)
 
 
 # ---- formatting ------------------------------------------------------------------------------------

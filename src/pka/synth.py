@@ -620,6 +620,20 @@ def design_key(d: SynDesign, target: Target, opts: FlowOptions) -> str:
     return _hash(parts)
 
 
+def measured_on_current_rtl(row: dict[str, Any]) -> bool:
+    """Whether a bench/results/synth.json row was measured on the design as the sources are now: its
+    stored design key equals the key of (engine, params, bits, target) with the flow options it
+    recorded. False for a row whose design no longer elaborates here. The one staleness test of
+    bench/synth.py's doc tables and the README's (pka.readme)."""
+    flow = row.get("flow") or {}
+    opts = FlowOptions(freq=flow.get("freq"), seed=flow.get("seed", 1), no_tmdriv=flow.get("no_tmdriv", False))
+    try:
+        key = design_key(design_for(row["engine"], row["params"], row["bits"]), get_target(row["target"]), opts)
+    except PkaError:
+        return False
+    return bool(row.get("design_key") == key)
+
+
 def _stage(workdir: Path, files: list[Path]) -> list[str]:
     """Copy files into workdir keeping their repository-relative paths; return those paths."""
     rels = []
