@@ -139,3 +139,12 @@ def test_conditional_returns_read_zero_in_verilator(tmp_path: Path) -> None:
     assert returns == {4, 5, 6}
     assert [hits[ln] for ln in (12, 13, 14)] == [4, 4, 4]      # the result-variable arms
     assert [hits[ln] for ln in sorted(returns)] == [0, 0, 0]    # the return arms, which ran as often
+
+
+def test_waiver_context_pins_a_common_line() -> None:
+    """A line waiver with a context applies only where that text is on the line or just above it."""
+    w = cov.Waiver("line", "f.sv", "end else begin", "the w = 64 path only", context="W == 64")
+    assert w.applies("line", "f.sv", "end else begin", "if (W == 64 && x) begin\n  a = 1;")
+    assert not w.applies("line", "f.sv", "end else begin", "if (W == 32) begin\n  a = 1;")
+    assert not w.applies("line", "g.sv", "end else begin", "W == 64")
+    assert cov.Waiver("line", "f.sv", "end else begin", "any").applies("line", "f.sv", "end else begin")

@@ -292,11 +292,18 @@ class Waiver:
     match: str       # line: a piece of the line's text; fsm: "reg.State"; status/op: the name
     reason: str
     used: int = 0
+    context: str = ""   # line: text that must also be on the line or one of the CONTEXT_LINES above it
+                        # (pins a waiver whose match, e.g. `end else begin`, is on many lines)
 
-    def applies(self, kind: str, file: str, text: str) -> bool:
+    def applies(self, kind: str, file: str, text: str, above: str = "") -> bool:
         if kind != self.kind or file != self.file:
             return False
-        return self.match in text if kind == "line" else self.match == text
+        if kind != "line":
+            return self.match == text
+        return self.match in text and (not self.context or self.context in above + "\n" + text)
+
+
+CONTEXT_LINES = 12
 
 
 def load_waivers(path: Path = WAIVERS) -> list[Waiver]:
@@ -308,13 +315,13 @@ def load_waivers(path: Path = WAIVERS) -> list[Waiver]:
         for key in ("kind", "file", "match", "reason"):
             if not str(w.get(key, "")).strip():
                 raise ValueError(f"{path}: waiver {w} has no {key}")
-        out.append(Waiver(w["kind"], w["file"], w["match"], w["reason"]))
+        out.append(Waiver(w["kind"], w["file"], w["match"], w["reason"], context=w.get("context", "")))
     return out
 
 
-def _waive(waivers: Sequence[Waiver], kind: str, file: str, text: str) -> str | None:
+def _waive(waivers: Sequence[Waiver], kind: str, file: str, text: str, above: str = "") -> str | None:
     for w in waivers:
-        if w.applies(kind, file, text):
+        if w.applies(kind, file, text, above):
             w.used += 1
             return w.reason
     return None
@@ -346,7 +353,7 @@ def summarize(points: Mapping[Point, int], waivers: Sequence[Waiver] = (), roots
         for ln in sorted(hits):
             if hits[ln] == 0:
                 text = texts[f][ln - 1].strip() if ln - 1 < len(texts[f]) else ""
-                uncovered.append({"file": f, "line": ln, "text": text, "reason": _waive(waivers, "line", f, text)})
+                uncovered.append({"file": f, "line": ln, "text": text, "reason": _waive(waivers, "line", f, text, "\n".join(texts[f][max(0, ln - 1 - CONTEXT_LINES):ln - 1]))})
         t = toggles.get(f, (0, 0))
         files[f] = {"lines": len(hits), "lines_hit": sum(1 for n in hits.values() if n),
                     "line": _pct(sum(1 for n in hits.values() if n), len(hits)),
