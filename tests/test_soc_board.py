@@ -43,7 +43,7 @@ def test_board_top_lint(variant: str) -> None:
     from pka.sim import LINT_WAIVERS, verilator_bin
 
     cfg = soc_board.config(variant)
-    params = soc_board.top_params(cfg)
+    params = soc_board.board_params(variant, cfg)
     cmd = [verilator_bin(), "--lint-only", "-Wall", "--top-module", BOARD.top, str(LINT_WAIVERS),
            str(REPO / "soc" / "lint" / "soc_waivers.vlt")]
     cmd += [f"-G{k}={v}" for k, v in sorted(params.items())]

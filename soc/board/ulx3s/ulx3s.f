@@ -9,4 +9,5 @@ soc/rtl/pka_soc_sysctl.sv
 soc/rtl/pka_soc_entropy.sv
 soc/rtl/pka_soc.sv
 soc/rtl/pka_soc_uart_tx.sv
+soc/board/ecp5/EHXPLLL.sv
 soc/board/ulx3s/pka_soc_ulx3s.sv
