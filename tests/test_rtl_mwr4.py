@@ -248,6 +248,24 @@ def test_select_toggles_equal_model() -> None:
     assert sel[True] < sel[False]
 
 
+@pytest.mark.parametrize("lp", [(1, 1), (0, 0)], ids=["blockers-isolation", "neither"])
+@pytest.mark.parametrize("p", CONFIGS, ids=lambda p: f"r{p['radix']}-ns{p['ns']}-w{p['w']}")
+def test_low_power_builds_transparent(p: dict[str, int], lp: tuple[int, int]) -> None:
+    """The glitch blockers' build (LpGlitch = 1: latches open while the clock is low) and the build
+    without operand isolation (LpIsolate = 0; the default build has it) give the same products in
+    the same cycles as the model, random operands and the edge operands 0, 1, M - 1."""
+    cfg = model.config(p)
+    rng = random.Random(31 + p["radix"])
+    n = 64
+    for i in range(max(4, VECTORS // 4)):
+        m = _modulus(rng, n)
+        a, b = [(0, m - 1), (1, m - 1), (m - 1, m - 1)][i] if i < 3 else (rng.randrange(m), rng.randrange(m))
+        r = rtl.run(Op.MONTMUL, n, {Slot.N: m, Slot.A: a, Slot.B: b}, cfg, glitch=lp[0], isolate=lp[1], maxlen=n)
+        want = model.mont_product(a, b, m, cfg)
+        assert r.result == want.value, (a, b, m)
+        assert r.cmd.cycles == model.product_cycles(n, cfg)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("radix", [2, 4, 8])
 def test_large_operands(radix: int) -> None:

@@ -48,6 +48,8 @@ module pka_mwr4_core
   parameter int unsigned W         = 16,   // word size: 4, 8, 16, 32
   parameter int unsigned LpCoding  = 1,    // 1: build the paper's SEL_PP coding
   parameter int unsigned LpFreeze  = 1,    // 1: build the SEL_PP/SEL_PM freeze
+  parameter int unsigned LpGlitch  = 0,    // 1: build the glitch blockers (latches; doc/mwr4.md)
+  parameter int unsigned LpIsolate = 1,    // 1: operand isolation of the PEs' first/last-word adders
   parameter int unsigned ToggleCnt = 0     // 1: toggle counters, written to SLOT_X2 after each op
 ) (
   input  logic               clk_i,
@@ -86,7 +88,8 @@ module pka_mwr4_core
     if (Radix != 2 && Radix != 4 && Radix != 8) $fatal(1, "Radix must be 2, 4 or 8");
     if (W != 4 && W != 8 && W != 16 && W != 32) $fatal(1, "W must be 4, 8, 16 or 32");
     if (NS < 1 || NS > 64) $fatal(1, "NS must be 1..64");
-    if (LpCoding > 1 || LpFreeze > 1 || ToggleCnt > 1) $fatal(1, "LpCoding, LpFreeze, ToggleCnt: 0 or 1");
+    if (LpCoding > 1 || LpFreeze > 1 || LpGlitch > 1 || LpIsolate > 1 || ToggleCnt > 1)
+      $fatal(1, "LpCoding, LpFreeze, LpGlitch, LpIsolate, ToggleCnt: 0 or 1");
   end
 
   typedef enum logic [3:0] {Idle, Load, Drain, Check, PSetup, PRun, Store, TogStore, Done, Wipe} state_e;
@@ -304,7 +307,8 @@ module pka_mwr4_core
   end
 
   pka_mwr4_kernel #(
-    .Radix(Radix), .W(W), .NS(NS), .Coding(LpCoding), .Freeze(LpFreeze), .ToggleCnt(ToggleCnt)
+    .Radix(Radix), .W(W), .NS(NS), .Coding(LpCoding), .Freeze(LpFreeze), .ToggleCnt(ToggleCnt),
+    .GlitchBlock(LpGlitch), .Isolate(LpIsolate)
   ) u_kernel (
     .clk_i(clk_i), .rst_ni(rst_ni), .wipe_i(wipe),
     .in_valid_i(k_valid), .in_first_i(k_first), .in_last_i(k_last),

@@ -18,6 +18,8 @@ module pka_mwr4_kernel #(
   parameter int unsigned Coding    = 1,   // 1: the paper's SEL_PP coding is built
   parameter int unsigned Freeze    = 1,   // 1: the SEL freeze is built
   parameter int unsigned ToggleCnt = 0,   // 1: toggle counters
+  parameter int unsigned GlitchBlock = 0, // 1: glitch blockers (latches) on the generators' selects
+  parameter int unsigned Isolate   = 1,   // 1: operand isolation of the first- and last-word adders
   localparam int unsigned K        = Radix == 8 ? 3 : Radix == 4 ? 2 : 1
 ) (
   input  logic         clk_i,
@@ -75,7 +77,8 @@ module pka_mwr4_kernel #(
 
   for (genvar s = 0; s < NS; s++) begin : g_stage
     pka_mwr4_pe #(
-      .Radix(Radix), .W(W), .Coding(Coding), .Freeze(Freeze), .ToggleCnt(ToggleCnt)
+      .Radix(Radix), .W(W), .Coding(Coding), .Freeze(Freeze), .ToggleCnt(ToggleCnt),
+      .GlitchBlock(GlitchBlock), .Isolate(Isolate)
     ) u_pe (
       .clk_i(clk_i), .rst_ni(rst_ni), .wipe_i(wipe_i),
       .in_valid_i(v[s]), .in_first_i(f[s]), .in_last_i(l[s]),
