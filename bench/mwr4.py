@@ -430,11 +430,13 @@ def power_plot(pw: dict[str, Any]) -> str:
     rows = [d for d in pw["radices"] if not d["glitch_blockers"]]
     xs = [f"radix {d['radix']}\nNS {d['ns']}" for d in rows]
     ax = axes[0]
-    ours = [d["power_ratio_to_radix2"] for d in rows]
+    per_cycle = [d["power_ratio_to_radix2"] for d in rows]
+    per_product = [d["energy_ratio_to_radix2"] for d in rows]
     paper = [d["paper_ratio_to_radix2"] for d in rows]
     pos = range(len(rows))
-    ax.bar([p - 0.2 for p in pos], ours, 0.4, label="ours: energy per cycle (gate netlist, unit delay)")
-    ax.bar([p + 0.2 for p in pos], paper, 0.4, label="paper Table 4: power (XPower, 10 MHz)")
+    ax.bar([p - 0.27 for p in pos], per_cycle, 0.27, label="ours: energy per cycle (power at one clock)")
+    ax.bar(list(pos), per_product, 0.27, label="ours: energy per product")
+    ax.bar([p + 0.27 for p in pos], paper, 0.27, label="paper Table 4: power (XPower, 10 MHz)")
     ax.set_xticks(list(pos), xs)
     ax.set_ylabel("x radix 2")
     ax.set_title(f"equal kernel area, {pw['n']}-bit product")
