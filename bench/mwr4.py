@@ -344,7 +344,7 @@ def _equal_area_ns(radix: int, w: int, target: int) -> tuple[int, int]:
     from pka.analysis import power as P
 
     def tr(ns: int) -> int:
-        return P.transistors(P.netlist(P.Build(radix, ns, w)))
+        return P.transistors(P.netlist(P.Build(radix, ns, w, isolate=1)))
 
     a, b = tr(1), tr(9)
     per, base = (b - a) / 8, a - (b - a) / 8           # transistors = base + per * NS (linear in NS)
@@ -356,19 +356,20 @@ def _equal_area_ns(radix: int, w: int, target: int) -> tuple[int, int]:
 
 def power_section(seed: int, products: int) -> dict[str, Any]:
     """Energy per product and per cycle of the kernel's gate netlist: radix 2/4/8 at equal kernel
-    area, and each low-power technique on and off at the radix-4 point."""
+    area (operand isolation on: the lower-energy build of each), and each low-power technique on and
+    off at the radix-4 point."""
     from pka.analysis import power as P
 
     t0 = time.perf_counter()
     r, ns, w = POWER_REF
-    ref_tr = P.transistors(P.netlist(P.Build(r, ns, w)))
+    ref_tr = P.transistors(P.netlist(P.Build(r, ns, w, isolate=1)))
     points = {4: (ns, ref_tr)}
     for radix in (2, 8):
         points[radix] = _equal_area_ns(radix, w, ref_tr)
     radices = []
     for radix in (2, 4, 8):
         for glitch in (0, 1):
-            res = P.measure(P.Build(radix, points[radix][0], w, glitch=glitch), POWER_N, products, seed)
+            res = P.measure(P.Build(radix, points[radix][0], w, glitch=glitch, isolate=1), POWER_N, products, seed)
             radices.append(res.as_dict())
     for d in radices:
         base = next(x for x in radices if x["radix"] == 2 and x["glitch_blockers"] == d["glitch_blockers"])
@@ -377,8 +378,8 @@ def power_section(seed: int, products: int) -> dict[str, Any]:
         d["paper_power_mw"] = PAPER_TABLE4_MW[d["radix"]]
         d["paper_ratio_to_radix2"] = round(PAPER_TABLE4_MW[d["radix"]] / PAPER_TABLE4_MW[2], 3)
     techniques = []
-    # the paper's three techniques in every combination, with our operand isolation (the engine's
-    # default); then isolation off, with the paper's techniques all on and all off
+    # the paper's three techniques in every combination, with our operand isolation (LpIsolate = 1);
+    # then isolation off (the engine's default), with the paper's techniques all on and all off
     combos = [(c, f, g, 1) for c in (1, 0) for f in (1, 0) for g in (0, 1)] + [(1, 1, 1, 0), (0, 0, 0, 0)]
     for coding, freeze, glitch, iso in combos:
         res = P.measure(P.Build(r, ns, w, coding=coding, freeze=freeze, glitch=glitch, isolate=iso),

@@ -81,7 +81,7 @@ def test_unsupported_cells_are_refused(tmp_path: Path) -> None:
         P.GateSim(_netlist(tmp_path, {"m": ("$mul", {"A": 3, "B": 3, "Y": 4})}, {"y": 4}), top="t")
 
 
-BUILDS = [P.Build(4, 2, 8), P.Build(4, 2, 8, glitch=1), P.Build(2, 3, 4, coding=0, freeze=0, isolate=0),
+BUILDS = [P.Build(4, 2, 8), P.Build(4, 2, 8, glitch=1), P.Build(2, 3, 4, coding=0, freeze=0, isolate=1),
           P.Build(8, 2, 8)]
 
 

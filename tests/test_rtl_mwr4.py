@@ -248,11 +248,11 @@ def test_select_toggles_equal_model() -> None:
     assert sel[True] < sel[False]
 
 
-@pytest.mark.parametrize("lp", [(1, 1), (0, 0)], ids=["blockers-isolation", "neither"])
+@pytest.mark.parametrize("lp", [(1, 0), (0, 1), (1, 1)], ids=["blockers", "isolation", "both"])
 @pytest.mark.parametrize("p", CONFIGS, ids=lambda p: f"r{p['radix']}-ns{p['ns']}-w{p['w']}")
 def test_low_power_builds_transparent(p: dict[str, int], lp: tuple[int, int]) -> None:
-    """The glitch blockers' build (LpGlitch = 1: latches open while the clock is low) and the build
-    without operand isolation (LpIsolate = 0; the default build has it) give the same products in
+    """The glitch blockers' build (LpGlitch = 1: latches open while the clock is low), the operand
+    isolation's (LpIsolate = 1) and both (the default build has neither) give the same products in
     the same cycles as the model, random operands and the edge operands 0, 1, M - 1."""
     cfg = model.config(p)
     rng = random.Random(31 + p["radix"])

@@ -49,7 +49,7 @@ module pka_mwr4_core
   parameter int unsigned LpCoding  = 1,    // 1: build the paper's SEL_PP coding
   parameter int unsigned LpFreeze  = 1,    // 1: build the SEL_PP/SEL_PM freeze
   parameter int unsigned LpGlitch  = 0,    // 1: build the glitch blockers (latches; doc/mwr4.md)
-  parameter int unsigned LpIsolate = 1,    // 1: operand isolation of the PEs' first/last-word adders
+  parameter int unsigned LpIsolate = 0,    // 1: operand isolation of the PEs' first/last-word adders
   parameter int unsigned ToggleCnt = 0     // 1: toggle counters, written to SLOT_X2 after each op
 ) (
   input  logic               clk_i,

@@ -19,7 +19,7 @@ module pka_mwr4_kernel #(
   parameter int unsigned Freeze    = 1,   // 1: the SEL freeze is built
   parameter int unsigned ToggleCnt = 0,   // 1: toggle counters
   parameter int unsigned GlitchBlock = 0, // 1: glitch blockers (latches) on the generators' selects
-  parameter int unsigned Isolate   = 1,   // 1: operand isolation of the first- and last-word adders
+  parameter int unsigned Isolate   = 0,   // 1: operand isolation of the first- and last-word adders
   localparam int unsigned K        = Radix == 8 ? 3 : Radix == 4 ? 2 : 1
 ) (
   input  logic         clk_i,

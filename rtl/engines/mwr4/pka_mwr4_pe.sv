@@ -25,10 +25,11 @@
 //   sample at the rising edge, after the low phase); the selects must settle within the high phase.
 //   Their effect is measured on the gate netlist with a unit-delay simulation (pka.analysis.power,
 //   doc/mwr4.md): a cycle simulator sees no glitches.
-//   Isolate = 1 (ours, not the paper's; the default) holds the operands of the logic that only the
-//   first word uses (the K-bit adder in front of the Montgomery recoder, the low-bits carry adder)
-//   and of the last word's carry-propagate adder at 0 in the other cycles: those adders otherwise
-//   switch, and glitch, on every word. 15 % less switching energy per product in the measurement.
+//   Isolate = 1 (ours, not the paper's) holds the operands of the logic that only the first word
+//   uses (the K-bit adder in front of the Montgomery recoder, the low-bits carry adder) and of the
+//   last word's carry-propagate adder at 0 in the other cycles: those adders otherwise switch, and
+//   glitch, on every word. 13-15 % less switching energy per product on the gate netlist, for 5 %
+//   more LUT4 on the ECP5 (doc/mwr4.md); off by default, for an ASIC or a power-bound build.
 // ToggleCnt = 1 adds per-cycle toggle counts of the SEL/EN registers, the generator nets and the
 //   datapath registers (measurement only).
 // wipe_i (OP_ZEROIZE): every register of the PE and its generators is cleared (held at 0 while
@@ -42,7 +43,7 @@ module pka_mwr4_pe #(
   parameter int unsigned Freeze    = 1,   // 1: SEL_PP/SEL_PM freeze while EN = 0 is built
   parameter int unsigned ToggleCnt = 0,   // 1: toggle counters for the low-power measurements
   parameter int unsigned GlitchBlock = 0, // 1: latches on the generators' selects (glitch blockers)
-  parameter int unsigned Isolate   = 1,   // 1: operand isolation of the first-word and last-word adders
+  parameter int unsigned Isolate   = 0,   // 1: operand isolation of the first-word and last-word adders
   localparam int unsigned K        = Radix == 8 ? 3 : Radix == 4 ? 2 : 1,
   localparam int unsigned SelW     = Radix == 8 ? 3 : Radix == 4 ? 2 : 1
 ) (

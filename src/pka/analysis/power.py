@@ -77,7 +77,7 @@ class Build:
     coding: int = 1
     freeze: int = 1
     glitch: int = 0
-    isolate: int = 1
+    isolate: int = 0
 
     @property
     def cfg(self) -> model.Config:

@@ -54,13 +54,13 @@ def mem_aw(maxlen: int) -> int:
 
 
 def design(cfg: model.Config, maxlen: int, toggle: bool = False, lp_coding: int = 1,
-           lp_freeze: int = 1, lp_glitch: int = 0, lp_isolate: int = 1) -> Design:
+           lp_freeze: int = 1, lp_glitch: int = 0, lp_isolate: int = 0) -> Design:
     aw = mem_aw(maxlen)
     params = {"MaxLen": maxlen, "MemAw": aw, "Radix": cfg.radix, "NS": cfg.ns, "W": cfg.w,
               "LpCoding": lp_coding, "LpFreeze": lp_freeze, "ToggleCnt": int(toggle)}
     if lp_glitch:       # the glitch blockers' build (latches; the default build has none)
         params["LpGlitch"] = lp_glitch
-    if lp_isolate != 1:  # the build without operand isolation (the default has it)
+    if lp_isolate:      # operand isolation (the default build has none)
         params["LpIsolate"] = lp_isolate
     return Design("pka_mwr4_core", fileset("mwr4"), params, mem_aw=aw)
 
@@ -110,7 +110,7 @@ def _host_checks(mod: int, operands: tuple[int, ...], exp: int | None) -> int:
 
 def run(op: Op, n: int, slots: dict[Slot, int], cfg: model.Config, elen: int = 0, arg: int = 0,
         toggle: bool = False, lp: tuple[int, int] = (1, 1), stall: int = 0, budget: int = 0,
-        progress: Progress = None, maxlen: int = 0, glitch: int = 0, isolate: int = 1) -> Run:
+        progress: Progress = None, maxlen: int = 0, glitch: int = 0, isolate: int = 0) -> Run:
     """One command on the build for (cfg, size) (or a larger build `maxlen`: n is a runtime input);
     raises PkaError with the engine's status."""
     d = design(cfg, maxlen or max_len(max(n, elen, 1)), toggle, lp_coding=lp[0], lp_freeze=lp[1], lp_glitch=glitch,
