@@ -181,7 +181,7 @@ class Counts:
 
 
 class Mismatch(AssertionError):
-    pass
+    """The netlist's simulation disagrees with the RTL trace (or the trace with the products run)."""
 
 
 class GateSim:
@@ -194,7 +194,7 @@ class GateSim:
         ids: dict[Any, int] = {"0": 0, "1": 1}
         nxt = [2]
 
-        def nid2(bit: Any) -> int:
+        def nid(bit: Any) -> int:
             if bit in ("x", "z"):
                 return 0
             if bit not in ids:
@@ -203,7 +203,7 @@ class GateSim:
             return ids[bit]
 
         for name, p in mod["ports"].items():
-            self.ports[name] = (p["direction"], [nid2(b) for b in p["bits"]])
+            self.ports[name] = (p["direction"], [nid(b) for b in p["bits"]])
         g2: dict[str, list[tuple[int, int, int]]] = {k: [] for k in _GATE2}
         g1: dict[str, list[tuple[int, int]]] = {k: [] for k in _GATE1}
         mux: list[tuple[int, int, int, int]] = []
@@ -219,7 +219,7 @@ class GateSim:
 
         for cname, c in mod["cells"].items():
             t = c["type"]
-            con = {k: nid2(v[0]) for k, v in c["connections"].items()}
+            con = {k: nid(v[0]) for k, v in c["connections"].items()}
             if t in _GATE2:
                 g2[t].append((con["A"], con["B"], con["Y"]))
                 load(con["A"], con["B"])
@@ -249,7 +249,7 @@ class GateSim:
                     load(con["E"])
             else:
                 raise ValueError(f"{cname}: cell type {t} is not a generic gate (run abc -g first)")
-        self.netnames = {name: [nid2(b) for b in nn["bits"]] for name, nn in mod["netnames"].items()}
+        self.netnames = {name: [nid(b) for b in nn["bits"]] for name, nn in mod["netnames"].items()}
         self.index = dict(ids)          # the netlist's bit number -> this simulator's net index
         self.n = nxt[0]
         self.clk = sorted(clk_bits)
