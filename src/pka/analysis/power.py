@@ -33,7 +33,6 @@ netlist flow; they are not milliwatts of a given FPGA.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import shutil
@@ -118,10 +117,8 @@ def netlist(build: Build, force: bool = False) -> Path:
     srcs = _sources()
     rel = [s.resolve().relative_to(REPO).as_posix() for s in srcs]
     script = yosys_script(rel, build.params())
-    h = hashlib.sha256(script.encode())
-    for s in srcs:
-        h.update(s.read_bytes())
-    work = WORK / f"{build.name}-{h.hexdigest()[:12]}"
+    key = synth._hash([script.encode(), *(s.read_bytes() for s in srcs)])
+    work = WORK / f"{build.name}-{key[:12]}"
     out = work / "netlist.json"
     if out.exists() and not force:
         return out

@@ -7,7 +7,7 @@ import logging
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import click
 
@@ -95,14 +95,7 @@ def synth(engine_name: str | None, param_items: tuple[str, ...], bits: int, unit
         d = design_for(engine_name, parse_param_items(engine_name, param_items), bits)
         with _status(not as_json, f"{engine_name} per module"):
             res = run_breakdown(d, force=force, timeout=timeout)
-        if out_path is not None:
-            out_path.parent.mkdir(parents=True, exist_ok=True)
-            out_path.write_text(json.dumps(res, indent=1))
-        if as_json:
-            click.echo(json.dumps(res, indent=2))
-        else:
-            for line in breakdown_lines(res):
-                click.echo(line)
+        _emit(res, out_path, as_json, breakdown_lines)
         return
     if unit:
         rtl: dict[str, int | str] = {}
@@ -127,13 +120,19 @@ def synth(engine_name: str | None, param_items: tuple[str, ...], bits: int, unit
     opts = FlowOptions(freq=freq, seed=seed, no_tmdriv=no_tmdriv, timeout=timeout, router=router)
     with _status(not as_json, f"{engine_name or unit} on {target}"):
         res = synth_design(design, target, opts, force=force, keep=keep)
+    _emit(res, out_path, as_json, summary_lines)
+
+
+def _emit(res: dict[str, Any], out_path: Path | None, as_json: bool,
+          lines: Callable[[dict[str, Any]], list[str]]) -> None:
+    """A record to --out (if given), then to stdout as JSON or as the human lines."""
     if out_path is not None:
         out_path.parent.mkdir(parents=True, exist_ok=True)
         out_path.write_text(json.dumps(res, indent=1))
     if as_json:
         click.echo(json.dumps(res, indent=2))
     else:
-        for line in summary_lines(res):
+        for line in lines(res):
             click.echo(line)
 
 
