@@ -312,6 +312,15 @@ def test_small_curve_order_counted_exactly() -> None:
     assert c.cofactor == 1   # order of G > 4 sqrt(p), its only multiple in the Hasse interval
 
 
+def test_small_ecdsa_curve_order() -> None:
+    """The ECDSA test curve: G of prime order n with bits(n) = bits(p) (ECDSA_SIGN's requirement)."""
+    import gmpy2
+    c = rns.CURVES["small_ecdsa"]
+    assert rns.bsgs_order(c) == c.order and gmpy2.is_prime(c.order)
+    assert c.order.bit_length() == c.p.bit_length() == 64
+    assert rns.affine_mul(c, c.order, (c.gx, c.gy)) is None
+
+
 def test_check_point() -> None:
     c = rns.P256
     for (x, y), why in (((c.p, c.gy), "coordinate out of range"), ((c.gx, c.gy + 1), "point not on curve"),

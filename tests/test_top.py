@@ -141,10 +141,11 @@ def test_error_codes(pka: Pka, sim: TopSim) -> None:
     pka.write_slot(Slot.B, 3, nw)
     assert _code(pka, Op.MODADD, 8) == Status.ERR_OPERAND_RANGE
     assert _code(pka, Op.MODSUB, 8) == Status.ERR_OPERAND_RANGE
-    assert _code(pka, 14, 8) == Status.ERR_OPCODE
+    assert _code(pka, 0x10, 8) == Status.ERR_OPCODE
     assert _code(pka, 0x20, 8) == Status.ERR_OPCODE
     assert _code(pka, 0xFF, 8) == Status.ERR_OPCODE
-    for op in (Op.MODEXP, Op.MODMUL, Op.RSA_CRT, Op.ECC_MUL, Op.ECC_CHECK, Op.MODINV, Op.MUL, Op.MODRED):
+    for op in (Op.MODEXP, Op.MODMUL, Op.RSA_CRT, Op.ECC_MUL, Op.ECC_CHECK, Op.MODINV, Op.MUL, Op.MODRED,
+               Op.ECDSA_SIGN):
         if not pka.cfg.serves(op):
             assert _code(pka, op, 8) == Status.ERR_UNSUPPORTED
     assert _code(pka, Op.MODADD, 8, engine=5) == Status.ERR_UNSUPPORTED       # engine not in the build

@@ -112,6 +112,8 @@ module pka_top
         if (engine_binary(e) && engine_ops(e)[4'(OP_MODMUL)]) m[4'(OP_ECC_CHECK)] = 1'b1;
       end
     end
+    // ECDSA_SIGN: k G on rns, the arithmetic mod n on hscm (the sequencer knows hscm's r)
+    if (EngMask[EngRns] && EngMask[EngHscm]) m[4'(OP_ECDSA_SIGN)] = 1'b1;
     return m;
   endfunction
 

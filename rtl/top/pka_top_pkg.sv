@@ -15,7 +15,7 @@ package pka_top_pkg;
   typedef logic [NumOps-1:0] opmask_t;
 
   // Opcodes the top knows (anything else is ERR_OPCODE).
-  localparam opmask_t OpsKnown = opmask_t'(16'h3FFF) | (opmask_t'(1) << OP_ZEROIZE);
+  localparam opmask_t OpsKnown = opmask_t'(16'h3FFF) | (opmask_t'(1) << OP_ECDSA_SIGN) | (opmask_t'(1) << OP_ZEROIZE);
 
   // Opcodes the sequencer executes by itself (word-serial, no engine).
   localparam opmask_t OpsNative = (opmask_t'(1) << OP_NOP) | (opmask_t'(1) << OP_ZEROIZE)

@@ -125,6 +125,11 @@ module pka_top_seq
   localparam int unsigned IterW    = $clog2(2 * MaxR + 2);
   localparam int unsigned WdW      = 48;                 // watchdog counter bits
   localparam int unsigned RstCycles = 4;                 // engine reset hold on abort / timeout
+  // ECDSA_SIGN's RNS -> binary conversion of x (the Cox fraction of pka_rns_cox: q = 8 top bits)
+  localparam int unsigned CoxQ  = 8;
+  localparam int unsigned CoxSh = (RnsW >= CoxQ) ? RnsW - CoxQ : 0;
+  localparam logic [32:0] ModTop = 33'd1 << RnsW;                  // 2^w: a channel modulus is 2^w - c
+  localparam bit          EcdsaOk = (RnsW != 0) && (MontK != 0);   // rns and hscm in the build
   // the sequencer's watchdog over a whole command: four times the largest engine bound's scale
   function automatic int unsigned max_shift();
     int unsigned m;
@@ -157,11 +162,11 @@ module pka_top_seq
   end
 
   // ---- what the command does ------------------------------------------------------------------
-  typedef enum logic [3:0] {KReset, KNop, KZero, KEng, KAdd, KSub, KMont, KInv, KChk, KCrt, KExp, KKeyClr,
-                            KAbort, KBlk, KSign, KEcc} kind_e;
+  typedef enum logic [4:0] {KReset, KNop, KZero, KEng, KAdd, KSub, KMont, KInv, KChk, KCrt, KExp, KKeyClr,
+                            KAbort, KBlk, KSign, KEcc, KEcd, KEcs} kind_e;
   typedef enum logic [4:0] {
     FnZero, FnScanN, FnAddChk, FnAdd, FnSubChk, FnSub, FnInitX, FnDbl, FnFix, FnInvChk, FnNm2,
-    FnCopy, FnIsOne, FnEq, FnClr, FnRand, FnMac
+    FnCopy, FnIsOne, FnEq, FnClr, FnRand, FnMac, FnLd
   } fn_e;
   typedef enum logic [3:0] {SPass, SIdle, SDecode, SNext, SMu, SEngCmd, SEngWait, SDone, SClean, SRst, SEnt} state_e;
 
@@ -247,6 +252,17 @@ module pka_top_seq
   logic [1:0]        rnd_q, rnd_d;          // FnMac round (ECC_MUL's r of 64 (rnd + 1) bits): s1 at word 2 rnd, s0 whole
   logic [7:0]        rw_q, rw_d;            // FnRand: random words (above: zeros)
   logic              sbl_q, sbl_d;          // ECC_MUL: the scalar is blinded
+  // ECDSA_SIGN (programs KEcd, KEcs; doc/top.md)
+  pslot_t            ksrc_q, ksrc_d;        // KEcc: the slot of the scalar (SLOT_E; ECDSA_SIGN: its nonce k)
+  logic              wo_q, wo_d;            // HsWn holds W = R^2 mod n for the order n in A_HI (not SLOT_N's)
+  logic              mz_q, mz_d;            // FnMac: s0 reads as zero (dst = s1 r)
+  logic [CntW-1:0]   zlim_q, zlim_d;        // add/sub passes: N and B words from zlim on read as zero
+  logic              rmk_q, rmk_d;          // FnRand: the last random word keeps ELEN mod 32 bits
+  logic [SlotAw-1:0] poff_q, poff_d;        // FnLd: the word of s0 it loads
+  logic              ldsub_q, ldsub_d;      // FnLd: r64 = 2^RnsW - word (a channel modulus from its c)
+  logic              ldcox_q, ldcox_d;      // FnLd: add the word's top CoxQ bits to cox
+  logic [23:0]       cox_q, cox_d;          // the Cox sum of the B' half's xi' (alpha of the CRT)
+  logic [7:0]        ch_q, ch_d;            // the CRT's channel
 
   // ---- helpers ------------------------------------------------------------------------------------
   function automatic logic [PAw-1:0] slot_addr(pslot_t slot, logic [SlotAw-1:0] word);
@@ -256,7 +272,7 @@ module pka_top_seq
   function automatic logic [1:0] fn_nsrc(fn_e fn);
     unique case (fn)
       FnZero, FnInitX, FnClr, FnRand:         return 2'd0;
-      FnScanN, FnNm2, FnCopy, FnIsOne:        return 2'd1;
+      FnScanN, FnNm2, FnCopy, FnIsOne, FnLd:  return 2'd1;
       FnDbl, FnFix, FnInvChk, FnEq, FnMac:    return 2'd2;
       default:                                return 2'd3;   // the add/sub passes: N, A, B
     endcase
@@ -285,6 +301,15 @@ module pka_top_seq
   function automatic logic [15:0] rns_zwords(logic [15:0] len);
     if (RnsW == 0) return '0;
     return 16'(2 * ((32'(len) + 8 + RnsW - 1) / RnsW));
+  endfunction
+
+  // rns: channels per base and words of the per-rower table row (pka.model.rns.mm_context)
+  function automatic logic [7:0] rns_ch(logic [15:0] len);
+    return 8'(rns_zwords(len) >> 1);
+  endfunction
+  // ECDSA_SIGN: words of the CRT's sums (below n_ch 2^(n_ch w)), ceil(n_ch w / 32) + 1
+  function automatic logic [7:0] crt_words(logic [15:0] len);
+    return 8'((32'(rns_ch(len)) * RnsW + 31) / 32 + 1);
   endfunction
 
   function automatic pslot_t [15:0] map_identity();
@@ -322,7 +347,7 @@ module pka_top_seq
 
   // the result slots an operation makes readable when it ends OK
   function automatic pmask_t result_slots(logic [7:0] op);
-    if (op == 8'(OP_MUL) || op == 8'(OP_ECC_MUL)) return pmask_t'((1 << SLOT_R) | (1 << SLOT_R_HI));
+    if (op == 8'(OP_MUL) || op == 8'(OP_ECC_MUL) || op == 8'(OP_ECDSA_SIGN)) return pmask_t'((1 << SLOT_R) | (1 << SLOT_R_HI));
     return pmask_t'(1 << SLOT_R);
   endfunction
 
@@ -368,7 +393,8 @@ module pka_top_seq
     taint_d = taint_q; wrm_d = wrm_q; osec_d = osec_q; bound_d = bound_q; kc_d = kc_q; wn_d = wn_q;
     zm_d = zm_q; cst_d = cst_q; ze_d = ze_q; rcnt_d = rcnt_q; erst_d = 1'b0;
     blind_d = blind_q; bk_d = bk_q; r64_d = r64_q; ecnt_d = ecnt_q; mc_d = mc_q; msub_d = msub_q; rnd_d = rnd_q; rw_d = rw_q;
-    sbl_d = sbl_q; edn_req_o = 1'b0; stall = 1'b0; mac = '0; m1_w = '0;
+    sbl_d = sbl_q; ksrc_d = ksrc_q; wo_d = wo_q; mz_d = mz_q; zlim_d = zlim_q; rmk_d = rmk_q; poff_d = poff_q;
+    ldsub_d = ldsub_q; ldcox_d = ldcox_q; cox_d = cox_q; ch_d = ch_q; edn_req_o = 1'b0; stall = 1'b0; mac = '0; m1_w = '0;
     rcp_d = rcp_q; rcw_d = rcw_q; inprog_d = inprog_q; gwd_d = gwd_q;
     mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
     done_o = 1'b0;
@@ -396,6 +422,7 @@ module pka_top_seq
         kc_d = 1'b0; bk_d = 1'b0;
       end
       if (bw_slot_i == pslot_t'(SLOT_N)) wn_d = 1'b0;
+      if (bw_slot_i == pslot_t'(SLOT_A_HI)) wo_d = 1'b0;
     end
 
     unique case (state_q)
@@ -415,7 +442,7 @@ module pka_top_seq
           words_d = wordsof(len_i); cwords_d = wordsof(len_i);
           kind_d = KNop; step_d = '0; fin_d = 1'b0; cyc_d = '0; comp_d = '0; io_d = '0; code_d = ST_OK;
           wrm_d = '0; osec_d = 1'b0; eused_d = 1'b0; ret_d = 1'b0; ovh_d = 1'b0; wmid_d = 1'b0;
-          blind_d = !blind_off_i; sbl_d = 1'b0; rcp_d = '0; inprog_d = 1'b1;
+          blind_d = !blind_off_i; sbl_d = 1'b0; rcp_d = '0; inprog_d = 1'b1; ksrc_d = pslot_t'(SLOT_E);
           gwd_d = (((WdW'(elen_i) + 8) * (WdW'(wordsof(len_i)) + 4) * (WdW'(wordsof(len_i)) + 4)) << GwdShift)
                   + WdW'(1 << 20);
           state_d = SDecode;
@@ -447,6 +474,8 @@ module pka_top_seq
           else if (op_q == 8'(OP_ECC_MUL) && e_pick == 3'(EngRns) && RnsW != 0) kind_d = KEcc;
           else if ((op_q == 8'(OP_MODEXP) || op_q == 8'(OP_MODEXP_CT)) && engine_binary(int'(e_pick))) kind_d = KExp;
           else kind_d = KEng;
+        end else if (op_q == 8'(OP_ECDSA_SIGN) && eng_q == 3'd0 && EcdsaOk) begin
+          kind_d = KEcd; eng_d = 3'(EngHscm);
         end else if (op_q == 8'(OP_MODINV) && e_exp != 3'd0 && engine_ops(int'(e_exp))[4'(OP_MODMUL)]) begin
           kind_d = KInv; eng_d = e_exp;
         end else if (op_q == 8'(OP_ECC_CHECK) && e_mul != 3'd0) begin
@@ -472,6 +501,7 @@ module pka_top_seq
         c1_d = 1'b1; c2_d = 1'b1; c3_d = 1'b0; c4_d = 1'b1; sh_d = 1'b0;
         map_d = map_identity(); ewipe_d = 1'b0;
         clen_d = len_q; eelen_d = elen_q; earg_d = arg_q;
+        mz_d = 1'b0; zlim_d = '1; rmk_d = 1'b0;
         unique case (kind_q)
           KReset: state_d = SIdle;            // the clear after reset is over
           KNop: state_d = SDone;
@@ -481,7 +511,7 @@ module pka_top_seq
               fn_d = FnZero; pwords_d = CntW'(1 << PAw); state_d = SPass;
               ovh_d = (kind_q == KAbort);
             end else if (step_q == 5'd1) begin
-              mu_d = '0; taint_d = '0; bound_d = 1'b0; kc_d = 1'b0; bk_d = 1'b0; wn_d = 1'b0; ze_d = 3'd1;
+              mu_d = '0; taint_d = '0; bound_d = 1'b0; kc_d = 1'b0; bk_d = 1'b0; wn_d = 1'b0; wo_d = 1'b0; ze_d = 3'd1;
             end else if (ze_q != 3'd0) begin
               // wipe the engines one by one (ids 1..NumEng-1), then done
               step_d = step_q;
@@ -705,7 +735,7 @@ module pka_top_seq
                 end
               end
               5'd15: begin
-                wn_d = 1'b1;
+                wn_d = 1'b1; wo_d = 1'b0;
                 kind_d = (blind_q && CrtBlind && !bk_q) ? KBlk : KSign; step_d = '0;
               end
               default: state_d = fin_st;
@@ -834,12 +864,17 @@ module pka_top_seq
             // ECC_MUL on rns: blinded, the scalar k + r n (r of 64 (ARG[5:4] + 1) bits, one 64-bit
             // FnMac round per 64 bits, round j adding n r_j 2^(64 j); n the group order in A_HI;
             // none when A_HI = 0, e.g. X25519, whose twist points have another order) and a random Z
-            // (the engine reads its random words from its slot P, ARG[1])
+            // (the engine reads its random words from its slot P, ARG[1]). Called from ECDSA_SIGN (ret):
+            // the scalar from ksrc, the checked ladder (ARG[5:4] kept, the other bits 0), the engine
+            // wiped after it, no result copies; then back to the caller.
             unique case (step_q)
               5'd0: begin
                 rnd_d = '0;
                 if (!blind_q || !EccBlind) begin
-                  eop_d = op_q; state_d = SEngCmd; step_d = 5'd9;
+                  eop_d = 8'(OP_ECC_MUL); state_d = SEngCmd; step_d = 5'd9; map_d[SLOT_E] = ksrc_q;
+                  if (ret_q) begin
+                    earg_d = {26'd0, arg_q[5:4], 4'd0}; wmid_d = 1'b1;
+                  end
                 end else begin
                   fn_d = FnScanN; s0_d = pslot_t'(SLOT_A_HI); nz_d = 1'b0; topw_d = '0; toplz_d = '0;
                   ovh_d = 1'b1; state_d = SPass;
@@ -853,7 +888,7 @@ module pka_top_seq
               5'd2: begin
                 // every round writes the final length, W + 2 (rounds) + 1 words (zeros above the sum)
                 cwords_d = wordsof(elen_q);
-                fn_d = FnMac; s0_d = (rnd_q == '0) ? pslot_t'(SLOT_E) : HsT0; s1_d = pslot_t'(SLOT_A_HI);
+                fn_d = FnMac; s0_d = (rnd_q == '0) ? ksrc_q : HsT0; s1_d = pslot_t'(SLOT_A_HI);
                 dst_d = HsT0; msub_d = 1'b0;
                 mc_d = '0; pwords_d = CntW'(wordsof(elen_q)) + CntW'({arg_q[5:4], 1'b0}) + CntW'(3); state_d = SPass;
               end
@@ -869,15 +904,18 @@ module pka_top_seq
               end
               5'd4: begin
                 rnd_d = '0;
-                eop_d = op_q; state_d = SEngCmd; earg_d = arg_q | 32'd2;
+                eop_d = 8'(OP_ECC_MUL); state_d = SEngCmd; earg_d = (ret_q ? {26'd0, arg_q[5:4], 4'd0} : arg_q) | 32'd2;
                 eelen_d = sbl_q ? elen_q + 16'd64 + 16'({arg_q[5:4], 6'd0}) : elen_q;
                 map_d[SLOT_P] = HsT1;
-                if (sbl_q) map_d[SLOT_E] = HsT0;
+                map_d[SLOT_E] = sbl_q ? HsT0 : ksrc_q;
+                wmid_d = ret_q;
               end
               // the engine checked its point before the store: copies of R and R_HI, compared with
               // them at the very end (a fault that changes them afterwards is caught)
               5'd9, 5'd5: begin
-                if (!EnResultCheck) state_d = fin_st;
+                if (ret_q) begin
+                  kind_d = rkind_q; step_d = rstep_q; ret_d = 1'b0;
+                end else if (!EnResultCheck) state_d = fin_st;
                 else begin
                   fn_d = FnCopy; s0_d = pslot_t'(SLOT_R); dst_d = HsRc0; state_d = SPass; ovh_d = 1'b1; step_d = 5'd6;
                   rcp_d = 2'b11; rcw_d = rns_zwords(len_q); pwords_d = CntW'(rns_zwords(len_q));
@@ -886,6 +924,191 @@ module pka_top_seq
               5'd6: begin
                 fn_d = FnCopy; s0_d = pslot_t'(SLOT_R_HI); dst_d = HsRc1; state_d = SPass; ovh_d = 1'b1;
                 pwords_d = CntW'(rns_zwords(len_q));
+              end
+              default: state_d = fin_st;
+            endcase
+          end
+          KEcd: begin
+            // ECDSA_SIGN, part 1 (doc/top.md): checks, W = R^2 mod n (kept while A_HI is), the nonce
+            // k by rejection (1 <= k < n), k^-1 = k^(n-2) mod n (hscm), k G (KEcc, rns), then x from
+            // the B' half of R (RNS -> binary: A = sum xi'_j M'_j by prefix products over the channels,
+            // minus alpha M' with alpha from the Cox sum), x mod p, r = x mod n into R.
+            // N = p (whole, binary), A_HI = n, E = d, EPUB = h; ELEN = LEN = bits(n).
+            unique case (step_q)
+              5'd0: begin
+                if (elen_q != len_q) begin
+                  code_d = ST_ERR_LENGTH; state_d = fin_st;
+                end else begin
+                  fn_d = FnInvChk; s0_d = pslot_t'(SLOT_A_HI); s1_d = pslot_t'(SLOT_E); odd_d = 1'b0; nz_d = 1'b0;
+                  state_d = SPass;                                                 // n odd, 0 < d < n
+                end
+              end
+              5'd1: begin
+                if (!odd_q) begin
+                  code_d = ST_ERR_EVEN_MODULUS; state_d = fin_st;
+                end else if (c1_q || !nz_q) begin
+                  code_d = ST_ERR_OPERAND_RANGE; state_d = fin_st;
+                end else begin
+                  fn_d = FnAddChk; s0_d = pslot_t'(SLOT_A_HI); s1_d = pslot_t'(SLOT_EPUB); s2_d = pslot_t'(SLOT_EPUB);
+                  c3_d = 1'b0; c4_d = 1'b1; state_d = SPass;                         // h < n
+                end
+              end
+              5'd2: begin
+                if (c1_q) begin
+                  code_d = ST_ERR_OPERAND_RANGE; state_d = fin_st;
+                end else if (!wo_q) begin
+                  wn_d = 1'b0;
+                  kind_d = KMont; step_d = '0; ret_d = 1'b1; rkind_d = KEcd; rstep_d = 5'd3;
+                  msrc_d = pslot_t'(SLOT_A_HI); mdst_d = HsWn; mlen_d = len_q; mr_d = hscm_r(len_q);
+                end
+              end
+              5'd3: begin
+                wo_d = 1'b1;
+                fn_d = FnRand; dst_d = HsT2; rw_d = words_q; rmk_d = 1'b1; state_d = SPass;
+              end
+              5'd4: begin
+                fn_d = FnInvChk; s0_d = pslot_t'(SLOT_A_HI); s1_d = HsT2; nz_d = 1'b0; state_d = SPass;
+              end
+              5'd5: begin
+                if (c1_q || !nz_q) step_d = 5'd3;                                    // k >= n or 0: again
+                else begin
+                  fn_d = FnNm2; s0_d = pslot_t'(SLOT_A_HI); dst_d = HsT3; c3_d = 1'b1; state_d = SPass;
+                end
+              end
+              5'd6: begin
+                // k^-1 = k^(n-2) mod n (a public exponent; the engine is wiped after it)
+                eop_d = 8'(OP_MODEXP); earg_d = '0; state_d = SEngCmd; wmid_d = 1'b1;
+                map_d[SLOT_N] = pslot_t'(SLOT_A_HI); map_d[SLOT_A] = HsT2; map_d[SLOT_E] = HsT3;
+                map_d[SLOT_W] = HsWn; map_d[SLOT_R] = HsT4;
+              end
+              5'd7: begin
+                eng_d = 3'(EngRns); ksrc_d = HsT2;
+                kind_d = KEcc; step_d = '0; ret_d = 1'b1; rkind_d = KEcd; rstep_d = 5'd8;
+              end
+              // ---- x from the B' half of R: P = 1, A = 0; per channel j: A = A m'_j + xi'_j P, P = P m'_j
+              5'd8: begin
+                eng_d = 3'(EngHscm); cwords_d = crt_words(len_q); ch_d = '0; cox_d = '0;
+                fn_d = FnInitX; dst_d = HsT1; topw_d = '0; toplz_d = 5'd31; pwords_d = CntW'(crt_words(len_q));
+                state_d = SPass;
+              end
+              5'd9: begin
+                fn_d = FnClr; dst_d = HsT0; state_d = SPass;
+              end
+              5'd10, 5'd14: begin
+                fn_d = FnLd; pwords_d = CntW'(1); s0_d = pslot_t'(SLOT_X0); poff_d = SlotAw'(32'(ch_q) * (12 + 2 * 32'(rns_ch(len_q))) + 1);
+                ldsub_d = 1'b1; ldcox_d = 1'b0; state_d = SPass;                     // r64 = m'_j
+              end
+              5'd11: begin
+                fn_d = FnMac; mz_d = 1'b1; s1_d = HsT0; dst_d = HsT0; msub_d = 1'b0; mc_d = '0; state_d = SPass;
+              end
+              5'd12: begin
+                fn_d = FnLd; pwords_d = CntW'(1); s0_d = pslot_t'(SLOT_R); poff_d = SlotAw'(32'(rns_ch(len_q)) + 32'(ch_q));
+                ldsub_d = 1'b0; ldcox_d = 1'b1; state_d = SPass;                     // r64 = xi'_j
+              end
+              5'd13: begin
+                fn_d = FnMac; s0_d = HsT0; s1_d = HsT1; dst_d = HsT0; msub_d = 1'b0; mc_d = '0; state_d = SPass;
+              end
+              5'd15: begin
+                fn_d = FnMac; mz_d = 1'b1; s1_d = HsT1; dst_d = HsT1; msub_d = 1'b0; mc_d = '0; state_d = SPass;
+              end
+              5'd16: begin
+                ch_d = ch_q + 8'd1;
+                if (ch_q + 8'd1 != rns_ch(len_q)) step_d = 5'd10;
+                else begin
+                  // alpha = floor(1/2 + sum trunc_q(xi'_j) / 2^q): T = alpha M'
+                  r64_d = {40'd0, 24'((cox_q + 24'(1 << (CoxQ - 1))) >> CoxQ)};
+                  fn_d = FnMac; mz_d = 1'b1; s1_d = HsT1; dst_d = HsT3; msub_d = 1'b0; mc_d = '0; state_d = SPass;
+                end
+              end
+              5'd17: begin
+                fn_d = FnSub; s0_d = HsT0; s1_d = HsT0; s2_d = HsT3; dst_d = HsT0; sel_d = 1'b0;
+                c3_d = 1'b1; c4_d = 1'b0; state_d = SPass;                            // x' = A - alpha M' < 2p
+              end
+              // ---- x = x' mod p (W + 1 words, p's words above W read as 0), then r = x mod n
+              5'd18: begin
+                cwords_d = words_q;
+                fn_d = FnSubChk; s0_d = pslot_t'(SLOT_N); s1_d = HsT0; s2_d = pslot_t'(SLOT_N);
+                c3_d = 1'b1; c4_d = 1'b0; pwords_d = CntW'(words_q) + 1; zlim_d = CntW'(words_q); state_d = SPass;
+              end
+              5'd19: begin
+                fn_d = FnSub; s0_d = pslot_t'(SLOT_N); s1_d = HsT0; s2_d = pslot_t'(SLOT_N); dst_d = HsT0;
+                sel_d = !c3_q; c3_d = 1'b1; c4_d = 1'b0; pwords_d = CntW'(words_q) + 1; zlim_d = CntW'(words_q);
+                state_d = SPass;
+              end
+              5'd20: begin
+                // the residues of k G leave R and R_HI before r and s go there
+                fn_d = FnClr; dst_d = pslot_t'(SLOT_R); pwords_d = CntW'(1 << SlotAw); ovh_d = 1'b1; state_d = SPass;
+              end
+              5'd21: begin
+                fn_d = FnClr; dst_d = pslot_t'(SLOT_R_HI); pwords_d = CntW'(1 << SlotAw); ovh_d = 1'b1; state_d = SPass;
+              end
+              5'd22: begin
+                fn_d = FnSubChk; s0_d = pslot_t'(SLOT_A_HI); s1_d = HsT0; s2_d = pslot_t'(SLOT_A_HI);
+                c3_d = 1'b1; c4_d = 1'b0; state_d = SPass;
+              end
+              5'd23: begin
+                fn_d = FnSub; s0_d = pslot_t'(SLOT_A_HI); s1_d = HsT0; s2_d = pslot_t'(SLOT_A_HI);
+                dst_d = pslot_t'(SLOT_R); sel_d = !c3_q; c3_d = 1'b1; c4_d = 1'b0; state_d = SPass;
+              end
+              5'd24: begin
+                fn_d = FnInvChk; s0_d = pslot_t'(SLOT_A_HI); s1_d = pslot_t'(SLOT_R); nz_d = 1'b0; state_d = SPass;
+              end
+              default: begin
+                if (!nz_q) step_d = 5'd3;                                            // r = 0: a new k
+                else begin
+                  kind_d = KEcs; step_d = '0;
+                end
+              end
+            endcase
+          end
+          KEcs: begin
+            // ECDSA_SIGN, part 2, on hscm: t = r d, u = h + t, s = k^-1 u into R_HI (s = 0: a new k);
+            // the check k s == u before release, then copies of r and s for the final compare
+            unique case (step_q)
+              5'd0: begin
+                eop_d = 8'(OP_MODMUL); eelen_d = '0; earg_d = '0; state_d = SEngCmd;
+                map_d[SLOT_N] = pslot_t'(SLOT_A_HI); map_d[SLOT_A] = pslot_t'(SLOT_R); map_d[SLOT_B] = pslot_t'(SLOT_E);
+                map_d[SLOT_W] = HsWn; map_d[SLOT_R] = HsT0;
+              end
+              5'd1: begin
+                fn_d = FnAddChk; s0_d = pslot_t'(SLOT_A_HI); s1_d = pslot_t'(SLOT_EPUB); s2_d = HsT0;
+                c3_d = 1'b0; c4_d = 1'b1; state_d = SPass;
+              end
+              5'd2: begin
+                sel_d = c3_q | c4_q; fn_d = FnAdd; s0_d = pslot_t'(SLOT_A_HI); s1_d = pslot_t'(SLOT_EPUB); s2_d = HsT0;
+                dst_d = HsT1; c3_d = 1'b0; c4_d = 1'b1; state_d = SPass;
+              end
+              5'd3: begin
+                eop_d = 8'(OP_MODMUL); eelen_d = '0; earg_d = '0; state_d = SEngCmd;
+                map_d[SLOT_N] = pslot_t'(SLOT_A_HI); map_d[SLOT_A] = HsT4; map_d[SLOT_B] = HsT1;
+                map_d[SLOT_W] = HsWn; map_d[SLOT_R] = pslot_t'(SLOT_R_HI);
+              end
+              5'd4: begin
+                fn_d = FnInvChk; s0_d = pslot_t'(SLOT_A_HI); s1_d = pslot_t'(SLOT_R_HI); nz_d = 1'b0; state_d = SPass;
+              end
+              5'd5: begin
+                if (!nz_q) begin
+                  kind_d = KEcd; step_d = 5'd3;                                        // s = 0: a new k
+                end else begin
+                  eop_d = 8'(OP_MODMUL); eelen_d = '0; earg_d = '0; state_d = SEngCmd;
+                  map_d[SLOT_N] = pslot_t'(SLOT_A_HI); map_d[SLOT_A] = HsT2; map_d[SLOT_B] = pslot_t'(SLOT_R_HI);
+                  map_d[SLOT_W] = HsWn; map_d[SLOT_R] = HsT0;
+                end
+              end
+              5'd6: begin
+                fn_d = FnEq; s0_d = HsT0; s1_d = HsT1; one_d = 1'b1; state_d = SPass;
+              end
+              5'd7: begin
+                if (!one_q || !EnResultCheck) begin
+                  if (!one_q) code_d = ST_ERR_FAULT;
+                  state_d = fin_st;
+                end else begin
+                  fn_d = FnCopy; s0_d = pslot_t'(SLOT_R); dst_d = HsRc0; state_d = SPass; ovh_d = 1'b1;
+                  rcp_d = 2'b11; rcw_d = 16'(words_q);
+                end
+              end
+              5'd8: begin
+                fn_d = FnCopy; s0_d = pslot_t'(SLOT_R_HI); dst_d = HsRc1; state_d = SPass; ovh_d = 1'b1;
               end
               default: state_d = fin_st;
             endcase
@@ -1007,7 +1230,7 @@ module pka_top_seq
         if (!last_ph) begin
           mem_req_o  = 1'b1;
           mem_addr_o = slot_addr((pph_q == 2'd0) ? s0_q : (pph_q == 2'd1) ? s1_q : s2_q,
-                                 (pph_q == 2'd1) ? midx[SlotAw-1:0] : pidx_q[SlotAw-1:0]);
+                                 (fn_q == FnLd) ? poff_q : (pph_q == 2'd1) ? midx[SlotAw-1:0] : pidx_q[SlotAw-1:0]);
           pph_d = pph_q + 1;
           if (pph_q == 2'd1) w0_d = mem_rdata_i;
           if (pph_q == 2'd2) w1_d = mem_rdata_i;
@@ -1016,6 +1239,9 @@ module pka_top_seq
           n_w = (nsrc == 2'd1) ? mem_rdata_i : w0_q;
           a_w = (nsrc == 2'd2) ? mem_rdata_i : w1_q;
           b_w = mem_rdata_i;
+          if (pidx_q >= zlim_q) begin
+            n_w = '0; b_w = '0;
+          end
           s1 = {1'b0, a_w} + {1'b0, ~n_w} + 33'(c1_q);        // A - N (range check)
           s2 = {1'b0, b_w} + {1'b0, ~n_w} + 33'(c2_q);        // B - N
           mem_we_o = 1'b1;
@@ -1033,6 +1259,8 @@ module pka_top_seq
                 mem_req_o = 1'b1; mem_wdata_o = '0;
               end else begin
                 edn_req_o = 1'b1; mem_wdata_o = edn_data_i;
+                if (rmk_q && pidx_q + 1 == CntW'(rw_q) && elen_q[4:0] != 5'd0)
+                  mem_wdata_o = edn_data_i & ((32'd1 << elen_q[4:0]) - 32'd1);
                 mem_req_o = edn_ack_i; stall = !edn_ack_i;
               end
             end
@@ -1041,10 +1269,16 @@ module pka_top_seq
               // are zero (s0's only in round 0: later rounds add into the whole running sum)
               m1_w = (pidx_q < CntW'({rnd_q, 1'b0}) || midx >= CntW'(cwords_q)) ? 32'd0
                    : (msub_q && midx == '0) ? (a_w & ~32'd1) : a_w;
-              mac = 97'((rnd_q == '0 && pidx_q >= CntW'(cwords_q)) ? 32'd0 : n_w) + 97'(m1_w) * 97'(r64_q)
+              mac = 97'((mz_q || (rnd_q == '0 && pidx_q >= CntW'(cwords_q))) ? 32'd0 : n_w) + 97'(m1_w) * 97'(r64_q)
                   + 97'(mc_q);
               mc_d = mac[96:32];
               mem_req_o = 1'b1; mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]); mem_wdata_o = mac[31:0];
+            end
+            FnLd: begin
+              // r64 = the word at poff of s0, or 2^RnsW minus it; its top CoxQ bits into cox
+              r64_d = ldsub_q ? {31'd0, 33'(ModTop - 33'(n_w))} : {32'd0, n_w};
+              if (ldcox_q) cox_d = cox_q + 24'(n_w >> CoxSh);
+              mem_we_o = 1'b0;
             end
             FnScanN: begin
               if (n_w != '0) begin
@@ -1313,6 +1547,8 @@ module pka_top_seq
       zm_q <= '0; cst_q <= '0; ze_q <= '0; rcnt_q <= '0; erst_q <= 1'b0;
       blind_q <= 1'b0; bk_q <= 1'b0; ecnt_q <= 1'b0; mc_q <= '0; msub_q <= 1'b0; rnd_q <= '0; rw_q <= '0; sbl_q <= 1'b0;
       rcp_q <= '0; rcw_q <= '0; inprog_q <= 1'b0; gwd_q <= '0;
+      ksrc_q <= pslot_t'(SLOT_E); wo_q <= 1'b0; mz_q <= 1'b0; zlim_q <= '1; rmk_q <= 1'b0; poff_q <= '0;
+      ldsub_q <= 1'b0; ldcox_q <= 1'b0; cox_q <= '0; ch_q <= '0;
     end else begin
       state_q <= state_d; kind_q <= kind_d; kindc_q <= kind_d; rkindc_q <= rkind_d; engc_q <= eng_d; erstc_q <= erst_d; cwordsc_q <= cwords_d;
       fn_q <= fn_d;
@@ -1330,6 +1566,8 @@ module pka_top_seq
       zm_q <= zm_d; cst_q <= cst_d; ze_q <= ze_d; rcnt_q <= rcnt_d; erst_q <= erst_d;
       blind_q <= blind_d; bk_q <= bk_d; ecnt_q <= ecnt_d; mc_q <= mc_d; msub_q <= msub_d; rnd_q <= rnd_d; rw_q <= rw_d;
       sbl_q <= sbl_d; rcp_q <= rcp_d; rcw_q <= rcw_d; inprog_q <= inprog_d; gwd_q <= gwd_d;
+      ksrc_q <= ksrc_d; wo_q <= wo_d; mz_q <= mz_d; zlim_q <= zlim_d; rmk_q <= rmk_d; poff_q <= poff_d;
+      ldsub_q <= ldsub_d; ldcox_q <= ldcox_d; cox_q <= cox_d; ch_q <= ch_d;
     end
   end
   // datapath registers (no reset needed)

@@ -100,6 +100,7 @@ class Pka:
     _moduli: dict[int, tuple[int, int]] = field(init=False, default_factory=dict)
     _key: Any = field(init=False, default=None)        # the CRT key whose secrets are in the slots
     _epub: tuple[int, int] | None = field(init=False, default=None)
+    _order: tuple[int, int] | None = field(init=False, default=None)   # what A_HI holds (rns: the order)
     blinding: bool = True          # CFG.BLIND_OFF = not blinding (written at attach and by set_blinding)
 
     def __post_init__(self) -> None:
@@ -140,6 +141,7 @@ class Pka:
         except ValueError:
             raise PkaError(Status.ERR_OPERAND_RANGE, f"operand does not fit {nwords} words") from None
         self.bus.write_words(slot_addr(slot), words)
+        self._order = (value, nwords) if int(slot) == Slot.A_HI else self._order
         if int(slot) in MODULUS_SLOTS:
             # the hardware zeroized the secrets first if they were bound (STATUS.BOUND)
             self._moduli[int(slot)] = (value, nwords)
@@ -192,6 +194,7 @@ class Pka:
         self._moduli.clear()
         self._key = None
         self._epub = None
+        self._order = None
 
     def finish(self, progress: Callable[[int], None] | None = None) -> Completion:
         """Wait for the DONE interrupt, read the status and counters, clear the interrupt.
@@ -468,13 +471,24 @@ class Pka:
     def rns_run(self, op: int, ctx: Any, regs: dict[int, int], scalar: int = 0, elen: int = 0, expo: int = 0,
                 progress: Callable[[int], None] | None = None, arg: int = 0, order: int = 0) -> Completion:
         """What pka.rtl.rns.write_context writes, through the bus, then the command."""
+        self._rns_load(ctx, regs, scalar, elen, expo, order)
+        return self.run(op, ctx.p.bit_length(), elen, arg, engine=ENGINE_IDS["rns"], progress=progress)
+
+    def _rns_load(self, ctx: Any, regs: dict[int, int], scalar: int, elen: int, expo: int, order: int,
+                  whole_p: bool = False) -> None:
+        """The rns engine's operands and constants (doc/rns.md); whole_p: SLOT_N holds all of P (the
+        engine reads its low word; ECDSA_SIGN's x mod p reads the rest)."""
         from pka.model import rns as model
 
         self._w_key = None   # SLOT_W is overwritten with a residue vector below
         table = [v for row in ctx.table for v in row]
         if len(table) > self.cfg.slot_words:
             raise PkaError(Status.ERR_LENGTH, f"rns constant table of {len(table)} words exceeds the slot")
-        self.bus.write_words(slot_addr(Slot.N), [ctx.p & 0xFFFFFFFF])
+        if whole_p:
+            # before E: a modulus write while a secret is bound clears the secret slots
+            self.write_slot(Slot.N, ctx.p, words_for(ctx.p.bit_length()))
+        else:
+            self.bus.write_words(slot_addr(Slot.N), [ctx.p & 0xFFFFFFFF])
         self.bus.write_words(slot_addr(Slot.X0), table)
         full = {model.IN_A: 0, model.IN_B: 0, model.RW: (ctx.m * ctx.m) % ctx.p, model.ONE: 1,
                 model.CA: 0, model.CB2: 0, model.CM4B: 0}
@@ -489,9 +503,40 @@ class Pka:
         self.write_slot(Slot.E, scalar, words_for(max(elen, 1)))
         self.write_slot(Slot.X2, expo, words_for(ctx.p.bit_length()))
         # ECC_MUL: the group order in A_HI lets the sequencer blind the scalar (k + r n) when blinding
-        # is on; 0: no scalar blinding (X25519: twist points have another order)
-        self.write_slot(Slot.A_HI, order, words_for(ctx.p.bit_length()))
-        return self.run(op, ctx.p.bit_length(), elen, arg, engine=ENGINE_IDS["rns"], progress=progress)
+        # is on; 0: no scalar blinding (X25519: twist points have another order). Written only when it
+        # changes: a write invalidates ECDSA_SIGN's W = R^2 mod n, which the sequencer keeps
+        if self._order != (order, words_for(ctx.p.bit_length())):
+            self.write_slot(Slot.A_HI, order, words_for(ctx.p.bit_length()))
+
+    def ecdsa_sign(self, curve: str, d: int, h: int, params: dict[str, Any],
+                   progress: Callable[[int], None] | None = None) -> OpResult:
+        """ECDSA_SIGN (a build with rns and hscm; doc/top.md): the signature (r, s) of the hash value h
+        (an integer; reduced mod n here, a public step) with the private key d. The nonce k, k^-1 and
+        d stay in the accelerator: the host writes the curve's constants, G, n, d and h, and reads r
+        (result) and s (detail["s"]). Cycles: the sequencer's COMPUTE (pka.rtl.top.ecdsa_compute)."""
+        from pka.model import rns as model
+
+        if not (self.cfg.has_engine("rns") and self.cfg.has_engine("hscm")):
+            raise PkaError(Status.ERR_UNSUPPORTED, "ECDSA_SIGN needs a build with the rns and hscm engines")
+        c = model._curve(curve)
+        if str(params.get("alg", "mm")) == "sbmm":
+            raise PkaError(Status.ERR_UNSUPPORTED, "rns RTL: the SBMM datapath is not in pka_top (use alg=mm)")
+        bits = c.p.bit_length()
+        if not c.order_known or c.order.bit_length() != bits:
+            raise PkaError(Status.ERR_LENGTH, f"ECDSA_SIGN needs bits(n) = bits(p) ({curve}: "
+                                              f"{c.order.bit_length()} and {bits})")
+        if not 0 < d < c.order:
+            raise PkaError(Status.ERR_OPERAND_RANGE, "the private key d must lie in [1, n - 1]")
+        ctx = model.mm_context(c.p, int(params.get("w", 32)))
+        nw = words_for(bits)
+        b0 = self.bus.bus_cycles
+        self._rns_load(ctx, model.ecc_inputs(c, c.gx, ctx.m, c.gy), d, bits, c.p - 2, c.order, whole_p=True)
+        self.write_slot(Slot.EPUB, h % c.order, nw)
+        self._epub = None
+        res = self.run(Op.ECDSA_SIGN, bits, bits, model.blind_arg(c), progress=progress)
+        r = self.read_slot(Slot.R, nw)
+        s = self.read_slot(Slot.R_HI, nw)
+        return self.result(res, r, b0, s=s, curve=curve, n=ctx.n)
 
     def _rns_ctx(self, n: int, params: dict[str, Any] | None) -> Any:
         from pka.model import rns as model
@@ -668,6 +713,19 @@ def session(engine: str, params: dict[str, Any], bits: int) -> Pka:
     prof = profile(engine)
     cfg = TopConfig(max_len=prof.max_len(params, bits), engines=(engine,),
                     params=tuple(sorted(prof.top_params(params, bits).items())))
+    return _session(cfg)
+
+
+def ecdsa_session(bits: int) -> Pka:
+    """A Pka on the cached build that serves ECDSA_SIGN for `bits`-bit curves (pka.rtl.top.ecdsa_config:
+    rns w = 32 and hscm, 16 PEs)."""
+    from pka.rtl.top import ecdsa_config
+    return _session(ecdsa_config(bits))
+
+
+def _session(cfg: Any) -> Pka:
+    from pka.rtl.top import TopSim
+
     entry = _SESSIONS.get(cfg)
     if entry is None or entry[0].proc.poll() is not None:
         sim = TopSim(cfg)

@@ -544,6 +544,7 @@ package pka_regs_pkg;
         pka_op__ECC_MUL = 'hb,
         pka_op__ECC_CHECK = 'hc,
         pka_op__MONT_PARAMS = 'hd,
+        pka_op__ECDSA_SIGN = 'he,
         pka_op__ZEROIZE = 'hf
     } pka_op_e;
 

@@ -147,7 +147,8 @@ def ecdh(curve_text: str | None, scalar_text: str | None, key_path: str | None, 
 
 @cli.group()
 def ecdsa() -> None:
-    """ECDSA P-256/P-384: k*G (and verification's ladders) on the rns engine, the rest on the host."""
+    """ECDSA P-256/P-384: k*G (and verification's ladders) on the rns engine; signing with --backend rtl
+    and a random nonce is the accelerator's ECDSA_SIGN (nonce, k^-1 and d stay inside)."""
 
 
 @ecdsa.command("sign")
@@ -159,7 +160,8 @@ def ecdsa() -> None:
 @click.option("--hash", "hash_name", type=click.Choice(list(proto_ecdsa.HASHES)), default=None,
               help="default: SHA-256 for P-256, SHA-384 for P-384")
 @click.option("--nonce", type=click.Choice(["random", "rfc6979"]), default="random", show_default=True,
-              help="random (HMAC-DRBG from the OS entropy, or --seed) or RFC 6979 deterministic")
+              help="random (HMAC-DRBG from the OS entropy, or --seed; with --backend rtl: the accelerator's "
+                   "ECDSA_SIGN, its entropy port seeded by --seed in simulation) or RFC 6979 deterministic (on the host)")
 @click.option("--out", "out_path", default=None, help="write the DER signature to this file")
 @EC_ENGINE_OPT
 @PARAM_OPT

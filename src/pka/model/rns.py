@@ -1882,6 +1882,19 @@ def _small_curve() -> Curve:
     return Curve("small", c.p, c.a, c.b, c.gx, c.gy, order, cof[0] if len(cof) == 1 else 0, True, 16)
 
 
+# The ECDSA test curve over the same 64-bit prime: a prime order of 64 bits (cofactor 1), so that
+# bits(n) = bits(p) as ECDSA_SIGN requires; b and G from the seed search of `_gen_curve` (seed
+# SBMM_SEED + 6500), the order by `bsgs_order` (recomputed by tests/test_model_rns.py).
+SMALL_ECDSA_B = 0x2B5A8B0D59EB05D4
+SMALL_ECDSA_G = (0xF0B9D04BB4B6BF00, 0x0CEC4C363D97D4E6)
+SMALL_ECDSA_ORDER = 18276191280760642139
+
+
+def _small_ecdsa_curve() -> Curve:
+    p = gen_sbmm_prime(64, 16).p
+    return Curve("small_ecdsa", p, p - 3, SMALL_ECDSA_B, *SMALL_ECDSA_G, SMALL_ECDSA_ORDER, 1, True, 16)
+
+
 def bsgs_order(c: Curve) -> int:
     """Order of G by baby-step giant-step over the Hasse interval, then reduced to the exact order."""
     p = c.p
@@ -2019,6 +2032,7 @@ def _build_curves() -> dict[str, Curve]:
         k = SBMM_CURVES[bits]
         out[f"sbmm{bits}"] = Curve(f"sbmm{bits}", k.p, k.p - 3, k.b, k.gx, k.gy, k.order, k.cofactor, True, w)
     out["small"] = _small_curve()
+    out["small_ecdsa"] = _small_ecdsa_curve()
     return out
 
 

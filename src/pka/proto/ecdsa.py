@@ -6,9 +6,11 @@ Nonces
     "random"   HMAC-DRBG (SP 800-90A, SHA-256) seeded from the OS entropy source, or from `seed`
                (reproducible runs and tests only: whoever knows the seed knows the key).
 
-Signing (host-composed): k G on the backend's ECC_MUL (x only: r = x mod n), s = k^-1 (e + r d)
-mod n on the host. The accelerator's ECDSA_SIGN opcode, which will keep k, k^-1 and d off the bus,
-is being added to the sequencer; until then the RTL path is marked so in the result's detail.
+Signing on the RTL backend with nonce "random": the accelerator's ECDSA_SIGN (one command on a
+build holding rns and hscm, doc/top.md): the nonce comes from its entropy port (in simulation a
+seeded source: `seed`), and k, k^-1 and d never cross the bus. Otherwise (the model backend, or an
+RFC 6979 nonce, which is an HMAC of d and so made on the host) host-composed: k G on the backend's
+ECC_MUL (x only: r = x mod n), s = k^-1 (e + r d) mod n on the host; the result's detail names the path.
 
 Verification (host-composed from the backend's ladders, exact): with w = s^-1, u1 = e w, u2 = r w,
     R = u1 G + u2 Q = u1 (G + c Q),  c = u2 / u1 mod n
@@ -35,7 +37,8 @@ from pka.proto.ecdh import Point, curve, point_mul, scalar_mult
 CURVES = ("p256", "p384")
 DEFAULT_HASH = {"p256": "sha256", "p384": "sha384"}
 HASHES = ("sha256", "sha384", "sha512")
-RTL_SIGN_PATH = "host-composed (ECDSA_SIGN hardware op pending)"
+RTL_SIGN_PATH = "host-composed (an RFC 6979 nonce is made on the host; --nonce random signs with ECDSA_SIGN)"
+HW_SIGN_PATH = "ECDSA_SIGN: nonce, k^-1 and d inside the accelerator (rns k*G, hscm mod n)"
 
 
 def check_curve(name: str) -> Any:
@@ -188,6 +191,15 @@ def sign_digest(be: Backend, name: str, d: int, h: bytes, params: dict[str, Any]
     else:
         raise PkaError(Status.ERR_PARAM, f"nonce {nonce!r}: rfc6979 or random")
     e = bits2int(h, n.bit_length())
+    if be.kind == "rtl" and nonce == "random":
+        from pka.driver import ecdsa_session
+        pka = ecdsa_session(c.p.bit_length())
+        if seed is not None:
+            pka.bus.entropy(seed)   # type: ignore[attr-defined]
+        hw = pka.ecdsa_sign(name, d, e, dict(params, w=32), progress)
+        return SignResult(hw.result, hw.detail["s"], hw.cycles,
+                          {"path": HW_SIGN_PATH, "nonce": "random (the accelerator's entropy port)", "tries": 1,
+                           "wall_cycles": hw.detail["wall_cycles"]})
     cycles: int | None = 0
     tries = 0
     while True:

@@ -370,6 +370,48 @@ def ecc_compute(curve: str, w: int, blind: bool, order_given: bool = True, check
     return zwords + extra + rns.ecc_cycles(curve, w, elen + r_bits, checked, True)
 
 
+def ecdsa_config(bits: int, pes: int = 16, rns_w: int = 32) -> TopConfig:
+    """A build that serves ECDSA_SIGN for a curve of `bits` bits: rns (MM, w-bit channels) and hscm
+    (pes PEs, w = 16), MaxLen the smallest power of two >= bits (at least 256), the slots wide enough
+    for rns's constant table (pka.driver's rules for each engine)."""
+    from pka.driver import _hscm_top, _rns_top
+    size = max(256, 1 << (bits - 1).bit_length())
+    hs = _hscm_top({"pes": pes, "w": 16}, size)
+    rn = _rns_top({"w": rns_w}, size)
+    params = dict(hs, RnsW=rn["RnsW"], MinSlotAw=max(hs["MinSlotAw"], rn["MinSlotAw"]))
+    return TopConfig(max_len=size, engines=("hscm", "rns"), params=tuple(sorted(params.items())))
+
+
+def ecdsa_compute(curve: str, w: int, hscm_params: dict[str, object], blind: bool, w_setup: bool) -> int:
+    """COMPUTE of ECDSA_SIGN through pka_top (pka_top_seq's KEcd and KEcs programs), W = ceil(bits/32)
+    words, c = rns channels per base, Wc = ceil(c w / 32) + 1 words of the CRT's sums:
+    the checks 0 < d < n (3 W) and h < n (4 W); when A_HI changed since the last (w_setup), W_n =
+    R^2 mod n by the sequencer (its internal MONT program, R = 2^r, r = hscm's); the nonce (W words
+    from the entropy port, one cycle each), k < n? (3 W), n - 2 (2 W), k^(n-2) mod n by hscm's
+    MODEXP; k G by KEcc (ecc_compute: blinded or not); x from the B' half: P = 1, A = 0 (Wc each),
+    per channel two loads of m'_j and one of xi'_j (2 cycles each) and three MAC passes (3 Wc each),
+    alpha M' (3 Wc), A - alpha M' (4 Wc), x' mod p (two passes of 4 (W + 1)), mod n (two of 4 W), r != 0
+    (3 W); t = r d, s = k^-1 (h + t) and the check k s by hscm's MODMUL (3 products), h + t (8 W),
+    s != 0 (3 W), the compare (3 W). The clears of R and R_HI and the result copies are overhead.
+    Every count depends on lengths only (k < n at the first draw: a redraw has probability < 2^-32
+    on the curves here)."""
+    from pka.model import hscm, rns
+    c = rns.CURVES[curve]
+    bits = c.p.bit_length()
+    nw = -(-bits // 32)
+    ch = rns.channels_mm(bits, w)
+    wc = -(-ch * w // 32) + 1
+    prm = dict(hscm_params, window=0, ladder=0)
+    hw = int(prm.get("w", 16))  # type: ignore[call-overload]
+    n = c.order
+    total = 46 * nw + 8 + 9 * wc + ch * (6 + 9 * wc)
+    if w_setup:
+        total += mont_internal(n, bits, hscm_r(bits, hw))
+    total += int(hscm.modexp(2, n - 2, n, prm).cycles or 0)
+    total += 3 * int(hscm.modmul(2, 3, n, prm).detail["total_cycles"])
+    return total + ecc_compute(curve, w, blind)
+
+
 # ---- FuseSoC cores -------------------------------------------------------------------------------
 
 CORE_VERSION = "0.1.0"
@@ -519,6 +561,7 @@ TOP_LINT = [
     "MaxLen=4096 EnExample=1 EnHscm=0",
     "MaxLen=256 EnExample=1 EnCsa2=1 Csa2ChunkW=1 EnMwr4=1 EnVictor=1 EnRns=1 MinSlotAw=9 EnHscm=0",
     "MaxLen=4096 EnExample=0 EnHscm=1 HscmPes=16 HscmW=16 MinSlotAw=8",
+    "MaxLen=64 EnExample=0 EnHscm=1 HscmMaxWindow=6 HscmPes=2 HscmW=16 EnRns=1 RnsW=16 MinSlotAw=7",   # ECDSA_SIGN
     "MaxLen=4096",   # pka_top's defaults (hscm alone, the slot width derived): the FuseSoC core's
 ]
 
