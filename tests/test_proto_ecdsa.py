@@ -13,6 +13,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from conftest import SEED
 from pka.cli import main
 from pka.proto import ecdsa, keys
+from pka.rtl.top import ECDSA_HSCM, ecdsa_compute
 from pka.proto.backend import get
 
 P = {"w": 32, "alg": "mm"}
@@ -48,7 +49,10 @@ def test_rfc6979_a25_nonce_and_signature(msg: bytes) -> None:
     assert next(ecdsa.rfc6979_nonces(X, h, N256, "sha256")) == k
     sig = ecdsa.sign(get("rns", "model"), "p256", X, msg, P, nonce="rfc6979")
     assert (sig.r, sig.s) == (r, s)
-    assert sig.cycles == 136_244               # one P-256 k*G on the rns MM build
+    # the count of the accelerator's ECDSA_SIGN (a given nonce, blinding off, W_n made): the k*G is
+    # one P-256 ladder on the rns MM build
+    assert sig.cycles == ecdsa_compute("p256", 32, ECDSA_HSCM, False, True, given_k=True)
+    assert sig.detail["kG_cycles"] == 136_244
     pub = ec.EllipticCurvePublicNumbers(UX, UY, ec.SECP256R1()).public_key()
     pub.verify(sig.der, msg, ec.ECDSA(hashes.SHA256()))
 
@@ -60,7 +64,8 @@ def test_p384_deterministic_matches_cryptography() -> None:
     sig = ecdsa.sign(get("rns", "model"), "p384", d, b"sample", P, nonce="rfc6979")
     theirs = key.sign(b"sample", ec.ECDSA(hashes.SHA384(), deterministic_signing=True))
     assert sig.der == theirs
-    assert sig.cycles == 254_062               # P-384 k*G on the rns MM build (goal <= 330,000)
+    assert sig.detail["kG_cycles"] == 254_062  # P-384 k*G on the rns MM build (goal <= 330,000)
+    assert sig.cycles == ecdsa_compute("p384", 32, ECDSA_HSCM, False, True, given_k=True)
 
 
 def test_random_nonce_seeded_and_verified_both_ways() -> None:

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from conftest import SEED
-from pka.driver import INTR_TAINT, Pka, slot_addr
+from pka.driver import ECDSA_NONCE_GIVEN, INTR_TAINT, Pka, slot_addr
 from pka.errors import PkaError, Status
 from pka.model import rns
 from pka.rtl.top import TopConfig, TopSim, ecdsa_compute, ecdsa_config
@@ -63,6 +63,29 @@ def test_ecdsa_sign_small_curve(pka: Pka) -> None:
         assert verify(CURVE, q, h, res.result, res.detail["s"]), (d, h)
         assert res.cycles == ecdsa_compute(CURVE, 16, HSCM, blind, first), (i, res.cycles)
         first = False
+
+
+def test_ecdsa_sign_given_nonce(pka: Pka) -> None:
+    """ARG[8]: the host's nonce (an RFC 6979 nonce, say) in the write-only SLOT_P: r and s are then
+    exactly x(k G) mod n and k^-1 (h + r d) mod n; a nonce of 0 or >= n is ERR_OPERAND_RANGE."""
+    c = rns.CURVES[CURVE]
+    n = c.order
+    rng = random.Random(SEED + 1)
+    pka.set_blinding(False)
+    for k in (1, n - 1, *(rng.randrange(1, n) for _ in range(max(2, VECTORS // 8)))):
+        d, h = rng.randrange(1, n), rng.getrandbits(64)
+        res = pka.ecdsa_sign(CURVE, d, h, RNS, k=k)
+        pt = rns.affine_mul(c, k, (c.gx, c.gy))
+        assert pt is not None
+        r = pt[0] % n
+        assert (res.result, res.detail["s"]) == (r, pow(k, -1, n) * (h + r * d) % n), k
+        assert res.cycles == ecdsa_compute(CURVE, 16, HSCM, False, False, given_k=True)
+    for k in (0, n, n + 5):
+        _load(pka, 7, 5)
+        pka.write_slot(Slot.P, k, 2)
+        pka.write_slot(Slot.E, 7, 2)
+        res = pka.command(Op.ECDSA_SIGN, 64, 64, rns.blind_arg(c) | ECDSA_NONCE_GIVEN)
+        assert res.status == Status.ERR_OPERAND_RANGE, k
 
 
 def _load(pka: Pka, d: int, h: int, order: int | None = None, p: int | None = None) -> None:

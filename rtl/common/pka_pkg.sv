@@ -56,7 +56,7 @@ package pka_pkg;
     OP_ECC_MUL     = 8'd11,  // x(k P) by the (X,Z) Montgomery ladder (rns: ARG[0] x only, ARG[1] random Z, ARG[2] X25519 (RFC 7748 ladder, P = 2^255 - 19), ARG[5:4] = bits of the blinding factor r / 64 - 1).
     OP_ECC_CHECK   = 8'd12,  // y^2 = x^3 + a x + b mod p? Else ERR_NOT_ON_CURVE.
     OP_MONT_PARAMS = 8'd13,  // W = 2^(2r) mod N into SLOT_W (r = ELEN), MU = -N^-1 mod 2^64.
-    OP_ECDSA_SIGN  = 8'd14,  // ECDSA signature (r in R, s in R_HI) of the hash h in EPUB (h < n) with the private key d in E: a nonce k from the entropy port, k G on rns (the checked ECC_MUL's inputs for G, order n in A_HI, ARG[5:4] as ECC_MUL), r = x mod n, s = k^-1 (h + r d) mod n on hscm; builds with rns and hscm.
+    OP_ECDSA_SIGN  = 8'd14,  // ECDSA signature (r in R, s in R_HI) of the hash h in EPUB (h < n) with the private key d in E: a nonce k from the entropy port, k G on rns (the checked ECC_MUL's inputs for G, order n in A_HI, ARG[5:4] as ECC_MUL; ARG[8]: the nonce given in SLOT_P, e.g. RFC 6979's), r = x mod n, s = k^-1 (h + r d) mod n on hscm; builds with rns and hscm.
     OP_ZEROIZE     = 8'd15   // Clear the whole operand RAM and MU. To an engine: clear every register and internal memory that can hold operand-derived data (no port access), then done with OK.
   } op_e;
 

@@ -182,6 +182,7 @@ module pka_top
     .EngMask (EngMask),
     .MontK   (EnHscm ? HscmW : 0),
     .RnsW    (EnRns ? RnsW : 0),
+    .InvWindow (EnHscm ? ((HscmMaxWindow < 4) ? HscmMaxWindow : 4) : 0),
     .CrtBlind(EnHscm),                    // hscm's RSA_CRT takes blinded exponents (ARG[31:24])
     .EccBlind(EnRns),                     // rns's ECC_MUL takes a blinded scalar and a random Z (ARG[1])
     .WdShift (WdShift),

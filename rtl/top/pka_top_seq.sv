@@ -58,6 +58,7 @@ module pka_top_seq
   parameter logic [NumEng-1:0] EngMask = '0,           // engines present in the build (bit = id)
   parameter int unsigned MontK  = 0,                   // hscm's word k (its r = k ceil((n+2k+2)/k)); 0: none
   parameter int unsigned RnsW   = 0,                   // rns channel width (the size of its random Z); 0: none
+  parameter int unsigned InvWindow = 0,                // ECDSA_SIGN: hscm's MODEXP window for k^(n-2)
   parameter bit          CrtBlind = 1'b0,              // hscm's RSA_CRT takes blinded exponents (ARG[31:24])
   parameter bit          EccBlind = 1'b0,              // rns's ECC_MUL takes a blinded scalar and a random Z
   parameter int unsigned WdShift [NumEng] = '{default: 5},  // watchdog bound scale per engine
@@ -933,7 +934,8 @@ module pka_top_seq
             // k by rejection (1 <= k < n), k^-1 = k^(n-2) mod n (hscm), k G (KEcc, rns), then x from
             // the B' half of R (RNS -> binary: A = sum xi'_j M'_j by prefix products over the channels,
             // minus alpha M' with alpha from the Cox sum), x mod p, r = x mod n into R.
-            // N = p (whole, binary), A_HI = n, E = d, EPUB = h; ELEN = LEN = bits(n).
+            // N = p (whole, binary), A_HI = n, E = d, EPUB = h; ELEN = LEN = bits(n). ARG[8]: the nonce
+            // is the host's, in SLOT_P (write-only; an RFC 6979 nonce), checked 1 <= k < n.
             unique case (step_q)
               5'd0: begin
                 if (elen_q != len_q) begin
@@ -964,20 +966,26 @@ module pka_top_seq
               end
               5'd3: begin
                 wo_d = 1'b1;
-                fn_d = FnRand; dst_d = HsT2; rw_d = words_q; rmk_d = 1'b1; state_d = SPass;
+                if (arg_q[8]) begin
+                  fn_d = FnCopy; s0_d = pslot_t'(SLOT_P); dst_d = HsT2; state_d = SPass;   // the host's nonce
+                end else begin
+                  fn_d = FnRand; dst_d = HsT2; rw_d = words_q; rmk_d = 1'b1; state_d = SPass;
+                end
               end
               5'd4: begin
                 fn_d = FnInvChk; s0_d = pslot_t'(SLOT_A_HI); s1_d = HsT2; nz_d = 1'b0; state_d = SPass;
               end
               5'd5: begin
-                if (c1_q || !nz_q) step_d = 5'd3;                                    // k >= n or 0: again
+                if ((c1_q || !nz_q) && arg_q[8]) begin
+                  code_d = ST_ERR_OPERAND_RANGE; state_d = fin_st;                     // a given k out of range
+                end else if (c1_q || !nz_q) step_d = 5'd3;                           // k >= n or 0: again
                 else begin
                   fn_d = FnNm2; s0_d = pslot_t'(SLOT_A_HI); dst_d = HsT3; c3_d = 1'b1; state_d = SPass;
                 end
               end
               5'd6: begin
                 // k^-1 = k^(n-2) mod n (a public exponent; the engine is wiped after it)
-                eop_d = 8'(OP_MODEXP); earg_d = '0; state_d = SEngCmd; wmid_d = 1'b1;
+                eop_d = 8'(OP_MODEXP); earg_d = 32'(InvWindow); state_d = SEngCmd; wmid_d = 1'b1;
                 map_d[SLOT_N] = pslot_t'(SLOT_A_HI); map_d[SLOT_A] = HsT2; map_d[SLOT_E] = HsT3;
                 map_d[SLOT_W] = HsWn; map_d[SLOT_R] = HsT4;
               end
@@ -1054,7 +1062,9 @@ module pka_top_seq
                 fn_d = FnInvChk; s0_d = pslot_t'(SLOT_A_HI); s1_d = pslot_t'(SLOT_R); nz_d = 1'b0; state_d = SPass;
               end
               default: begin
-                if (!nz_q) step_d = 5'd3;                                            // r = 0: a new k
+                if (!nz_q && arg_q[8]) begin
+                  code_d = ST_ERR_OPERAND_RANGE; state_d = fin_st;                     // r = 0: the host's next k
+                end else if (!nz_q) step_d = 5'd3;                                   // r = 0: a new k
                 else begin
                   kind_d = KEcs; step_d = '0;
                 end
@@ -1087,7 +1097,9 @@ module pka_top_seq
                 fn_d = FnInvChk; s0_d = pslot_t'(SLOT_A_HI); s1_d = pslot_t'(SLOT_R_HI); nz_d = 1'b0; state_d = SPass;
               end
               5'd5: begin
-                if (!nz_q) begin
+                if (!nz_q && arg_q[8]) begin
+                  code_d = ST_ERR_OPERAND_RANGE; state_d = fin_st;                     // s = 0: the host's next k
+                end else if (!nz_q) begin
                   kind_d = KEcd; step_d = 5'd3;                                        // s = 0: a new k
                 end else begin
                   eop_d = 8'(OP_MODMUL); eelen_d = '0; earg_d = '0; state_d = SEngCmd;

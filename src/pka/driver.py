@@ -36,6 +36,9 @@ OP_ZEROIZE = Op.ZEROIZE
 ENGINE_IDS = {e.name.lower(): int(e) for e in Engine if e != Engine.AUTO}
 
 
+ECDSA_NONCE_GIVEN = 1 << 8   # ECDSA_SIGN's ARG[8]: the nonce is the host's, in SLOT_P
+
+
 def slot_addr(slot: int, word: int = 0) -> int:
     return SLOT_BASE + int(slot) * SLOT_STRIDE + 4 * word
 
@@ -475,9 +478,10 @@ class Pka:
         return self.run(op, ctx.p.bit_length(), elen, arg, engine=ENGINE_IDS["rns"], progress=progress)
 
     def _rns_load(self, ctx: Any, regs: dict[int, int], scalar: int, elen: int, expo: int, order: int,
-                  whole_p: bool = False) -> None:
+                  whole_p: bool = False, nonce: int | None = None) -> None:
         """The rns engine's operands and constants (doc/rns.md); whole_p: SLOT_N holds all of P (the
-        engine reads its low word; ECDSA_SIGN's x mod p reads the rest)."""
+        engine reads its low word; ECDSA_SIGN's x mod p reads the rest); nonce: ECDSA_SIGN's given
+        nonce into SLOT_P (after N, before E: a modulus write while a secret is bound clears them)."""
         from pka.model import rns as model
 
         self._w_key = None   # SLOT_W is overwritten with a residue vector below
@@ -489,6 +493,8 @@ class Pka:
             self.write_slot(Slot.N, ctx.p, words_for(ctx.p.bit_length()))
         else:
             self.bus.write_words(slot_addr(Slot.N), [ctx.p & 0xFFFFFFFF])
+        if nonce is not None:
+            self.write_slot(Slot.P, nonce, words_for(ctx.p.bit_length()))
         self.bus.write_words(slot_addr(Slot.X0), table)
         full = {model.IN_A: 0, model.IN_B: 0, model.RW: (ctx.m * ctx.m) % ctx.p, model.ONE: 1,
                 model.CA: 0, model.CB2: 0, model.CM4B: 0}
@@ -508,12 +514,14 @@ class Pka:
         if self._order != (order, words_for(ctx.p.bit_length())):
             self.write_slot(Slot.A_HI, order, words_for(ctx.p.bit_length()))
 
-    def ecdsa_sign(self, curve: str, d: int, h: int, params: dict[str, Any],
+    def ecdsa_sign(self, curve: str, d: int, h: int, params: dict[str, Any], k: int | None = None,
                    progress: Callable[[int], None] | None = None) -> OpResult:
         """ECDSA_SIGN (a build with rns and hscm; doc/top.md): the signature (r, s) of the hash value h
-        (an integer; reduced mod n here, a public step) with the private key d. The nonce k, k^-1 and
-        d stay in the accelerator: the host writes the curve's constants, G, n, d and h, and reads r
-        (result) and s (detail["s"]). Cycles: the sequencer's COMPUTE (pka.rtl.top.ecdsa_compute)."""
+        (an integer; reduced mod n here, a public step) with the private key d. The nonce comes from
+        the accelerator's entropy port, or is k (ARG[8]: written to the write-only SLOT_P, e.g. an
+        RFC 6979 nonce); k^-1 and d stay in the accelerator: the host writes the curve's constants, G,
+        n, d and h, and reads r (result) and s (detail["s"]). Cycles: the sequencer's COMPUTE
+        (pka.rtl.top.ecdsa_compute)."""
         from pka.model import rns as model
 
         if not (self.cfg.has_engine("rns") and self.cfg.has_engine("hscm")):
@@ -530,10 +538,14 @@ class Pka:
         ctx = model.mm_context(c.p, int(params.get("w", 32)))
         nw = words_for(bits)
         b0 = self.bus.bus_cycles
-        self._rns_load(ctx, model.ecc_inputs(c, c.gx, ctx.m, c.gy), d, bits, c.p - 2, c.order, whole_p=True)
+        if k is not None and not 0 < k < c.order:
+            raise PkaError(Status.ERR_OPERAND_RANGE, "the nonce k must lie in [1, n - 1]")
+        self._rns_load(ctx, model.ecc_inputs(c, c.gx, ctx.m, c.gy), d, bits, c.p - 2, c.order, whole_p=True,
+                       nonce=k)
         self.write_slot(Slot.EPUB, h % c.order, nw)
         self._epub = None
-        res = self.run(Op.ECDSA_SIGN, bits, bits, model.blind_arg(c), progress=progress)
+        arg = model.blind_arg(c) | (ECDSA_NONCE_GIVEN if k is not None else 0)
+        res = self.run(Op.ECDSA_SIGN, bits, bits, arg, progress=progress)
         r = self.read_slot(Slot.R, nw)
         s = self.read_slot(Slot.R_HI, nw)
         return self.result(res, r, b0, s=s, curve=curve, n=ctx.n)

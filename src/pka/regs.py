@@ -26,7 +26,7 @@ class Op(IntEnum):
     ECC_MUL = 11  # x(k P) by the (X,Z) Montgomery ladder (rns: ARG[0] x only, ARG[1] random Z, ARG[2] X25519 (RFC 7748 ladder, P = 2^255 - 19), ARG[5:4] = bits of the blinding factor r / 64 - 1).
     ECC_CHECK = 12  # y^2 = x^3 + a x + b mod p? Else ERR_NOT_ON_CURVE.
     MONT_PARAMS = 13  # W = 2^(2r) mod N into SLOT_W (r = ELEN), MU = -N^-1 mod 2^64.
-    ECDSA_SIGN = 14  # ECDSA signature (r in R, s in R_HI) of the hash h in EPUB (h < n) with the private key d in E: a nonce k from the entropy port, k G on rns (the checked ECC_MUL's inputs for G, order n in A_HI, ARG[5:4] as ECC_MUL), r = x mod n, s = k^-1 (h + r d) mod n on hscm; builds with rns and hscm.
+    ECDSA_SIGN = 14  # ECDSA signature (r in R, s in R_HI) of the hash h in EPUB (h < n) with the private key d in E: a nonce k from the entropy port, k G on rns (the checked ECC_MUL's inputs for G, order n in A_HI, ARG[5:4] as ECC_MUL; ARG[8]: the nonce given in SLOT_P, e.g. RFC 6979's), r = x mod n, s = k^-1 (h + r d) mod n on hscm; builds with rns and hscm.
     ZEROIZE = 15  # Clear the whole operand RAM and MU. To an engine: clear every register and internal memory that can hold operand-derived data (no port access), then done with OK.
 
 

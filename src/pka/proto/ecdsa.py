@@ -6,11 +6,14 @@ Nonces
     "random"   HMAC-DRBG (SP 800-90A, SHA-256) seeded from the OS entropy source, or from `seed`
                (reproducible runs and tests only: whoever knows the seed knows the key).
 
-Signing on the RTL backend with nonce "random": the accelerator's ECDSA_SIGN (one command on a
-build holding rns and hscm, doc/top.md): the nonce comes from its entropy port (in simulation a
-seeded source: `seed`), and k, k^-1 and d never cross the bus. Otherwise (the model backend, or an
-RFC 6979 nonce, which is an HMAC of d and so made on the host) host-composed: k G on the backend's
-ECC_MUL (x only: r = x mod n), s = k^-1 (e + r d) mod n on the host; the result's detail names the path.
+Signing on the RTL backend: the accelerator's ECDSA_SIGN (one command on a build holding rns and
+hscm, doc/top.md). With nonce "random" the nonce comes from its entropy port (in simulation a seeded
+source: `seed`); with "rfc6979" the host makes the nonce (an HMAC of d and the hash) and writes it to
+the write-only SLOT_P (ARG[8]). Either way k is never readable and k^-1 and s are made inside.
+On the model backend the signature is host-composed (k G on the rns model's ECC_MUL, x only:
+r = x mod n; s = k^-1 (e + r d) mod n on the host) and its cycles are the count the accelerator's
+ECDSA_SIGN takes (pka.rtl.top.ecdsa_compute, first signature of a session, blinding off), so that
+both backends report the same figure; the result's detail names the path.
 
 Verification (host-composed from the backend's ladders, exact): with w = s^-1, u1 = e w, u2 = r w,
     R = u1 G + u2 Q = u1 (G + c Q),  c = u2 / u1 mod n
@@ -37,8 +40,7 @@ from pka.proto.ecdh import Point, curve, point_mul, scalar_mult
 CURVES = ("p256", "p384")
 DEFAULT_HASH = {"p256": "sha256", "p384": "sha384"}
 HASHES = ("sha256", "sha384", "sha512")
-RTL_SIGN_PATH = "host-composed (an RFC 6979 nonce is made on the host; --nonce random signs with ECDSA_SIGN)"
-HW_SIGN_PATH = "ECDSA_SIGN: nonce, k^-1 and d inside the accelerator (rns k*G, hscm mod n)"
+RTL_SIGN_PATH = "ECDSA_SIGN: k^-1 and s inside the accelerator (rns k*G, hscm mod n)"
 
 
 def check_curve(name: str) -> Any:
@@ -191,15 +193,9 @@ def sign_digest(be: Backend, name: str, d: int, h: bytes, params: dict[str, Any]
     else:
         raise PkaError(Status.ERR_PARAM, f"nonce {nonce!r}: rfc6979 or random")
     e = bits2int(h, n.bit_length())
-    if be.kind == "rtl" and nonce == "random":
-        from pka.driver import ecdsa_session
-        pka = ecdsa_session(c.p.bit_length())
-        if seed is not None:
-            pka.bus.entropy(seed)   # type: ignore[attr-defined]
-        hw = pka.ecdsa_sign(name, d, e, dict(params, w=32), progress)
-        return SignResult(hw.result, hw.detail["s"], hw.cycles,
-                          {"path": HW_SIGN_PATH, "nonce": "random (the accelerator's entropy port)", "tries": 1,
-                           "wall_cycles": hw.detail["wall_cycles"]})
+    if be.kind == "rtl":
+        return _sign_rtl(name, d, e, params, nonce, nonces, seed, progress)
+    from pka.rtl.top import ECDSA_HSCM, ecdsa_compute
     cycles: int | None = 0
     tries = 0
     while True:
@@ -213,9 +209,38 @@ def sign_digest(be: Backend, name: str, d: int, h: bytes, params: dict[str, Any]
         s = pow(k, -1, n) * (e + r * d) % n
         if s != 0:
             break
-    path = RTL_SIGN_PATH if be.kind == "rtl" else "host-composed: k*G on the rns model, s on the host"
-    return SignResult(r, s, cycles, {"path": path, "nonce": nonce, "tries": tries, "kG_cycles": res.cycles,
-                                     "kG_detail": res.detail})
+    if cycles is not None and tries == 1:
+        cycles = ecdsa_compute(name, int(params.get("w", 32)), ECDSA_HSCM, False, True, given_k=nonce != "random")
+    return SignResult(r, s, cycles, {"path": "host-composed: k*G on the rns model, s on the host", "nonce": nonce,
+                                     "tries": tries, "kG_cycles": res.cycles, "kG_detail": res.detail})
+
+
+def _sign_rtl(name: str, d: int, e: int, params: dict[str, Any], nonce: str, nonces: Any, seed: int | None,
+              progress: Callable[[int], None] | None) -> SignResult:
+    """ECDSA_SIGN on the accelerator: the entropy port's nonce (random) or the host's (RFC 6979: the
+    next one when r or s would be 0, which the hardware reports as ERR_OPERAND_RANGE)."""
+    from pka.driver import ecdsa_session
+    pka = ecdsa_session(check_curve(name).p.bit_length())
+    prm = dict(params, w=32)
+    if nonce == "random":
+        if seed is not None:
+            pka.bus.entropy(seed)   # type: ignore[attr-defined]
+        hw = pka.ecdsa_sign(name, d, e, prm, progress=progress)
+        tries = 1
+    else:
+        tries = 0
+        while True:
+            tries += 1
+            try:
+                hw = pka.ecdsa_sign(name, d, e, prm, k=next(nonces), progress=progress)
+                break
+            except PkaError as exc:
+                if exc.status != Status.ERR_OPERAND_RANGE or tries > 16:
+                    raise
+    return SignResult(hw.result, hw.detail["s"], hw.cycles,
+                      {"path": RTL_SIGN_PATH, "nonce": nonce if nonce != "random" else
+                       "random (the accelerator's entropy port)", "tries": tries,
+                       "wall_cycles": hw.detail["wall_cycles"]})
 
 
 def sign(be: Backend, name: str, d: int, message: bytes, params: dict[str, Any], nonce: str = "rfc6979",

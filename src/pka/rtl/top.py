@@ -382,13 +382,18 @@ def ecdsa_config(bits: int, pes: int = 16, rns_w: int = 32) -> TopConfig:
     return TopConfig(max_len=size, engines=("hscm", "rns"), params=tuple(sorted(params.items())))
 
 
-def ecdsa_compute(curve: str, w: int, hscm_params: dict[str, object], blind: bool, w_setup: bool) -> int:
+ECDSA_HSCM = {"pes": 16, "w": 16}   # the hscm of ecdsa_config's builds (bench/ecdsa.py, pka ecdsa sign --backend rtl)
+INV_WINDOW = 4                      # pka_top_seq's InvWindow: hscm's MODEXP window for k^(n-2)
+
+
+def ecdsa_compute(curve: str, w: int, hscm_params: dict[str, object], blind: bool, w_setup: bool,
+                  given_k: bool = False) -> int:
     """COMPUTE of ECDSA_SIGN through pka_top (pka_top_seq's KEcd and KEcs programs), W = ceil(bits/32)
     words, c = rns channels per base, Wc = ceil(c w / 32) + 1 words of the CRT's sums:
     the checks 0 < d < n (3 W) and h < n (4 W); when A_HI changed since the last (w_setup), W_n =
     R^2 mod n by the sequencer (its internal MONT program, R = 2^r, r = hscm's); the nonce (W words
-    from the entropy port, one cycle each), k < n? (3 W), n - 2 (2 W), k^(n-2) mod n by hscm's
-    MODEXP; k G by KEcc (ecc_compute: blinded or not); x from the B' half: P = 1, A = 0 (Wc each),
+    from the entropy port, one cycle each; a given nonce: its copy from SLOT_P, 2 W), k < n? (3 W),
+    n - 2 (2 W), k^(n-2) mod n by hscm's MODEXP (window 4); k G by KEcc (ecc_compute: blinded or not); x from the B' half: P = 1, A = 0 (Wc each),
     per channel two loads of m'_j and one of xi'_j (2 cycles each) and three MAC passes (3 Wc each),
     alpha M' (3 Wc), A - alpha M' (4 Wc), x' mod p (two passes of 4 (W + 1)), mod n (two of 4 W), r != 0
     (3 W); t = r d, s = k^-1 (h + t) and the check k s by hscm's MODMUL (3 products), h + t (8 W),
@@ -404,10 +409,10 @@ def ecdsa_compute(curve: str, w: int, hscm_params: dict[str, object], blind: boo
     prm = dict(hscm_params, window=0, ladder=0)
     hw = int(prm.get("w", 16))  # type: ignore[call-overload]
     n = c.order
-    total = 46 * nw + 8 + 9 * wc + ch * (6 + 9 * wc)
+    total = 46 * nw + 8 + 9 * wc + ch * (6 + 9 * wc) + (nw if given_k else 0)
     if w_setup:
         total += mont_internal(n, bits, hscm_r(bits, hw))
-    total += int(hscm.modexp(2, n - 2, n, prm).cycles or 0)
+    total += int(hscm.modexp(2, n - 2, n, dict(prm, window=INV_WINDOW)).cycles or 0)
     total += 3 * int(hscm.modmul(2, 3, n, prm).detail["total_cycles"])
     return total + ecc_compute(curve, w, blind)
 
