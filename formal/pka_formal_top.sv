@@ -117,16 +117,16 @@ module pka_formal_top
 
   // ---- the sequencer, as seen from here -------------------------------------------------------------
   // pka_top_seq's enum values (its kind_e, state_e, fn_e; formal/run.py checks them against the source)
-  localparam logic [3:0] KKeyClr = 4'd11;
+  localparam logic [4:0] KKeyClr = 5'd11;
   localparam logic [3:0] SPass = 4'd0, SIdle = 4'd1, SDecode = 4'd2, SNext = 4'd3, SEngWait = 4'd6, SDone = 4'd7;
   localparam logic [4:0] FnZero = 5'd0, FnClr = 5'd14;
 
   // pka_top_seq's kinds this build cannot run (no hscm, rns or binary engine with MODEXP/MODMUL)
-  localparam logic [3:0] KReset = 4'd0;
-  localparam logic [3:0] KEng = 4'd3, KAdd = 4'd4, KSub = 4'd5, KMont = 4'd6, KInv = 4'd7, KChk = 4'd8, KCrt = 4'd9, KExp = 4'd10, KAbort = 4'd12, KBlk = 4'd13, KSign = 4'd14,
-                         KEcc = 4'd15;
+  localparam logic [4:0] KReset = 5'd0;
+  localparam logic [4:0] KEng = 5'd3, KAdd = 5'd4, KSub = 5'd5, KMont = 5'd6, KInv = 5'd7, KChk = 5'd8, KCrt = 5'd9, KExp = 5'd10, KAbort = 5'd12, KBlk = 5'd13, KSign = 5'd14,
+                         KEcc = 5'd15, KEcd = 5'd16, KEcs = 5'd17;
   localparam logic [3:0] SMu = 4'd4, SEngCmd = 4'd5, SRst = 4'd9, SEnt = 4'd10;
-  localparam logic [4:0] FnRand = 5'd15, FnMac = 5'd16;
+  localparam logic [4:0] FnRand = 5'd15, FnMac = 5'd16, FnLd = 5'd17;
 
   logic seq_busy, seq_start, seq_done, seq_accept;
   assign seq_busy  = u_dut.busy;
@@ -153,8 +153,10 @@ module pka_formal_top
   assign v_state = u_dut.u_seq.state_q;
   always @* begin
     if (!f_init) begin
-      i_enums: assert(u_dut.u_seq.fn_q <= FnMac && v_state <= SEnt);
-      i_kinds: assert(!(u_dut.u_seq.kind_q inside {KInv, KChk, KCrt, KExp, KBlk, KSign, KEcc}));
+      i_enums: assert(u_dut.u_seq.fn_q <= FnLd && v_state <= SEnt && u_dut.u_seq.kind_q <= KEcs);
+      i_kinds: assert(!(u_dut.u_seq.kind_q inside {KInv, KChk, KCrt, KExp, KBlk, KSign, KEcc, KEcd, KEcs}));
+      // ECDSA_SIGN's pass controls keep their defaults (only its programs change them)
+      i_ecdsa: assert(u_dut.u_seq.zlim_q == '1 && !u_dut.u_seq.mz_q && !u_dut.u_seq.rmk_q);
       i_noret: assert(!u_dut.u_seq.ret_q);
       // kind_q's fault copy equals it; no wipe after a command (only RSA_CRT's blinded program sets wmid)
       i_kchk: assert(u_dut.u_seq.kindc_q == u_dut.u_seq.kind_q && u_dut.u_seq.rkindc_q == u_dut.u_seq.rkind_q
@@ -164,12 +166,13 @@ module pka_formal_top
       // no command in progress when idle, in the clear after reset or in a key clear
       if (v_state == SIdle || u_dut.u_seq.kind_q inside {KReset, KKeyClr}) i_inprog: assert(!u_dut.u_seq.inprog_q);
       // a command is decoded from KNop (SIdle sets it)
-      if (v_state == SDecode) i_decode: assert(u_dut.u_seq.kind_q == 4'd1 && u_dut.u_seq.inprog_q
+      if (v_state == SDecode) i_decode: assert(u_dut.u_seq.kind_q == 5'd1 && u_dut.u_seq.inprog_q
                                                && u_dut.u_seq.cwords_q == u_dut.u_seq.words_q
                                                && u_dut.u_seq.words_q == 8'((32'(u_dut.u_seq.len_q) + 31) >> 5));
       // no result copies (only RSA_CRT, MODEXP's check and ECC_MUL take them)
       i_rcp: assert(u_dut.u_seq.rcp_q == '0);
-      i_noent: assert(v_state != SEnt && u_dut.u_seq.fn_q != FnRand && u_dut.u_seq.fn_q != FnMac);
+      i_noent: assert(v_state != SEnt && u_dut.u_seq.fn_q != FnRand && u_dut.u_seq.fn_q != FnMac
+                      && u_dut.u_seq.fn_q != FnLd);
       if (seq_busy && u_dut.u_seq.kind_q == KEng && v_state != SDecode)
         i_engkind: assert(u_dut.u_seq.eng_q == 3'(EngExample));
       if (seq_busy && u_dut.u_seq.kind_q inside {KAdd, KSub, KMont, KEng} && !(v_state inside {SDecode, SDone}))

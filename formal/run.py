@@ -63,10 +63,10 @@ BY_NAME = {t.name: t for t in TASKS}
 
 # pka_top_seq's enum values the harness names (pka_formal_top.sv localparams)
 SEQ_ENUMS = {"kind_e": {"KReset": 0, "KEng": 3, "KAdd": 4, "KSub": 5, "KMont": 6, "KInv": 7, "KChk": 8, "KCrt": 9, "KExp": 10, "KKeyClr": 11, "KAbort": 12, "KBlk": 13, "KSign": 14,
-                        "KEcc": 15},
+                        "KEcc": 15, "KEcd": 16, "KEcs": 17},
              "state_e": {"SPass": 0, "SIdle": 1, "SDecode": 2, "SNext": 3, "SMu": 4, "SEngCmd": 5,
                          "SEngWait": 6, "SDone": 7, "SRst": 9, "SEnt": 10},
-             "fn_e": {"FnClr": 14, "FnRand": 15, "FnMac": 16}}
+             "fn_e": {"FnClr": 14, "FnRand": 15, "FnMac": 16, "FnLd": 17}}
 
 # RTL mutants: (file, the text replaced, its replacement)
 MUTANTS = [
