@@ -307,13 +307,17 @@ static int write_padded(pka_dev_t *dev, unsigned slot, const uint32_t *words, un
   return check_reject(dev);
 }
 
-int pka_ecc_mul_rns(pka_dev_t *dev, uint32_t *rx, uint32_t *ry, const uint32_t *k, const uint32_t *x,
-                    const uint32_t *y, const pka_rns_curve_t *c) {
-  unsigned v = 2u * c->channels, pw = words_for(c->pbits), i, arg;
+/* the rns engine's operands and constants (pka.driver's Pka._rns_load): N first (a modulus write
+   while a secret is bound clears the secret slots), then a given nonce (P), the tables, the point and
+   the scalar (E); p: all of p into N (ECDSA_SIGN), else its low word */
+static int rns_load(pka_dev_t *dev, const pka_rns_curve_t *c, const uint32_t *x, const uint32_t *y,
+                    const uint32_t *k, unsigned kwords, const uint32_t *p, const uint32_t *nonce) {
+  unsigned v = 2u * c->channels, pw = words_for(c->pbits), i;
   int st;
   if (c->channels == 0u || 4u * v > dev->slot_words) return PKA_ERR_TOO_BIG;
-  /* the same slots and order as pka.driver's Pka.rns_run: N first (a modulus write clears secrets) */
-  if ((st = pka_write_operand(dev, PKA_SLOT_N, &c->p_lo, 1)) != 0) return st;
+  if ((st = p ? pka_write_operand(dev, PKA_SLOT_N, p, pw) : pka_write_operand(dev, PKA_SLOT_N, &c->p_lo, 1)) != 0)
+    return st;
+  if (nonce && (st = pka_write_operand(dev, PKA_SLOT_P, nonce, pw)) != 0) return st;
   if ((st = pka_write_operand(dev, PKA_SLOT_X0, c->table, c->table_words)) != 0) return st;
   if ((st = pka_write_operand(dev, PKA_SLOT_A, x, v)) != 0) return st;
   if ((st = pka_write_operand(dev, PKA_SLOT_B, y, v)) != 0) return st;
@@ -327,14 +331,44 @@ int pka_ecc_mul_rns(pka_dev_t *dev, uint32_t *rx, uint32_t *ry, const uint32_t *
     }
   }
   if ((st = check_reject(dev)) != 0) return st;
-  if ((st = pka_write_operand(dev, PKA_SLOT_E, k, words_for(c->elen))) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_E, k, kwords)) != 0) return st;
   if ((st = pka_write_operand(dev, PKA_SLOT_X2, c->expo, pw)) != 0) return st;
-  if ((st = write_padded(dev, PKA_SLOT_A_HI, c->order, pw, pw)) != 0) return st;
+  return write_padded(dev, PKA_SLOT_A_HI, c->order, pw, pw);
+}
+
+static int blind_arg(const pka_rns_curve_t *c, uint32_t *arg) {
   if (c->blind_bits > 256u || c->blind_bits % 64u != 0u) return PKA_ERR_UNSUPPORTED;
-  arg = c->blind_bits ? ((c->blind_bits / 64u - 1u) << 4) : 0u;
+  *arg = c->blind_bits ? ((c->blind_bits / 64u - 1u) << 4) : 0u;
+  return PKA_OK;
+}
+
+int pka_ecc_mul_rns(pka_dev_t *dev, uint32_t *rx, uint32_t *ry, const uint32_t *k, const uint32_t *x,
+                    const uint32_t *y, const pka_rns_curve_t *c) {
+  unsigned v = 2u * c->channels;
+  uint32_t arg;
+  int st;
+  if ((st = rns_load(dev, c, x, y, k, words_for(c->elen), 0, 0)) != 0) return st;
+  if ((st = blind_arg(c, &arg)) != 0) return st;
   if ((st = pka_run(dev, PKA_OP_ECC_MUL, c->pbits, c->elen, arg, PKA_ENGINE_RNS)) != 0) return st;
   if ((st = pka_read_operand(dev, PKA_SLOT_R, rx, v)) != 0) return st;
   return pka_read_operand(dev, PKA_SLOT_R_HI, ry, v);
+}
+
+int pka_ecdsa_sign(pka_dev_t *dev, uint32_t *r, uint32_t *s, const uint32_t *d, const uint32_t *h,
+                   const uint32_t *nonce, const uint32_t *p, const uint32_t *gx, const uint32_t *gy,
+                   const pka_rns_curve_t *c) {
+  unsigned pw = words_for(c->pbits);
+  uint32_t arg;
+  int st;
+  if (!pka_serves(dev, PKA_OP_ECDSA_SIGN)) return PKA_ERR_UNSUPPORTED;
+  if (!c->order || c->elen != c->pbits) return PKA_ERR_LENGTH;
+  if ((st = rns_load(dev, c, gx, gy, d, pw, p, nonce)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_EPUB, h, pw)) != 0) return st;
+  if ((st = blind_arg(c, &arg)) != 0) return st;
+  if (nonce) arg |= 1u << 8;
+  if ((st = pka_run(dev, PKA_OP_ECDSA_SIGN, c->pbits, c->elen, arg, 0)) != 0) return st;
+  if ((st = pka_read_operand(dev, PKA_SLOT_R, r, pw)) != 0) return st;
+  return pka_read_operand(dev, PKA_SLOT_R_HI, s, pw);
 }
 
 int pka_zeroize(pka_dev_t *dev) { return pka_run(dev, PKA_OP_ZEROIZE, 0, 0, 0, 0); }

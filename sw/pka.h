@@ -130,6 +130,15 @@ typedef struct pka_rns_curve {
 /* x, y: the point's residue vectors (2n words each); k: elen bits */
 int pka_ecc_mul_rns(pka_dev_t *dev, uint32_t *rx, uint32_t *ry, const uint32_t *k, const uint32_t *x,
                     const uint32_t *y, const pka_rns_curve_t *c);
+/* ECDSA_SIGN (doc/top.md; a build with rns and hscm): the signature (r, s) of the hash value h
+   (< n: the caller reduces it mod n) with the private key d (0 < d < n), on the curve c (its order
+   given; elen = pbits = bits(n)) with the generator G (gx, gy: residue vectors) and p (all of it,
+   ceil(pbits/32) words). nonce: NULL for the accelerator's own (its entropy port), else the caller's
+   k (an RFC 6979 nonce; written to the write-only SLOT_P). d, h, nonce, r, s: ceil(pbits/32) words.
+   k^-1, the nonce and d are never readable. */
+int pka_ecdsa_sign(pka_dev_t *dev, uint32_t *r, uint32_t *s, const uint32_t *d, const uint32_t *h,
+                   const uint32_t *nonce, const uint32_t *p, const uint32_t *gx, const uint32_t *gy,
+                   const pka_rns_curve_t *c);
 int pka_zeroize(pka_dev_t *dev);
 
 /* sw/example.c: the example program on any bus (returns 0 when every step succeeded) */
