@@ -264,6 +264,9 @@ module pka_top_seq
   logic              ldcox_q, ldcox_d;      // FnLd: add the word's top CoxQ bits to cox
   logic [23:0]       cox_q, cox_d;          // the Cox sum of the B' half's xi' (alpha of the CRT)
   logic [7:0]        ch_q, ch_d;            // the CRT's channel
+  logic              cv2_q, cv2_d;          // the conversion of x runs twice: this is the second
+  logic [31:0]       dck_q, dck_d;          // FnInvChk: XOR of A's words (ECDSA_SIGN: d's check word)
+  logic [31:0]       dref_q, dref_d;        // d's check word at the start
 
   // ---- helpers ------------------------------------------------------------------------------------
   function automatic logic [PAw-1:0] slot_addr(pslot_t slot, logic [SlotAw-1:0] word);
@@ -395,7 +398,8 @@ module pka_top_seq
     zm_d = zm_q; cst_d = cst_q; ze_d = ze_q; rcnt_d = rcnt_q; erst_d = 1'b0;
     blind_d = blind_q; bk_d = bk_q; r64_d = r64_q; ecnt_d = ecnt_q; mc_d = mc_q; msub_d = msub_q; rnd_d = rnd_q; rw_d = rw_q;
     sbl_d = sbl_q; ksrc_d = ksrc_q; wo_d = wo_q; mz_d = mz_q; zlim_d = zlim_q; rmk_d = rmk_q; poff_d = poff_q;
-    ldsub_d = ldsub_q; ldcox_d = ldcox_q; cox_d = cox_q; ch_d = ch_q; edn_req_o = 1'b0; stall = 1'b0; mac = '0; m1_w = '0;
+    ldsub_d = ldsub_q; ldcox_d = ldcox_q; cox_d = cox_q; ch_d = ch_q; cv2_d = cv2_q; dck_d = dck_q; dref_d = dref_q;
+    edn_req_o = 1'b0; stall = 1'b0; mac = '0; m1_w = '0;
     rcp_d = rcp_q; rcw_d = rcw_q; inprog_d = inprog_q; gwd_d = gwd_q;
     mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
     done_o = 1'b0;
@@ -933,7 +937,7 @@ module pka_top_seq
             // ECDSA_SIGN, part 1 (doc/top.md): checks, W = R^2 mod n (kept while A_HI is), the nonce
             // k by rejection (1 <= k < n), k^-1 = k^(n-2) mod n (hscm), k G (KEcc, rns), then x from
             // the B' half of R (RNS -> binary: A = sum xi'_j M'_j by prefix products over the channels,
-            // minus alpha M' with alpha from the Cox sum), x mod p, r = x mod n into R.
+            // minus alpha M' with alpha from the Cox sum), x mod p (twice, compared), r = x mod n into R.
             // N = p (whole, binary), A_HI = n, E = d, EPUB = h; ELEN = LEN = bits(n). ARG[8]: the nonce
             // is the host's, in SLOT_P (write-only; an RFC 6979 nonce), checked 1 <= k < n.
             unique case (step_q)
@@ -942,10 +946,11 @@ module pka_top_seq
                   code_d = ST_ERR_LENGTH; state_d = fin_st;
                 end else begin
                   fn_d = FnInvChk; s0_d = pslot_t'(SLOT_A_HI); s1_d = pslot_t'(SLOT_E); odd_d = 1'b0; nz_d = 1'b0;
-                  state_d = SPass;                                                 // n odd, 0 < d < n
+                  dck_d = '0; state_d = SPass;                                     // n odd, 0 < d < n
                 end
               end
               5'd1: begin
+                dref_d = dck_q;                                                      // d's check word
                 if (!odd_q) begin
                   code_d = ST_ERR_EVEN_MODULUS; state_d = fin_st;
                 end else if (c1_q || !nz_q) begin
@@ -990,7 +995,7 @@ module pka_top_seq
                 map_d[SLOT_W] = HsWn; map_d[SLOT_R] = HsT4;
               end
               5'd7: begin
-                eng_d = 3'(EngRns); ksrc_d = HsT2;
+                eng_d = 3'(EngRns); ksrc_d = HsT2; cv2_d = 1'b0;
                 kind_d = KEcc; step_d = '0; ret_d = 1'b1; rkind_d = KEcd; rstep_d = 5'd8;
               end
               // ---- x from the B' half of R: P = 1, A = 0; per channel j: A = A m'_j + xi'_j P, P = P m'_j
@@ -1043,22 +1048,44 @@ module pka_top_seq
                 sel_d = !c3_q; c3_d = 1'b1; c4_d = 1'b0; pwords_d = CntW'(words_q) + 1; zlim_d = CntW'(words_q);
                 state_d = SPass;
               end
+              // ---- the conversion runs twice (a fault in one run gives another x): x of the first run
+              // in HsRc1 (free until the end), compared with the second's
               5'd20: begin
-                // the residues of k G leave R and R_HI before r and s go there
-                fn_d = FnClr; dst_d = pslot_t'(SLOT_R); pwords_d = CntW'(1 << SlotAw); ovh_d = 1'b1; state_d = SPass;
+                if (!cv2_q) begin
+                  fn_d = FnCopy; s0_d = HsT0; dst_d = HsRc1; state_d = SPass;
+                end else begin
+                  fn_d = FnEq; s0_d = HsT0; s1_d = HsRc1; one_d = 1'b1; state_d = SPass;
+                end
               end
               5'd21: begin
-                fn_d = FnClr; dst_d = pslot_t'(SLOT_R_HI); pwords_d = CntW'(1 << SlotAw); ovh_d = 1'b1; state_d = SPass;
+                if (!cv2_q) begin
+                  cv2_d = 1'b1; step_d = 5'd8;
+                end else if (!one_q && EnResultCheck) begin
+                  code_d = ST_ERR_FAULT; state_d = fin_st;
+                end else begin
+                  // the residues of k G leave R and R_HI before r and s go there
+                  fn_d = FnClr; dst_d = pslot_t'(SLOT_R); pwords_d = CntW'(1 << SlotAw); ovh_d = 1'b1; state_d = SPass;
+                end
               end
               5'd22: begin
+                fn_d = FnClr; dst_d = pslot_t'(SLOT_R_HI); pwords_d = CntW'(1 << SlotAw); ovh_d = 1'b1; state_d = SPass;
+              end
+              5'd23: begin
                 fn_d = FnSubChk; s0_d = pslot_t'(SLOT_A_HI); s1_d = HsT0; s2_d = pslot_t'(SLOT_A_HI);
                 c3_d = 1'b1; c4_d = 1'b0; state_d = SPass;
               end
-              5'd23: begin
+              5'd24: begin
                 fn_d = FnSub; s0_d = pslot_t'(SLOT_A_HI); s1_d = HsT0; s2_d = pslot_t'(SLOT_A_HI);
                 dst_d = pslot_t'(SLOT_R); sel_d = !c3_q; c3_d = 1'b1; c4_d = 1'b0; state_d = SPass;
               end
-              5'd24: begin
+              5'd25: begin
+                // r's copy before its first use: a later change of R is caught by the final compare
+                fn_d = FnCopy; s0_d = pslot_t'(SLOT_R); dst_d = HsRc0; ovh_d = 1'b1; state_d = SPass;
+                if (EnResultCheck) begin
+                  rcp_d = 2'b01; rcw_d = 16'(words_q);
+                end
+              end
+              5'd26: begin
                 fn_d = FnInvChk; s0_d = pslot_t'(SLOT_A_HI); s1_d = pslot_t'(SLOT_R); nz_d = 1'b0; state_d = SPass;
               end
               default: begin
@@ -1073,7 +1100,8 @@ module pka_top_seq
           end
           KEcs: begin
             // ECDSA_SIGN, part 2, on hscm: t = r d, u = h + t, s = k^-1 u into R_HI (s = 0: a new k);
-            // the check k s == u before release, then copies of r and s for the final compare
+            // the check before release: k s == u2 = h + r d recomputed, d's check word unchanged since
+            // the start; then s's copy for the final compare (r's was taken when r was made)
             unique case (step_q)
               5'd0: begin
                 eop_d = 8'(OP_MODMUL); eelen_d = '0; earg_d = '0; state_d = SEngCmd;
@@ -1102,25 +1130,46 @@ module pka_top_seq
                 end else if (!nz_q) begin
                   kind_d = KEcd; step_d = 5'd3;                                        // s = 0: a new k
                 end else begin
+                  // the check recomputes u from r, d and h: u2 = h + r d (a fault in t or u, or in d
+                  // after its first read, makes k s != u2)
                   eop_d = 8'(OP_MODMUL); eelen_d = '0; earg_d = '0; state_d = SEngCmd;
-                  map_d[SLOT_N] = pslot_t'(SLOT_A_HI); map_d[SLOT_A] = HsT2; map_d[SLOT_B] = pslot_t'(SLOT_R_HI);
-                  map_d[SLOT_W] = HsWn; map_d[SLOT_R] = HsT0;
+                  map_d[SLOT_N] = pslot_t'(SLOT_A_HI); map_d[SLOT_A] = pslot_t'(SLOT_R); map_d[SLOT_B] = pslot_t'(SLOT_E);
+                  map_d[SLOT_W] = HsWn; map_d[SLOT_R] = HsT3;
                 end
               end
               5'd6: begin
-                fn_d = FnEq; s0_d = HsT0; s1_d = HsT1; one_d = 1'b1; state_d = SPass;
+                fn_d = FnAddChk; s0_d = pslot_t'(SLOT_A_HI); s1_d = pslot_t'(SLOT_EPUB); s2_d = HsT3;
+                c3_d = 1'b0; c4_d = 1'b1; state_d = SPass;
               end
               5'd7: begin
-                if (!one_q || !EnResultCheck) begin
-                  if (!one_q) code_d = ST_ERR_FAULT;
-                  state_d = fin_st;
-                end else begin
-                  fn_d = FnCopy; s0_d = pslot_t'(SLOT_R); dst_d = HsRc0; state_d = SPass; ovh_d = 1'b1;
-                  rcp_d = 2'b11; rcw_d = 16'(words_q);
-                end
+                sel_d = c3_q | c4_q; fn_d = FnAdd; s0_d = pslot_t'(SLOT_A_HI); s1_d = pslot_t'(SLOT_EPUB); s2_d = HsT3;
+                dst_d = HsT3; c3_d = 1'b0; c4_d = 1'b1; state_d = SPass;
               end
               5'd8: begin
-                fn_d = FnCopy; s0_d = pslot_t'(SLOT_R_HI); dst_d = HsRc1; state_d = SPass; ovh_d = 1'b1;
+                eop_d = 8'(OP_MODMUL); eelen_d = '0; earg_d = '0; state_d = SEngCmd;
+                map_d[SLOT_N] = pslot_t'(SLOT_A_HI); map_d[SLOT_A] = HsT2; map_d[SLOT_B] = pslot_t'(SLOT_R_HI);
+                map_d[SLOT_W] = HsWn; map_d[SLOT_R] = HsT0;
+              end
+              5'd9: begin
+                fn_d = FnEq; s0_d = HsT0; s1_d = HsT3; one_d = 1'b1; state_d = SPass;
+              end
+              5'd10: begin
+                if (!one_q && EnResultCheck) begin
+                  code_d = ST_ERR_FAULT; state_d = fin_st;
+                end else begin
+                  // d's check word again: a flip of d anywhere since the start is caught
+                  fn_d = FnInvChk; s0_d = pslot_t'(SLOT_A_HI); s1_d = pslot_t'(SLOT_E); dck_d = '0; state_d = SPass;
+                end
+              end
+              5'd11: begin
+                if (dck_q != dref_q && EnResultCheck) begin
+                  code_d = ST_ERR_FAULT; state_d = fin_st;
+                end else begin
+                  fn_d = FnCopy; s0_d = pslot_t'(SLOT_R_HI); dst_d = HsRc1; state_d = SPass; ovh_d = 1'b1;
+                  if (EnResultCheck) begin
+                    rcp_d = 2'b11; rcw_d = 16'(words_q);
+                  end
+                end
               end
               default: state_d = fin_st;
             endcase
@@ -1334,6 +1383,7 @@ module pka_top_seq
             end
             FnInvChk: begin
               c1_d = s1[32];
+              dck_d = dck_q ^ a_w;
               if (a_w != '0) nz_d = 1'b1;
               if (pidx_q == '0) odd_d = n_w[0];
               mem_we_o = 1'b0;
@@ -1560,7 +1610,7 @@ module pka_top_seq
       blind_q <= 1'b0; bk_q <= 1'b0; ecnt_q <= 1'b0; mc_q <= '0; msub_q <= 1'b0; rnd_q <= '0; rw_q <= '0; sbl_q <= 1'b0;
       rcp_q <= '0; rcw_q <= '0; inprog_q <= 1'b0; gwd_q <= '0;
       ksrc_q <= pslot_t'(SLOT_E); wo_q <= 1'b0; mz_q <= 1'b0; zlim_q <= '1; rmk_q <= 1'b0; poff_q <= '0;
-      ldsub_q <= 1'b0; ldcox_q <= 1'b0; cox_q <= '0; ch_q <= '0;
+      ldsub_q <= 1'b0; ldcox_q <= 1'b0; cox_q <= '0; ch_q <= '0; cv2_q <= 1'b0; dck_q <= '0; dref_q <= '0;
     end else begin
       state_q <= state_d; kind_q <= kind_d; kindc_q <= kind_d; rkindc_q <= rkind_d; engc_q <= eng_d; erstc_q <= erst_d; cwordsc_q <= cwords_d;
       fn_q <= fn_d;
@@ -1579,7 +1629,8 @@ module pka_top_seq
       blind_q <= blind_d; bk_q <= bk_d; ecnt_q <= ecnt_d; mc_q <= mc_d; msub_q <= msub_d; rnd_q <= rnd_d; rw_q <= rw_d;
       sbl_q <= sbl_d; rcp_q <= rcp_d; rcw_q <= rcw_d; inprog_q <= inprog_d; gwd_q <= gwd_d;
       ksrc_q <= ksrc_d; wo_q <= wo_d; mz_q <= mz_d; zlim_q <= zlim_d; rmk_q <= rmk_d; poff_q <= poff_d;
-      ldsub_q <= ldsub_d; ldcox_q <= ldcox_d; cox_q <= cox_d; ch_q <= ch_d;
+      ldsub_q <= ldsub_d; ldcox_q <= ldcox_d; cox_q <= cox_d; ch_q <= ch_d; cv2_q <= cv2_d; dck_q <= dck_d;
+      dref_q <= dref_d;
     end
   end
   // datapath registers (no reset needed)

@@ -395,9 +395,11 @@ def ecdsa_compute(curve: str, w: int, hscm_params: dict[str, object], blind: boo
     from the entropy port, one cycle each; a given nonce: its copy from SLOT_P, 2 W), k < n? (3 W),
     n - 2 (2 W), k^(n-2) mod n by hscm's MODEXP (window 4); k G by KEcc (ecc_compute: blinded or not); x from the B' half: P = 1, A = 0 (Wc each),
     per channel two loads of m'_j and one of xi'_j (2 cycles each) and three MAC passes (3 Wc each),
-    alpha M' (3 Wc), A - alpha M' (4 Wc), x' mod p (two passes of 4 (W + 1)), mod n (two of 4 W), r != 0
-    (3 W); t = r d, s = k^-1 (h + t) and the check k s by hscm's MODMUL (3 products), h + t (8 W),
-    s != 0 (3 W), the compare (3 W). The clears of R and R_HI and the result copies are overhead.
+    alpha M' (3 Wc), A - alpha M' (4 Wc), x' mod p (two passes of 4 (W + 1)), all of it twice, the
+    first x copied (2 W) and compared with the second (3 W); mod n (two passes of 4 W), r != 0 (3 W);
+    t = r d, s = k^-1 (h + t), t2 = r d again and k s by hscm's MODMUL (4 products), h + t and
+    h + t2 (8 W each), s != 0 (3 W), k s == h + t2 (3 W), d's check word again (3 W). The clears of R
+    and R_HI and the copies of r and s are overhead.
     Every count depends on lengths only (k < n at the first draw: a redraw has probability < 2^-32
     on the curves here)."""
     from pka.model import hscm, rns
@@ -409,11 +411,11 @@ def ecdsa_compute(curve: str, w: int, hscm_params: dict[str, object], blind: boo
     prm = dict(hscm_params, window=0, ladder=0)
     hw = int(prm.get("w", 16))  # type: ignore[call-overload]
     n = c.order
-    total = 46 * nw + 8 + 9 * wc + ch * (6 + 9 * wc) + (nw if given_k else 0)
+    total = 70 * nw + 16 + 2 * (9 * wc + ch * (6 + 9 * wc)) + (nw if given_k else 0)
     if w_setup:
         total += mont_internal(n, bits, hscm_r(bits, hw))
     total += int(hscm.modexp(2, n - 2, n, dict(prm, window=INV_WINDOW)).cycles or 0)
-    total += 3 * int(hscm.modmul(2, 3, n, prm).detail["total_cycles"])
+    total += 4 * int(hscm.modmul(2, 3, n, prm).detail["total_cycles"])
     return total + ecc_compute(curve, w, blind)
 
 
