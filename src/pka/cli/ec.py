@@ -189,7 +189,8 @@ def ecdsa_sign(key_path: str | None, curve_text: str | None, seed: int | None, i
     message = read_input(in_path, "--in") if in_path else DEFAULT_MESSAGE
     be, params = _ec_backend(engine_name, param_items, name, backend)
     d = key.private_numbers().private_value
-    with progress_display(backend == "rtl", f"{name} ECDSA sign on rns ({backend})") as tick:
+    where = "ECDSA_SIGN on rns + hscm" if backend == "rtl" else "ECDSA sign on rns"
+    with progress_display(backend == "rtl", f"{name} {where} ({backend})") as tick:
         sig = proto_ecdsa.sign(be, name, d, message, params, nonce, seed, h, tick)
     der = sig.der
     try:
