@@ -12,6 +12,7 @@ import random
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
 
@@ -237,6 +238,28 @@ def test_c_driver_ecdsa_sign(pka: Pka, tmp_path: Path) -> None:
     pka._forget()     # the C driver wrote the slots behind the Python driver's back
 
 
+def _faulty_pair(check: bool, d: int, h: int, k: int,
+                 inject: Callable[[Any, Pka, int], None]) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """One message signed twice with the given nonce k on a build with its state public, the second
+    time with `inject(sim, pka, wall_cycles)` run right after the CMD write. check: ECDSA_SIGN's
+    checks on (the second signature must end with ERR_FAULT: returns None), else the evidence build
+    (EnResultCheck = 0): returns ((r, s), (r', s'))."""
+    from pka.analysis.state import CmdHookBus, StateSim
+    cfg = TopConfig(SMALL.max_len, SMALL.engines, (*SMALL.params, ("EnResultCheck", int(check))))
+    with StateSim(cfg) as sim:
+        bus = CmdHookBus(sim, opcode=Op.ECDSA_SIGN)
+        p = Pka(bus, blinding=False)
+        good = p.ecdsa_sign(CURVE, d, h, RNS, k=k)
+        bus.on_cmd = lambda: inject(sim, p, good.detail["wall_cycles"])
+        if check:
+            with pytest.raises(PkaError) as exc:
+                p.ecdsa_sign(CURVE, d, h, RNS, k=k)
+            assert exc.value.status == Status.ERR_FAULT
+            return None
+        bad = p.ecdsa_sign(CURVE, d, h, RNS, k=k)
+    return (good.result, good.detail["s"]), (bad.result, bad.detail["s"])
+
+
 @pytest.mark.parametrize("check", [True, False], ids=["checked", "evidence-build"])
 def test_ecdsa_fault_attack_on_a_given_nonce(check: bool) -> None:
     """The fault attack on deterministic ECDSA: one message signed twice with the same (given) nonce,
@@ -245,33 +268,20 @@ def test_ecdsa_fault_attack_on_a_given_nonce(check: bool) -> None:
     correct one it gives d: s' - s = k^-1 r delta, delta = +-2^i, so k = r delta / (s' - s) and
     d = (s k - h) / r. With the checks (d's check word at the start and after its last use): ERR_FAULT,
     nothing released."""
-    from pka.analysis.state import RAM, CmdHookBus, StateSim
-    c = rns.CURVES[CURVE]
-    n = c.order
+    from pka.analysis.state import RAM
+    n = rns.CURVES[CURVE].order
     d, h, k, bit = 0x2468_ACE0_1357_9BDF, 0x0F0F_1234_5678_9ABC, 0x1357_2468_0000_FFFF, 9
-    cfg = TopConfig(SMALL.max_len, SMALL.engines, (*SMALL.params, ("EnResultCheck", int(check))))
-    with StateSim(cfg) as sim:
-        bus = CmdHookBus(sim, opcode=Op.ECDSA_SIGN)
-        p = Pka(bus, blinding=False)
-        good = p.ecdsa_sign(CURVE, d, h, RNS, k=k)
-        r, s = good.result, good.detail["s"]
 
-        def flip_d() -> None:
-            sim.idle(good.detail["wall_cycles"] // 3)            # inside the ladder, after d's range check
-            sim.flip(RAM, bit, int(Slot.E) * p.cfg.slot_words)
+    def flip_d(sim: Any, p: Pka, wall: int) -> None:
+        sim.idle(wall // 3)                                        # inside the ladder, after d's range check
+        sim.flip(RAM, bit, int(Slot.E) * p.cfg.slot_words)
 
-        bus.on_cmd = flip_d
-        if check:
-            with pytest.raises(PkaError) as exc:
-                p.ecdsa_sign(CURVE, d, h, RNS, k=k)
-            assert exc.value.status == Status.ERR_FAULT
-            return
-        bad = p.ecdsa_sign(CURVE, d, h, RNS, k=k)
-    assert bad.result == r and bad.detail["s"] != s                  # the same k, another s
-    found = set()
-    for delta in (1 << bit, -(1 << bit)):
-        kk = r * delta * pow(bad.detail["s"] - s, -1, n) % n
-        found.add((s * kk - h) * pow(r, -1, n) % n)
+    pair = _faulty_pair(check, d, h, k, flip_d)
+    if pair is None:
+        return
+    (r, s), (r2, s2) = pair
+    assert r2 == r and s2 != s                                     # the same k, another s
+    found = {(s * (r * delta * pow(s2 - s, -1, n)) - h) * pow(r, -1, n) % n for delta in (1 << bit, -(1 << bit))}
     assert d in found
 
 
@@ -282,35 +292,24 @@ def test_ecdsa_fault_attack_on_the_conversion_of_x(check: bool) -> None:
     and s' k = h + r' d, so d = h (s - s') / (s' r - s r'). The conversion runs twice and the results
     are compared: a bit of its accumulator flipped during the second run gives ERR_FAULT; on the
     evidence build (whose two runs are not compared) the faulty signature is released and gives d."""
-    from pka.analysis.state import RAM, CmdHookBus, StateSim
-    c = rns.CURVES[CURVE]
-    n = c.order
+    from pka.analysis.state import RAM
+    n = rns.CURVES[CURVE].order
     d, h, k = 0x1122_3344_5566_7788, 0x0A0B_0C0D_0E0F_1011, 0x0FED_CBA9_8765_4321
-    cfg = TopConfig(SMALL.max_len, SMALL.engines, (*SMALL.params, ("EnResultCheck", int(check))))
-    with StateSim(cfg) as sim:
-        bus = CmdHookBus(sim, opcode=Op.ECDSA_SIGN)
-        p = Pka(bus, blinding=False)
-        good = p.ecdsa_sign(CURVE, d, h, RNS, k=k)
-        r, s = good.result, good.detail["s"]
 
-        def flip_accumulator() -> None:
-            sim.idle(good.detail["wall_cycles"] // 2)
-            # KEcd's channel loop (step 14: a load of m'_j) in the second conversion (cv2 = 1: the
-            # evidence build releases its x; the checked build compares it with the first's)
-            for _ in range(good.detail["wall_cycles"]):
-                if (sim.peek("pka_top.u_seq.kind_q"), sim.peek("pka_top.u_seq.step_q"),
-                        sim.peek("pka_top.u_seq.cv2_q")) == (16, 14, 1):
-                    break
-                sim.idle(1)
-            sim.flip(RAM, 7, 23 * p.cfg.slot_words + 1)                 # HsT0 (slot 23), word 1
+    def flip_accumulator(sim: Any, p: Pka, wall: int) -> None:
+        sim.idle(wall // 2)
+        # KEcd's channel loop (step 14: a load of m'_j) in the second conversion (cv2 = 1: the
+        # evidence build releases its x; the checked build compares it with the first's)
+        for _ in range(wall):
+            if (sim.peek("pka_top.u_seq.kind_q"), sim.peek("pka_top.u_seq.step_q"),
+                    sim.peek("pka_top.u_seq.cv2_q")) == (16, 14, 1):
+                break
+            sim.idle(1)
+        sim.flip(RAM, 7, 23 * p.cfg.slot_words + 1)                 # HsT0 (slot 23), word 1
 
-        bus.on_cmd = flip_accumulator
-        if check:
-            with pytest.raises(PkaError) as exc:
-                p.ecdsa_sign(CURVE, d, h, RNS, k=k)
-            assert exc.value.status == Status.ERR_FAULT
-            return
-        bad = p.ecdsa_sign(CURVE, d, h, RNS, k=k)
-    r2, s2 = bad.result, bad.detail["s"]
+    pair = _faulty_pair(check, d, h, k, flip_accumulator)
+    if pair is None:
+        return
+    (r, s), (r2, s2) = pair
     assert r2 != r
     assert h * (s - s2) * pow(s2 * r - s * r2, -1, n) % n == d
