@@ -80,8 +80,11 @@ int pka_modadd(pka_dev_t *dev, uint32_t *r, const uint32_t *a, const uint32_t *b
                unsigned nbits);
 int pka_modsub(pka_dev_t *dev, uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *n,
                unsigned nbits);
-/* r_bits: the engine's Montgomery exponent (doc/top.md); 0 for engines without SLOT_W (or W already
-   prepared). The engine's other operations take SLOT_W as it is. */
+/* r_bits: the engine's Montgomery exponent (doc/top.md); PKA_R_ENGINE: the hardware's own (MONT_PARAMS
+   with ELEN = 0xFFFF: the r of the engine that runs the operation, for nbits; PKA_ERR_UNSUPPORTED
+   when that engine takes no W); 0 for engines without SLOT_W (or W already prepared). The engine's
+   other operations take SLOT_W as it is. */
+#define PKA_R_ENGINE 0xFFFFu
 int pka_modmul(pka_dev_t *dev, uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *n,
                unsigned nbits, unsigned r_bits);
 int pka_modexp(pka_dev_t *dev, uint32_t *r, const uint32_t *base, const uint32_t *exp, unsigned ebits,

@@ -93,6 +93,21 @@ def test_ecdsa_sign_given_nonce(pka: Pka) -> None:
         assert res.status == Status.ERR_OPERAND_RANGE, k
 
 
+def test_mont_params_with_hscms_own_r(pka: Pka) -> None:
+    """MONT_PARAMS with ELEN = 0xFFFF on this build: hscm's r = k ceil((n + 2k + 2)/k) made by the
+    hardware, for the engine named and for the automatic pick; rns takes no W (ERR_UNSUPPORTED)."""
+    from pka.rtl.top import hscm_r
+    n = rns.CURVES[CURVE].order
+    for bits, mod in ((64, n), (40, (1 << 39) | 0x12345)):
+        want = pow(2, 2 * hscm_r(bits, 16), mod)
+        assert pka.mont_params_engine(mod, bits, "hscm").result == want
+        assert pka.mont_params_engine(mod, bits).result == want
+    with pytest.raises(PkaError) as exc:
+        pka.mont_params_engine(n, 64, "rns")
+    assert exc.value.status == Status.ERR_UNSUPPORTED
+    pka._forget()
+
+
 def _load(pka: Pka, d: int, h: int, order: int | None = None, p: int | None = None) -> None:
     """The slots of ECDSA_SIGN as the driver writes them, with any n, p, d and h (no host checks)."""
     c = rns.CURVES[CURVE]
@@ -234,6 +249,12 @@ def test_c_driver_ecdsa_sign(pka: Pka, tmp_path: Path) -> None:
     assert lib.pka_ecdsa_sign(dev, r_out, s_out, num(d), num(h), None, num(c.p), gx, gy, ctypes.byref(curve)) == 0
     q = rns.affine_mul(c, d, (c.gx, c.gy))
     assert q is not None and verify(CURVE, q, h, r_out[0] | r_out[1] << 32, s_out[0] | s_out[1] << 32)
+    # PKA_R_ENGINE: MONT_PARAMS with the hardware's own r (hscm's here), then MODMUL
+    lib.pka_modmul.argtypes = [ctypes.c_char_p, u32p, u32p, u32p, u32p, ctypes.c_uint, ctypes.c_uint]
+    prod = arr([0, 0])
+    a, b = 0x1234_5678_9ABC_DEF0 % n, 0x0FED_CBA9_8765_4321
+    assert lib.pka_modmul(dev, prod, num(a), num(b), order, 64, 0xFFFF) == 0
+    assert prod[0] | prod[1] << 32 == a * b % n
     assert keep
     pka._forget()     # the C driver wrote the slots behind the Python driver's back
 

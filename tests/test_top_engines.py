@@ -283,3 +283,26 @@ def test_montgomery_engines_vs_model(engine: str, params: dict) -> None:
     with pytest.raises(PkaError) as err:
         p.ecc_check(gx, gy ^ 2, a, b, prime, engine, params=params)
     assert err.value.status == Status.ERR_NOT_ON_CURVE
+
+
+MONT_BUILD = (("Csa2ChunkW", 32), ("Mwr4Ns", 4), ("Mwr4Radix", 4), ("Mwr4W", 16))
+
+
+def test_mont_params_with_the_engines_own_r() -> None:
+    """MONT_PARAMS with ELEN = 0xFFFF: the hardware knows each engine's Montgomery exponent (csa2
+    n + 2, mwr4 k D), so W = 2^(2r) mod N needs no r from the host; without CMD.ENGINE, the r of the
+    engine MODMUL's dispatch picks (mwr4 before csa2). hscm and rns: tests/test_top_ecdsa.py."""
+    from pka.driver import profile
+    from pka.rtl.top import TopConfig, TopSim
+    mw = {"radix": 4, "ns": 4, "w": 16}
+    with TopSim(TopConfig(256, ("csa2", "mwr4"), MONT_BUILD)) as sim:
+        p = Pka(sim)
+        rng = random.Random(SEED)
+        for bits in (33, 61, 200, 256):
+            n = _mod(rng, bits)
+            for name, params in (("csa2", {"variant": "fast", "l": 0}), ("mwr4", mw)):
+                r = profile(name).r(bits, params)     # type: ignore[misc]
+                assert p.mont_params_engine(n, bits, name).result == pow(2, 2 * r, n), (name, bits)
+            assert p.mont_params_engine(n, bits).result == pow(2, 2 * profile("mwr4").r(bits, mw), n)  # type: ignore[misc]
+            a, b = rng.randrange(n), rng.randrange(n)
+            assert p.modmul(a, b, n, "mwr4", params=mw).result == a * b % n

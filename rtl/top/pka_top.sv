@@ -183,6 +183,9 @@ module pka_top
     .MontK   (EnHscm ? HscmW : 0),
     .RnsW    (EnRns ? RnsW : 0),
     .InvWindow (EnHscm ? ((HscmMaxWindow < 4) ? HscmMaxWindow : 4) : 0),
+    .Mwr4K   (EnMwr4 ? Mwr4Bits : 0),
+    .Mwr4Ns  (Mwr4Ns),
+    .HasCsa2 (EnCsa2),
     .CrtBlind(EnHscm),                    // hscm's RSA_CRT takes blinded exponents (ARG[31:24])
     .EccBlind(EnRns),                     // rns's ECC_MUL takes a blinded scalar and a random Z (ARG[1])
     .WdShift (WdShift),

@@ -59,6 +59,9 @@ module pka_top_seq
   parameter int unsigned MontK  = 0,                   // hscm's word k (its r = k ceil((n+2k+2)/k)); 0: none
   parameter int unsigned RnsW   = 0,                   // rns channel width (the size of its random Z); 0: none
   parameter int unsigned InvWindow = 0,                // ECDSA_SIGN: hscm's MODEXP window for k^(n-2)
+  parameter int unsigned Mwr4K  = 0,                   // mwr4's bits per digit (1, 2, 3); 0: none
+  parameter int unsigned Mwr4Ns = 1,                   // mwr4's pipeline stages
+  parameter bit          HasCsa2 = 1'b0,               // csa2 in the build (its r = n + 2)
   parameter bit          CrtBlind = 1'b0,              // hscm's RSA_CRT takes blinded exponents (ARG[31:24])
   parameter bit          EccBlind = 1'b0,              // rns's ECC_MUL takes a blinded scalar and a random Z
   parameter int unsigned WdShift [NumEng] = '{default: 5},  // watchdog bound scale per engine
@@ -307,6 +310,19 @@ module pka_top_seq
     return 16'(2 * ((32'(len) + 8 + RnsW - 1) / RnsW));
   endfunction
 
+  // The Montgomery exponent r of engine e for an n-bit modulus (doc/top.md, pka.driver's profiles):
+  // MONT_PARAMS with ELEN = 0xFFFF makes W = 2^(2r) mod N with it. 0: e takes no W (victor, rns).
+  function automatic logic [16:0] engine_r(logic [2:0] e, logic [15:0] n);
+    logic [31:0] dig;
+    if (e == 3'(EngHscm) && MontK != 0) return hscm_r(n);
+    if (e == 3'(EngCsa2) && HasCsa2) return 17'(n) + 17'd2;
+    if (e == 3'(EngMwr4) && Mwr4K != 0) begin
+      dig = (Mwr4K == 1) ? 32'(n) : (32'(n) + Mwr4K - 1) / Mwr4K;
+      return 17'(Mwr4K * Mwr4Ns * ((dig + Mwr4Ns - 1) / Mwr4Ns));
+    end
+    return '0;
+  endfunction
+
   // rns: channels per base and words of the per-rower table row (pka.model.rns.mm_context)
   function automatic logic [7:0] rns_ch(logic [15:0] len);
     return 8'(rns_zwords(len) >> 1);
@@ -462,15 +478,21 @@ module pka_top_seq
           code_d = ST_ERR_OPCODE; state_d = SDone;
         end else if (badeng_q) begin
           code_d = ST_ERR_UNSUPPORTED; state_d = SDone;
-        end else if (eng_q == 3'd0 && OpsNative[op_q[3:0]]) begin
+        end else if ((eng_q == 3'd0 && OpsNative[op_q[3:0]])
+                     || (op_q == 8'(OP_MONT_PARAMS) && elen_q == 16'hFFFF)) begin   // (an engine's r)
           unique case (op_q)
             8'(OP_NOP):         kind_d = KNop;
             8'(OP_ZEROIZE):     kind_d = KZero;
             8'(OP_MODADD):      kind_d = KAdd;
             8'(OP_MODSUB):      kind_d = KSub;
             default: begin
+              // ELEN = 0xFFFF: the r of the engine named, or of the one MODMUL's dispatch picks
               kind_d = KMont; msrc_d = pslot_t'(SLOT_N); mdst_d = pslot_t'(SLOT_W); mlen_d = len_q;
-              mr_d = (elen_q != 16'd0) ? {1'b0, elen_q} : 17'(32 * 32'(words_q));
+              mr_d = (elen_q == 16'hFFFF) ? engine_r(e_mul, len_q)
+                   : (elen_q != 16'd0) ? {1'b0, elen_q} : 17'(32 * 32'(words_q));
+              if (elen_q == 16'hFFFF && engine_r(e_mul, len_q) == '0) begin
+                code_d = ST_ERR_UNSUPPORTED; state_d = SDone;
+              end
             end
           endcase
         end else if (e_pick != 3'd0) begin

@@ -37,6 +37,7 @@ ENGINE_IDS = {e.name.lower(): int(e) for e in Engine if e != Engine.AUTO}
 
 
 ECDSA_NONCE_GIVEN = 1 << 8   # ECDSA_SIGN's ARG[8]: the nonce is the host's, in SLOT_P
+MONT_R_ENGINE = 0xFFFF       # MONT_PARAMS's ELEN: the engine's own Montgomery exponent (sw/pka.h PKA_R_ENGINE)
 
 
 def slot_addr(slot: int, word: int = 0) -> int:
@@ -259,6 +260,20 @@ class Pka:
         self.write_modulus(Slot.N, n, nw)
         res = self.run(Op.MONT_PARAMS, length, r)
         self._w_key = (n, length, r)
+        w = self.read_slot(Slot.W, nw)
+        mu = self.bus.read32(Reg.MU_LO) | self.bus.read32(Reg.MU_HI) << 32
+        return self.result(res, w, b0, mu=mu)
+
+    def mont_params_engine(self, n: int, length: int | None = None, engine: str | None = None) -> OpResult:
+        """MONT_PARAMS with ELEN = 0xFFFF: W = 2^(2r) mod N with the r the hardware knows for the
+        engine (CMD.ENGINE; None: the one MODMUL's automatic dispatch picks) and this length, so that
+        the host needs no table of each engine's r. ERR_UNSUPPORTED for an engine without W."""
+        length = length or max(1, n.bit_length())
+        nw = words_for(length)
+        b0 = self.bus.bus_cycles
+        self.write_modulus(Slot.N, n, nw)
+        res = self.run(Op.MONT_PARAMS, length, MONT_R_ENGINE, engine=self.engine_id(engine))
+        self._w_key = None
         w = self.read_slot(Slot.W, nw)
         mu = self.bus.read32(Reg.MU_LO) | self.bus.read32(Reg.MU_HI) << 32
         return self.result(res, w, b0, mu=mu)
