@@ -148,3 +148,20 @@ def test_references_cite_each_paper_with_a_year(num: str, author: str, title: st
 def test_references_are_linked_from_readme() -> None:
     assert "(doc/references.md)" in (REPO / "README.md").read_text(encoding="utf-8")
     assert "(doc/toolchain.md)" in (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def test_ecdsa_table_is_generated_from_the_bench_json() -> None:
+    """doc/top.md's measured ECDSA_SIGN section is what `python bench/ecdsa.py --doc` writes from
+    bench/results/ecdsa.json, and the JSON's parts add up to its measured COMPUTE."""
+    import importlib.util
+    import json
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("pka_bench_ecdsa", root / "bench" / "ecdsa.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    data = json.loads(bench.OUT.read_text())
+    assert bench.doc_region(data) in (root / "doc" / "top.md").read_text()
+    for r in data["rows"]:
+        assert sum(r["parts"].values()) == r["cycles"] == r["formula"], r

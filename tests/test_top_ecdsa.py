@@ -138,7 +138,7 @@ def test_ecdsa_sign_errors(pka: Pka) -> None:
     assert res.status == Status.ERR_UNSUPPORTED
     with pytest.raises(PkaError) as exc:
         pka.ecdsa_sign("p256", 1, 1, RNS)                          # P-256 does not fit this 64-bit build
-    assert exc.value.status in (Status.ERR_LENGTH, Status.ERR_OPERAND_RANGE)
+    assert exc.value.status == Status.ERR_LENGTH
     d = 0x1234_5678_9ABC_DEF1
     res_ok = pka.ecdsa_sign(CURVE, d, 99, RNS)
     q = rns.affine_mul(c, d, (c.gx, c.gy))
@@ -255,7 +255,7 @@ def test_c_driver_ecdsa_sign(pka: Pka, tmp_path: Path) -> None:
     a, b = 0x1234_5678_9ABC_DEF0 % n, 0x0FED_CBA9_8765_4321
     assert lib.pka_modmul(dev, prod, num(a), num(b), order, 64, 0xFFFF) == 0
     assert prod[0] | prod[1] << 32 == a * b % n
-    assert keep
+    del keep          # the arrays the curve structure points to lived until here
     pka._forget()     # the C driver wrote the slots behind the Python driver's back
 
 

@@ -250,33 +250,25 @@ class Pka:
         self._forget()
         return self.run(OP_ZEROIZE, 0)
 
-    def mont_params(self, n: int, length: int | None = None, r: int = 0) -> OpResult:
-        """W = 2^(2r) mod N into SLOT_W (r = 0: 32*ceil(len/32)) and MU = -N^-1 mod 2^64.
+    def mont_params(self, n: int, length: int | None = None, r: int = 0, engine: str | None = None) -> OpResult:
+        """W = 2^(2r) mod N into SLOT_W (r = 0: 32*ceil(len/32); r = MONT_R_ENGINE: the r the hardware
+        knows for `engine`, or for the one MODMUL's automatic dispatch picks, so that the host needs
+        no table of each engine's r; ERR_UNSUPPORTED for an engine without W) and MU = -N^-1 mod 2^64.
 
         OpResult.result is W; detail["mu"] the Montgomery constant."""
         length = length or max(1, n.bit_length())
         nw = words_for(length)
         b0 = self.bus.bus_cycles
         self.write_modulus(Slot.N, n, nw)
-        res = self.run(Op.MONT_PARAMS, length, r)
-        self._w_key = (n, length, r)
+        res = self.run(Op.MONT_PARAMS, length, r, engine=self.engine_id(engine))
+        self._w_key = (n, length, r) if r != MONT_R_ENGINE else None
         w = self.read_slot(Slot.W, nw)
         mu = self.bus.read32(Reg.MU_LO) | self.bus.read32(Reg.MU_HI) << 32
         return self.result(res, w, b0, mu=mu)
 
     def mont_params_engine(self, n: int, length: int | None = None, engine: str | None = None) -> OpResult:
-        """MONT_PARAMS with ELEN = 0xFFFF: W = 2^(2r) mod N with the r the hardware knows for the
-        engine (CMD.ENGINE; None: the one MODMUL's automatic dispatch picks) and this length, so that
-        the host needs no table of each engine's r. ERR_UNSUPPORTED for an engine without W."""
-        length = length or max(1, n.bit_length())
-        nw = words_for(length)
-        b0 = self.bus.bus_cycles
-        self.write_modulus(Slot.N, n, nw)
-        res = self.run(Op.MONT_PARAMS, length, MONT_R_ENGINE, engine=self.engine_id(engine))
-        self._w_key = None
-        w = self.read_slot(Slot.W, nw)
-        mu = self.bus.read32(Reg.MU_LO) | self.bus.read32(Reg.MU_HI) << 32
-        return self.result(res, w, b0, mu=mu)
+        """mont_params with the hardware's own r for `engine` (MONT_PARAMS, ELEN = 0xFFFF)."""
+        return self.mont_params(n, length, MONT_R_ENGINE, engine)
 
     def _binary(self, op: int, a: int, b: int, n: int, length: int | None, engine: int) -> OpResult:
         length = length or max(1, n.bit_length())

@@ -209,7 +209,9 @@ def sign_digest(be: Backend, name: str, d: int, h: bytes, params: dict[str, Any]
         s = pow(k, -1, n) * (e + r * d) % n
         if s != 0:
             break
-    if cycles is not None and tries == 1:
+    if cycles is not None:
+        # the accelerator's count of the signature that succeeded (a nonce giving r = 0 or s = 0,
+        # probability about 2/n, would be one more command)
         cycles = ecdsa_compute(name, int(params.get("w", 32)), ECDSA_HSCM, False, True, given_k=nonce != "random")
     return SignResult(r, s, cycles, {"path": "host-composed: k*G on the rns model, s on the host", "nonce": nonce,
                                      "tries": tries, "kG_cycles": res.cycles, "kG_detail": res.detail})

@@ -370,7 +370,7 @@ def ecc_compute(curve: str, w: int, blind: bool, order_given: bool = True, check
     return zwords + extra + rns.ecc_cycles(curve, w, elen + r_bits, checked, True)
 
 
-def ecdsa_config(bits: int, pes: int = 16, rns_w: int = 32) -> TopConfig:
+def ecdsa_config(bits: int, pes: int = 16, rns_w: int = 32) -> TopConfig:   # pes: ECDSA_HSCM's
     """A build that serves ECDSA_SIGN for a curve of `bits` bits: rns (MM, w-bit channels) and hscm
     (pes PEs, w = 16), MaxLen the smallest power of two >= bits (at least 256), the slots wide enough
     for rns's constant table (pka.driver's rules for each engine)."""
@@ -402,6 +402,16 @@ def ecdsa_compute(curve: str, w: int, hscm_params: dict[str, object], blind: boo
     and R_HI and the copies of r and s are overhead.
     Every count depends on lengths only (k < n at the first draw: a redraw has probability < 2^-32
     on the curves here)."""
+    return sum(ecdsa_parts(curve, w, hscm_params, blind, w_setup, given_k).values())
+
+
+def ecdsa_parts(curve: str, w: int, hscm_params: dict[str, object], blind: bool, w_setup: bool,
+                given_k: bool = False) -> dict[str, int]:
+    """ecdsa_compute's terms: "ladder" (k G, ecc_compute), "inverse" (hscm's MODEXP, window 4),
+    "w_setup" (the MONT program, 0 when W_n is kept), "conversion" (one RNS -> binary conversion of x
+    with x mod p), "checks" (what the fault checks add: the second conversion, the copy and compare
+    of x, r d again with h + r d, d's check word), "rest" (everything else: the checks of the inputs,
+    the nonce, r mod n, t, u, s, k s, the compares)."""
     from pka.model import hscm, rns
     c = rns.CURVES[curve]
     bits = c.p.bit_length()
@@ -411,12 +421,20 @@ def ecdsa_compute(curve: str, w: int, hscm_params: dict[str, object], blind: boo
     prm = dict(hscm_params, window=0, ladder=0)
     hw = int(prm.get("w", 16))  # type: ignore[call-overload]
     n = c.order
-    total = 70 * nw + 16 + 2 * (9 * wc + ch * (6 + 9 * wc)) + (nw if given_k else 0)
-    if w_setup:
-        total += mont_internal(n, bits, hscm_r(bits, hw))
-    total += int(hscm.modexp(2, n - 2, n, dict(prm, window=INV_WINDOW)).cycles or 0)
-    total += 4 * int(hscm.modmul(2, 3, n, prm).detail["total_cycles"])
-    return total + ecc_compute(curve, w, blind)
+    mul = int(hscm.modmul(2, 3, n, prm).detail["total_cycles"])
+    conversion = 9 * wc + ch * (6 + 9 * wc) + 8 * nw + 8
+    checks = conversion + 2 * nw + 3 * nw + mul + 8 * nw + 3 * nw
+    parts = {
+        "ladder": ecc_compute(curve, w, blind),
+        "inverse": int(hscm.modexp(2, n - 2, n, dict(prm, window=INV_WINDOW)).cycles or 0),
+        "w_setup": mont_internal(n, bits, hscm_r(bits, hw)) if w_setup else 0,
+        "conversion": conversion,
+        "checks": checks,
+    }
+    # 70 W + 16 + 2 (9 Wc + c (6 + 9 Wc)) [+ W] + 4 MODMULs in all (doc/top.md)
+    parts["rest"] = (70 * nw + 16 + 2 * (9 * wc + ch * (6 + 9 * wc)) + (nw if given_k else 0) + 4 * mul
+                     - conversion - checks)
+    return parts
 
 
 # ---- FuseSoC cores -------------------------------------------------------------------------------
