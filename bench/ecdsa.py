@@ -21,14 +21,13 @@ from cryptography.hazmat.primitives.asymmetric import ec, utils
 
 from pka.driver import Pka
 from pka.rtl.defs import _replace_region
-from pka.rtl.top import TopSim, ecdsa_compute, ecdsa_config, ecdsa_parts
+from pka.rtl.top import ECDSA_HSCM, TopSim, ecdsa_compute, ecdsa_config, ecdsa_parts
 
 OUT = Path(__file__).resolve().parent / "results" / "ecdsa.json"
 DOC = Path(__file__).resolve().parents[1] / "doc" / "top.md"
 TAG = ":ecdsa"
 GOAL = {"p256": 150_000}   # issue 18's goal for P-256 sign
 CURVES = {"p256": (ec.SECP256R1(), hashes.SHA256(), 256), "p384": (ec.SECP384R1(), hashes.SHA384(), 384)}
-PES = 16
 
 
 def measure(name: str) -> list[dict[str, Any]]:
@@ -38,7 +37,7 @@ def measure(name: str) -> list[dict[str, Any]]:
     dg = hashes.Hash(hsh)
     dg.update(msg)
     h = int.from_bytes(dg.finalize(), "big")
-    cfg = ecdsa_config(bits, PES)
+    cfg = ecdsa_config(bits)
     rows = []
     with TopSim(cfg) as sim:
         pka = Pka(sim, blinding=False)
@@ -49,8 +48,8 @@ def measure(name: str) -> list[dict[str, Any]]:
             res = pka.ecdsa_sign(name, key.private_numbers().private_value, h, {"w": 32})
             key.public_key().verify(utils.encode_dss_signature(res.result, res.detail["s"]), msg, ec.ECDSA(hsh))
             rows.append({"curve": name, "blind": blind, "w_setup": first, "cycles": res.cycles, "wall_cycles": res.detail["wall_cycles"],
-                         "formula": ecdsa_compute(name, 32, {"pes": PES, "w": 16}, blind, first),
-                         "parts": ecdsa_parts(name, 32, {"pes": PES, "w": 16}, blind, first),
+                         "formula": ecdsa_compute(name, 32, ECDSA_HSCM, blind, first),
+                         "parts": ecdsa_parts(name, 32, ECDSA_HSCM, blind, first),
                          "build": {"max_len": cfg.max_len, "params": dict(cfg.params)},
                          "sim_seconds": round(time.time() - t0, 2), "verified": True})
     return rows
@@ -70,7 +69,7 @@ def doc_region(data: dict[str, Any]) -> str:
                       for c in curves)
     out = [f"<!-- BEGIN GENERATED{TAG} by `python bench/ecdsa.py --doc` from bench/results/ecdsa.json: do not edit -->",
            "Measured (bench/ecdsa.py, bench/results/ecdsa.json; the build of `pka.rtl.top.ecdsa_config`: rns",
-           f"w = 32, hscm {data['pes']} PEs, w = 16), COMPUTE per signature with W_n already made (the first",
+           f"w = 32, hscm {data['hscm']['pes']} PEs, w = {data['hscm']['w']}), COMPUTE per signature with W_n already made (the first",
            f"signature after A_HI is written adds the MONT program: {setup}):", "",
            "| curve | blinding off | blinding on | goal (issue 18) | ladder | k^-1 | conversion of x | fault checks | rest |",
            "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -104,7 +103,7 @@ def main() -> None:
     for name in (("p256",) if args.quick else ("p256", "p384")):
         rows += measure(name)
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({"pes": PES, "rows": rows}, indent=1) + "\n")
+    OUT.write_text(json.dumps({"hscm": ECDSA_HSCM, "rows": rows}, indent=1) + "\n")
     print(f"{'curve':6} {'blinding':8} {'W_n made':8} {'COMPUTE':>9} {'CYCLES':>9} {'formula':>9}")
     for r in rows:
         print(f"{r['curve']:6} {'on' if r['blind'] else 'off':8} {'yes' if r['w_setup'] else 'no':8} "

@@ -81,14 +81,14 @@ def test_ecdsa_p256_rtl_in_the_accelerator(capsys: pytest.CaptureFixture[str], t
     from cryptography.hazmat.primitives.asymmetric import ec
 
     from pka.proto import ecdsa, keys
-    from pka.rtl.top import ecdsa_compute
+    from pka.rtl.top import ECDSA_HSCM, ecdsa_compute
     d = Path(str(tmp_path))
     keys.save_key(ec.derive_private_key(0x1D2C3B4A5968778695A4B3C2D1E0F, ec.SECP256R1()), d / "k.pem")
     (d / "m").write_bytes(b"in the accelerator")
     sig = ["ecdsa", "sign", "--key", str(d / "k.pem"), "--in", str(d / "m"), "--nonce", "random", "--backend", "rtl"]
     code, r = run(capsys, "--blinding", "off", *sig, "--seed", "7")
     assert code == 0 and r["verified"] and r["detail"]["path"] == ecdsa.RTL_SIGN_PATH
-    assert r["cycles"] in (ecdsa_compute("p256", 32, {"pes": 16, "w": 16}, False, w) for w in (True, False))
+    assert r["cycles"] in (ecdsa_compute("p256", 32, ECDSA_HSCM, False, w) for w in (True, False))
     code, again = run(capsys, "--blinding", "off", *sig, "--seed", "7")
     assert code == 0 and (again["r"], again["s"]) == (r["r"], r["s"])
     (d / "s.der").write_bytes(bytes.fromhex(r["der"][2:]))

@@ -20,7 +20,7 @@ from conftest import SEED
 from pka.driver import ECDSA_NONCE_GIVEN, INTR_TAINT, Pka, slot_addr
 from pka.errors import PkaError, Status
 from pka.model import rns
-from pka.rtl.top import TopConfig, TopSim, ecdsa_compute, ecdsa_config
+from pka.rtl.top import ECDSA_HSCM, TopConfig, TopSim, ecdsa_compute, ecdsa_config
 from pka.regs import Reg
 from pka.sim import REPO, Op, Slot
 
@@ -171,7 +171,7 @@ def test_ecdsa_sign_keeps_the_nonce_inside(pka: Pka) -> None:
 
 
 def test_ecdsa_sign_p256_cryptography() -> None:
-    """P-256 on the build bench/ecdsa.py measures (rns w = 32, hscm 16 PEs; about 30 s to build):
+    """P-256 on the build bench/ecdsa.py measures (rns w = 32, hscm 8 PEs of w = 32; about 30 s to build):
     a key and a message hashed by `cryptography`, signed with blinding off and on, each signature
     verified by `cryptography`, COMPUTE as ecdsa_compute says."""
     from cryptography.hazmat.primitives import hashes
@@ -181,14 +181,14 @@ def test_ecdsa_sign_p256_cryptography() -> None:
     dg = hashes.Hash(hashes.SHA256())
     dg.update(msg)
     h = int.from_bytes(dg.finalize(), "big")
-    with TopSim(ecdsa_config(256, 16)) as sim:
+    with TopSim(ecdsa_config(256)) as sim:
         pka = Pka(sim, blinding=False)
         for first, blind in ((True, False), (False, True)):
             pka.set_blinding(blind)
             res = pka.ecdsa_sign("p256", key.private_numbers().private_value, h, {"w": 32})
             der = utils.encode_dss_signature(res.result, res.detail["s"])
             key.public_key().verify(der, msg, ec.ECDSA(hashes.SHA256()))
-            assert res.cycles == ecdsa_compute("p256", 32, {"pes": 16, "w": 16}, blind, first)
+            assert res.cycles == ecdsa_compute("p256", 32, ECDSA_HSCM, blind, first)
 
 
 def test_c_driver_ecdsa_sign(pka: Pka, tmp_path: Path) -> None:

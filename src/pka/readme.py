@@ -326,7 +326,7 @@ def where_table(data: Mapping[str, Any]) -> str:
     x = one(rns["blind"], "rns.json blind curve25519", curve="curve25519")
     sig = [one(data["ecdsa"]["rows"], f"ecdsa.json {c}", curve=c, blind=False, w_setup=False)["cycles"]
            for c in ("p256", "p384")]
-    pes = data["ecdsa"]["pes"]
+    hs = data["ecdsa"]["hscm"]
     rsa = one([r for r in data["hscm"]["rows"] if r["group"] == "crt" and r["params"]["window"] == 6],
               "hscm crt 2048", n=2048, pes=32)["cycles"]
     body = [
@@ -336,7 +336,7 @@ def where_table(data: Mapping[str, Any]) -> str:
         ["X25519", f"rns (Montgomery ladder, {x['elen']} steps, inversion chain)",
          f"ECC_MUL with ARG[2] (random Z: {n(x['cycles'])})", n(x["cycles_unblinded"]), GOAL["x25519"].text],
         ["ECDSA P-256 sign", "k*G on rns, s on the host",
-         f"ECDSA_SIGN: k*G on rns, k^-1 and s on hscm ({pes} PEs), the nonce inside",
+         f"ECDSA_SIGN: k*G on rns, k^-1 and s on hscm ({hs['pes']} PEs, w = {hs['w']}), the nonce inside",
          n(sig[0]), GOAL["p256"].text],
         ["ECDSA P-256 verify", "2 ladders (y from the engine) + one host addition", "the same", n(2 * p256),
          GOAL["verify256"].text],
