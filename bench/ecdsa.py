@@ -1,6 +1,7 @@
 """Benchmark of ECDSA_SIGN through pka_top (a build holding rns and hscm): P-256 and P-384, blinding
 off (the papers' way of counting) and on, each signature verified with `cryptography`; COMPUTE beside
-pka.rtl.top.ecdsa_compute's formula and its parts. Writes bench/results/ecdsa.json and prints a
+pka.rtl.top.ecdsa_compute's formula and its parts. Verification (composed by the host from two
+ECC_MUL ladders) of a `cryptography` signature and of a broken one, on the RTL beside the model. Writes bench/results/ecdsa.json and prints a
 table; --doc rewrites doc/top.md's table of ECDSA_SIGN from the JSON (tests/test_docs.py checks it).
 
     python bench/ecdsa.py          # both curves (Verilator builds about 1 min each, then seconds)
@@ -26,7 +27,8 @@ from pka.rtl.top import ECDSA_HSCM, TopSim, ecdsa_compute, ecdsa_config, ecdsa_p
 OUT = Path(__file__).resolve().parent / "results" / "ecdsa.json"
 DOC = Path(__file__).resolve().parents[1] / "doc" / "top.md"
 TAG = ":ecdsa"
-GOAL = {"p256": 150_000}   # issue 18's goal for P-256 sign
+GOAL = {"p256": 150_000}          # issue 18's goal for P-256 sign
+VERIFY_GOAL = {"p256": 300_000}   # and for P-256 verification
 CURVES = {"p256": (ec.SECP256R1(), hashes.SHA256(), 256), "p384": (ec.SECP384R1(), hashes.SHA384(), 384)}
 
 
@@ -52,6 +54,32 @@ def measure(name: str) -> list[dict[str, Any]]:
                          "parts": ecdsa_parts(name, 32, ECDSA_HSCM, blind, first),
                          "build": {"max_len": cfg.max_len, "params": dict(cfg.params)},
                          "sim_seconds": round(time.time() - t0, 2), "verified": True})
+    return rows
+
+
+def measure_verify(name: str) -> list[dict[str, Any]]:
+    """ECDSA verification on the RTL (pka.proto.ecdsa.verify: u1 (G + (u2/u1) Q), the ladders on
+    pka_top's rns engine, blinding off: public values), of a signature `cryptography` made and of the
+    same signature with s + 1; cycles beside the model's count of the same composition."""
+    from pka import driver
+    from pka.proto import ecdsa
+    from pka.proto.backend import get
+
+    crv, hsh, _ = CURVES[name]
+    key = ec.derive_private_key(0x5EED_0000_1234_5678_9ABC_DEF0, crv)
+    msg = b"pka bench/ecdsa.py verify"
+    r, s = utils.decode_dss_signature(key.sign(msg, ec.ECDSA(hsh)))
+    pub = key.public_key().public_numbers()
+    driver.DEFAULT_BLINDING = False
+    rows = []
+    for label, sig in (("valid", (r, s)), ("s + 1", (r, s + 1))):
+        t0 = time.time()
+        rtl = ecdsa.verify(get("rns", "rtl"), name, (pub.x, pub.y), msg, *sig, {"w": 32})
+        mdl = ecdsa.verify(get("rns", "model"), name, (pub.x, pub.y), msg, *sig, {"w": 32})
+        assert rtl.valid == mdl.valid == (label == "valid"), (name, label)
+        rows.append({"curve": name, "signature": label, "valid": rtl.valid, "cycles": rtl.cycles,
+                     "model_cycles": mdl.cycles, "ladders": rtl.detail["ladders"],
+                     "sim_seconds": round(time.time() - t0, 2)})
     return rows
 
 
@@ -82,8 +110,22 @@ def doc_region(data: dict[str, Any]) -> str:
     out += ["", "The parts (blinding off) are `pka.rtl.top.ecdsa_parts`, whose sum the measured COMPUTE equals: the",
             "checked ladder, k^-1 by Fermat on hscm (window 4), one RNS -> binary conversion of x with x mod p,",
             "what the fault checks add (the second conversion and its compare, r d again, d's check word), and",
-            "the rest (input checks, the nonce, r mod n, t, u, s, k s).",
-            f"<!-- END GENERATED{TAG} -->"]
+            "the rest (input checks, the nonce, r mod n, t, u, s, k s)."]
+    vrows = data.get("verify", [])
+    if vrows:
+        out += ["", "Verification works on public values, so the host composes it (`pka.proto.ecdsa.verify`:",
+                "u1 (G + (u2/u1) Q), two ECC_MUL ladders on rns with y from the engine, one affine addition on the",
+                "host; blinding off), measured on the RTL beside the model's count of the same composition:", "",
+                "| curve | valid signature | the same with s + 1 | model | goal (issue 18) | ladders |",
+                "|---|---:|---:|---:|---:|---:|"]
+        for c in curves:
+            ok = [r for r in vrows if r["curve"] == c and r["signature"] == "valid"]
+            bad = [r for r in vrows if r["curve"] == c and r["signature"] != "valid"]
+            if ok and bad:
+                goal = f"{VERIFY_GOAL[c]:,}" if c in VERIFY_GOAL else ""
+                out.append(f"| {name[c]} | {ok[0]['cycles']:,} (valid) | {bad[0]['cycles']:,} (invalid) "
+                           f"| {ok[0]['model_cycles']:,} | {goal} | {ok[0]['ladders']} |")
+    out.append(f"<!-- END GENERATED{TAG} -->")
     return "\n".join(out)
 
 
@@ -99,15 +141,19 @@ def main() -> None:
     if args.doc:
         write_doc(json.loads(OUT.read_text()))
         return
-    rows = []
+    rows, vrows = [], []
     for name in (("p256",) if args.quick else ("p256", "p384")):
         rows += measure(name)
+        vrows += measure_verify(name)
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({"hscm": ECDSA_HSCM, "rows": rows}, indent=1) + "\n")
+    OUT.write_text(json.dumps({"hscm": ECDSA_HSCM, "rows": rows, "verify": vrows}, indent=1) + "\n")
     print(f"{'curve':6} {'blinding':8} {'W_n made':8} {'COMPUTE':>9} {'CYCLES':>9} {'formula':>9}")
     for r in rows:
         print(f"{r['curve']:6} {'on' if r['blind'] else 'off':8} {'yes' if r['w_setup'] else 'no':8} "
               f"{r['cycles']:>9,} {r['wall_cycles']:>9,} {r['formula']:>9,}")
+    print(f"\n{'verify':6} {'signature':9} {'valid':5} {'cycles':>9} {'model':>9}")
+    for r in vrows:
+        print(f"{r['curve']:6} {r['signature']:9} {'yes' if r['valid'] else 'no':5} {r['cycles']:>9,} {r['model_cycles']:>9,}")
 
 
 if __name__ == "__main__":
