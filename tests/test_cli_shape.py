@@ -163,3 +163,67 @@ def test_unverified_signature_is_withheld(capsys: pytest.CaptureFixture[str], mo
             assert json.loads(out)["error"]["code"] == "ERR_FAULT" and "signature\"" not in out
         else:
             assert out == "" and "ERR_FAULT" in err and len(err.strip().splitlines()) == 1
+
+
+def _corrupt_ecdsa(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pka.proto import ecdsa
+    real = ecdsa.sign
+
+    def bad(be, name, *args, **kw):  # type: ignore[no-untyped-def]
+        sig = real(be, name, *args, **kw)
+        return type(sig)(**{**sig.__dict__, "s": sig.s % (ecdsa.curve(name).order - 1) + 1})
+    monkeypatch.setattr(ecdsa, "sign", bad)
+
+
+def _corrupt_x(module: str, fn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A backend result one off in x (ecdh: PointResult-less results: OpResult)."""
+    import importlib
+    mod = importlib.import_module(module)
+    real = getattr(mod, fn)
+
+    def bad(*args, **kw):  # type: ignore[no-untyped-def]
+        res = real(*args, **kw)
+        if isinstance(res, tuple):              # x25519: (bytes, OpResult)
+            out, op = res
+            return bytes([out[0] ^ 1]) + out[1:], op
+        return type(res)(**{**res.__dict__, "result": res.result + 1})
+    monkeypatch.setattr(mod, fn, bad)
+
+
+@pytest.mark.parametrize("case", ["ecc", "ecdh", "x25519", "ecdsa"])
+def test_failed_cross_check_is_err_fault_and_withheld(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch, case: str) -> None:
+    """A result that `cryptography` does not confirm (here: a corrupted backend result) is an error,
+    as in `pka rsa sign`: ERR_FAULT, exit 2, the JSON error shape, the value nowhere in the output,
+    nothing written to --out."""
+    from pka.model.rns import P256
+    argv = {"ecc": ["ecc", "--scalar", "5"],
+            "ecdh": ["ecdh", "--scalar", "5", "--peer-x", hex(P256.gx), "--peer-y", hex(P256.gy)],
+            "x25519": ["x25519", "--scalar", "a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4"],
+            "ecdsa": ["ecdsa", "sign", "--seed", "1", "--nonce", "rfc6979", "--out", str(tmp_path / "s.der")]}[case]
+    rc, good, err = run(capsys, *argv, "--json")
+    assert rc == 0, err
+    value = {"ecc": "x", "ecdh": "x", "x25519": "result", "ecdsa": "s"}[case]
+    good_value = json.loads(good)[value]
+    (tmp_path / "s.der").unlink(missing_ok=True)
+    if case == "ecdsa":
+        _corrupt_ecdsa(monkeypatch)
+    elif case == "x25519":
+        _corrupt_x("pka.proto.x25519", "x25519", monkeypatch)
+    else:
+        _corrupt_x("pka.proto.ecdh", "scalar_mult" if case == "ecc" else "ecdh", monkeypatch)
+    rc, out, err = run(capsys, *argv, "--json")
+    assert rc == 2, (out, err)
+    assert json.loads(out) == {"error": {"code": "ERR_FAULT", "message": json.loads(out)["error"]["message"]}}
+    assert "withheld" in out and "cryptography" in out
+    rc, out, err = run(capsys, *argv)
+    assert rc == 2 and out == "" and "ERR_FAULT" in err and len(err.strip().splitlines()) == 1, err
+    assert good_value[2:12] not in err
+    assert not (tmp_path / "s.der").exists()
+
+
+def test_demo_failed_check_is_err_fault(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from pka.proto import ecdh
+    monkeypatch.setattr(ecdh, "reference_x", lambda *a, **k: 1)   # cryptography "disagrees" with the ECDH
+    rc, out, _ = run(capsys, "demo", "--backend", "model", "--json")
+    assert rc == 2 and json.loads(out)["error"]["code"] == "ERR_FAULT" and "ECDH" in out

@@ -57,12 +57,18 @@ def write_output(dst: str, data: bytes, what: str) -> None:
         raise InputError(f"{what}: cannot write {dst}: {exc.strerror or exc}") from None
 
 
+def operand_text(text: str, what: str) -> str:
+    """An operand as given: '@FILE' reads it from FILE, '-' from standard input, else the text itself."""
+    if text.startswith("@"):
+        return read_input(text[1:], what).decode(errors="replace")
+    if text == "-":
+        return sys.stdin.read()
+    return text
+
+
 def parse_int(text: str, what: str) -> int:
     """Decimal or 0x-hex; '@FILE' reads the number from FILE, '-' from standard input."""
-    if text.startswith("@"):
-        text = read_input(text[1:], what).decode(errors="replace")
-    elif text == "-":
-        text = sys.stdin.read()
+    text = operand_text(text, what)
     t = text.strip().replace("_", "")
     try:
         if t.lower().startswith(("0x", "-0x")):
@@ -75,6 +81,12 @@ def parse_int(text: str, what: str) -> int:
 
 def hexs(x: int) -> str:
     return hex(x)
+
+
+def withhold(what: str) -> PkaError:
+    """The error for a result that failed its cross-check by `cryptography` (issue 13's rule): the
+    result is neither printed nor written, the command ends with ERR_FAULT (exit 2)."""
+    return PkaError(Status.ERR_FAULT, f"{what} failed verification by cryptography: withheld")
 
 
 def fmt_value(v: Any) -> str:

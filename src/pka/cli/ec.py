@@ -9,7 +9,7 @@ import click
 from cryptography.hazmat.primitives.asymmetric import ec as cec
 
 from pka.cli import (BACKEND_OPT, JSON_OPT, PARAM_OPT, SEED_OPT, cli, emit, engine_params, fmt_params, hexs,
-                     parse_int, progress_display, read_input, write_output)
+                     operand_text, parse_int, progress_display, read_input, withhold, write_output)
 from pka.errors import PkaError, Status
 from pka.proto import ecdh as proto_ecdh
 from pka.proto import ecdsa as proto_ecdsa
@@ -68,15 +68,15 @@ def ecc(curve_text: str, scalar_text: str | None, seed: int | None, engine_name:
     with progress_display(backend == "rtl", f"{name} k*G on rns ({backend})") as tick:
         res = proto_ecdh.scalar_mult(be, name, k, params, None, tick)
     ref = proto_ecdh.reference_x(name, k)
+    if ref is not None and ref != res.result:
+        raise withhold(f"{name} k*G")
     data: dict[str, Any] = {"curve": name, "x": hexs(res.result)}
     if ref is not None:
-        data["verified"] = ref == res.result
+        data["verified"] = True
     data.update(_common_json("rns", params, backend, res.cycles, res.detail))
     emit(data, as_json, [("x", data["x"]), ("cycles", res.cycles),
-                         ("verified", f"{data['verified']} (by cryptography)" if ref is not None else "n/a"),
+                         ("verified", "yes (by cryptography)" if ref is not None else "n/a"),
                          ("engine", f"rns {fmt_params(params)} ({backend})")], f"{name} k*G")
-    if data.get("verified") is False:
-        raise SystemExit(1)
 
 
 @cli.command()
@@ -129,18 +129,18 @@ def ecdh(curve_text: str | None, scalar_text: str | None, key_path: str | None, 
     with progress_display(backend == "rtl", f"{name} ECDH on rns ({backend})") as tick:
         res = proto_ecdh.ecdh(be, name, k, peer, params, tick)
     ref = proto_ecdh.reference_x(name, k, peer)
+    if ref is not None and ref != res.result:
+        raise withhold(f"{name} ECDH shared secret")
     data: dict[str, Any] = {"curve": name, "x": hexs(res.result)}
     if ref is not None:
-        data["verified"] = ref == res.result
+        data["verified"] = True
     data["peer"] = {"x": hexs(peer[0]), "y": hexs(peer[1])}
     if our_pub is not None:
         data["public_key"] = our_pub
     data.update(_common_json("rns", params, backend, res.cycles, res.detail))
     emit(data, as_json, [("shared x", data["x"]), ("cycles", res.cycles),
-                         ("verified", f"{data['verified']} (by cryptography)" if ref is not None else "n/a"),
+                         ("verified", "yes (by cryptography)" if ref is not None else "n/a"),
                          ("engine", f"rns {fmt_params(params)} ({backend})")], f"{name} ECDH")
-    if data.get("verified") is False:
-        raise SystemExit(1)
 
 
 # ---- ECDSA ----------------------------------------------------------------------------------------------
@@ -170,7 +170,8 @@ def ecdsa() -> None:
 def ecdsa_sign(key_path: str | None, curve_text: str | None, seed: int | None, in_path: str | None,
                hash_name: str | None, nonce: str, out_path: str | None, engine_name: str, param_items: tuple[str, ...],
                backend: str, as_json: bool) -> None:
-    """Sign; `cryptography` checks the signature (exit 1 if it fails)."""
+    """Sign; `cryptography` checks the signature: a failed check prints and writes no signature and
+    exits 2 (ERR_FAULT)."""
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives import hashes
 
@@ -195,20 +196,18 @@ def ecdsa_sign(key_path: str | None, curve_text: str | None, seed: int | None, i
     der = sig.der
     try:
         key.public_key().verify(der, message, cec.ECDSA(getattr(hashes, h.upper())()))
-        verified = True
     except InvalidSignature:
-        verified = False
+        # never print or write an unverified signature (as `pka rsa sign`): the error path, exit 2
+        raise withhold(f"{name} ECDSA signature") from None
     if out_path:
         write_output(out_path, der, "--out")
-    data: dict[str, Any] = {"r": hexs(sig.r), "s": hexs(sig.s), "der": "0x" + der.hex(), "verified": verified,
+    data: dict[str, Any] = {"r": hexs(sig.r), "s": hexs(sig.s), "der": "0x" + der.hex(), "verified": True,
                             "curve": name, "hash": h, "nonce": nonce, "public_key": keys.public_json(key)}
     data.update(_common_json("rns", params, backend, sig.cycles, sig.detail))
     emit(data, as_json, [("r", data["r"]), ("s", data["s"]), ("der", data["der"]),
-                         ("verified", f"{verified} (by cryptography)"), ("cycles", sig.cycles),
+                         ("verified", "yes (by cryptography)"), ("cycles", sig.cycles),
                          ("path", sig.detail["path"]), ("engine", f"rns {fmt_params(params)} ({backend})")],
          f"{name} ECDSA signature ({h}, {nonce} nonce)")
-    if not verified:
-        raise SystemExit(1)
 
 
 @ecdsa.command("verify")
@@ -288,12 +287,12 @@ def x25519(scalar_text: str | None, u_text: str | None, seed: int | None, iterat
     if iterations == 1:
         from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
         theirs = X25519PrivateKey.from_private_bytes(k).exchange(X25519PublicKey.from_public_bytes(u))
-        data["verified"] = theirs == out
+        if theirs != out:
+            raise withhold("X25519")
+        data["verified"] = True
     data.update(_common_json("rns", params, backend, res.cycles, res.detail))
     if iterations > 1:
         data["total_cycles"] = cycles
     emit(data, as_json, [("result", data["result"]), ("cycles", res.cycles),
-                         ("verified", f"{data['verified']} (by cryptography)" if "verified" in data else "n/a"),
+                         ("verified", "yes (by cryptography)" if "verified" in data else "n/a"),
                          ("engine", f"rns {fmt_params(params)} ({backend})")], "X25519 (RFC 7748)")
-    if data.get("verified") is False:
-        raise SystemExit(1)
