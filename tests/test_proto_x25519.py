@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
@@ -61,6 +62,23 @@ def test_cli_json_rfc_bytes(capsys: pytest.CaptureFixture[str]) -> None:
     code, text = run(capsys, "x25519", "--scalar", k, "--u", u, "--json")
     d = json.loads(text)
     assert code == 0 and d["result"] == out and d["verified"] is True and d["cycles"] == X25519_CYCLES
+
+
+def test_cli_operands_from_file_and_stdin(tmp_path: Path) -> None:
+    """--scalar @FILE and --u - (stdin), as every other command's operands; still RFC 7748 hex."""
+    import subprocess
+    import sys
+    k, u, out = RFC_5_2[0]
+    (tmp_path / "k.hex").write_text(k + "\n")
+    for scalar, u_arg, stdin in ((f"@{tmp_path / 'k.hex'}", "-", u), ("-", u, k + "\n")):
+        proc = subprocess.run([sys.executable, "-m", "pka.cli", "x25519", "--scalar", scalar, "--u", u_arg, "--json"],
+                              input=stdin, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        d = json.loads(proc.stdout)
+        assert (d["result"], d["scalar"], d["u"]) == (out, k, u)
+    proc = subprocess.run([sys.executable, "-m", "pka.cli", "x25519", "--scalar", f"@{tmp_path / 'none'}", "--json"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and json.loads(proc.stdout)["error"]["code"] == "ERR_INPUT"
 
 
 def test_iterated_once(capsys: pytest.CaptureFixture[str]) -> None:

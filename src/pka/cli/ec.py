@@ -251,8 +251,10 @@ def ecdsa_verify(key_path: str, curve_text: str | None, in_path: str, sig_path: 
 # ---- X25519 ----------------------------------------------------------------------------------------------
 
 @cli.command()
-@click.option("--scalar", "scalar_text", default=None, help="32-byte scalar, hex as in RFC 7748 (little-endian)")
-@click.option("--u", "u_text", default=None, help="32-byte u-coordinate, RFC 7748 hex (default: the base point 9)")
+@click.option("--scalar", "scalar_text", default=None,
+              help="32-byte scalar, hex as in RFC 7748 (little-endian); @FILE, - for stdin")
+@click.option("--u", "u_text", default=None,
+              help="32-byte u-coordinate, RFC 7748 hex (default: the base point 9); @FILE, - for stdin")
 @SEED_OPT
 @click.option("--iterations", type=int, default=1, show_default=True,
               help="RFC 7748 5.2's iteration: k, u <- X25519(k, u), k (for its 1 and 1,000 vectors)")
@@ -264,12 +266,12 @@ def x25519(scalar_text: str | None, u_text: str | None, seed: int | None, iterat
            param_items: tuple[str, ...], backend: str, as_json: bool) -> None:
     """X25519 (RFC 7748) on the rns ladder; an all-zero result (low-order u) is an error (RFC 7748 6.1)."""
     if scalar_text is not None:
-        k = proto_x25519.parse32(scalar_text, "scalar")
+        k = proto_x25519.parse32(operand_text(scalar_text, "scalar"), "scalar")
     elif seed is not None:
         k = random.Random(seed).randbytes(32)
     else:
         raise PkaError(Status.ERR_PARAM, "give --scalar HEX (or --seed S to make one up)")
-    u = proto_x25519.parse32(u_text, "u") if u_text is not None else proto_x25519.BASE_U
+    u = proto_x25519.parse32(operand_text(u_text, "u"), "u") if u_text is not None else proto_x25519.BASE_U
     if iterations < 1:
         raise PkaError(Status.ERR_PARAM, "--iterations must be at least 1")
     be, params = _ec_backend(engine_name, param_items, None, backend)
