@@ -227,3 +227,22 @@ def test_demo_failed_check_is_err_fault(capsys: pytest.CaptureFixture[str], monk
     monkeypatch.setattr(ecdh, "reference_x", lambda *a, **k: 1)   # cryptography "disagrees" with the ECDH
     rc, out, _ = run(capsys, "demo", "--backend", "model", "--json")
     assert rc == 2 and json.loads(out)["error"]["code"] == "ERR_FAULT" and "ECDH" in out
+
+
+def test_engines_names_ecdsa_sign_and_the_sequencers_operations(capsys: pytest.CaptureFixture[str]) -> None:
+    """ECDSA_SIGN is the sequencer's, with rns and hscm; each binary engine serves MODINV and
+    ECC_CHECK with the sequencer; the table says so too."""
+    rc, out, _ = run(capsys, "engines", "--json")
+    d = json.loads(out)
+    assert rc == 0
+    seq = d["sequencer"]
+    assert {"MODADD", "MODSUB", "MONT_PARAMS", "ZEROIZE", "MODINV", "ECC_CHECK", "ECDSA_SIGN"} <= set(seq["ops"])
+    assert any(p.startswith("ECDSA_SIGN") and "rns" in p and "hscm" in p for p in seq["protocols"])
+    assert "ECDSA_SIGN" in d["rns"]["with_sequencer"] and "ECDSA_SIGN" in d["hscm"]["with_sequencer"]
+    assert "ECDSA_SIGN" not in d["victor"]["with_sequencer"]
+    for e in ("hscm", "victor", "mwr4", "csa2"):
+        assert {"MODINV", "ECC_CHECK"} <= set(d[e]["with_sequencer"]), e
+    assert any("ECDSA_SIGN" in p for p in d["rns"]["protocols"])
+    assert not any("(host-composed)" == p[-len("(host-composed)"):] for p in d["rns"]["protocols"])
+    rc, out, _ = run(capsys, "engines")
+    assert rc == 0 and "ECDSA_SIGN" in out and "with the sequencer" in out

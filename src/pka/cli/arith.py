@@ -13,14 +13,28 @@ from pka.errors import PkaError, Status
 from pka.model.common import OpResult
 from pka.proto.backend import call
 
-# what each engine serves: through pka_top (its opcodes) and as protocols on top of them
+# what each engine serves beyond its own opcodes (pka_top: doc/top.md's "served by" table; the
+# protocols of pka.proto on top of them)
 PROTOCOLS = {
-    "csa2": ["RSA (two MODEXP + host Garner)"],
-    "mwr4": ["RSA (two MODEXP + host Garner)"],
-    "victor": ["RSA (two MODEXP + host Garner)", "MODINV, ECC_CHECK (sequencer + this engine)"],
-    "hscm": ["RSA (RSA_CRT)", "MODINV, ECC_CHECK (sequencer + this engine)"],
-    "rns": ["k*G, ECDH: P-256, P-384, sbmm192/384/512", "ECDSA P-256/P-384 (host-composed)",
-            "X25519 (RFC 7748 Montgomery ladder)"],
+    "csa2": ["RSA (two MODEXP + host Garner)", "MONT_PARAMS with its own r (ELEN = 0xFFFF)"],
+    "mwr4": ["RSA (two MODEXP + host Garner)", "MONT_PARAMS with its own r (ELEN = 0xFFFF)"],
+    "victor": ["RSA (two MODEXP + host Garner)"],
+    "hscm": ["RSA (RSA_CRT: key setup, blinding and check in the sequencer)",
+             "MONT_PARAMS with its own r (ELEN = 0xFFFF)",
+             "ECDSA_SIGN's k^-1 mod n and s, beside rns (--backend rtl)"],
+    "rns": ["k*G, ECDH: P-256, P-384, sbmm192/384/512 (ECC_MUL)",
+            "ECDSA P-256/P-384 sign: --backend rtl ECDSA_SIGN (k*G here, k^-1 and s on hscm, the nonce inside); "
+            "--backend model host-composed (k*G here, s on the host)",
+            "ECDSA verify (host-composed: two ECC_MUL ladders + one host point addition)",
+            "X25519 (ECC_MUL's RFC 7748 Montgomery-ladder mode)"],
+}
+# the sequencer's operations: its own, and those it composes from engines' commands
+SEQ_OWN = ["NOP", "MODADD", "MODSUB", "MONT_PARAMS", "ZEROIZE"]
+SEQ_COMPOSED = {
+    "MODINV": ("a binary engine's MODEXP and MODMUL (Fermat, checked)", ("hscm", "victor", "mwr4", "csa2")),
+    "ECC_CHECK": ("a binary engine's MODMUL", ("hscm", "victor", "mwr4", "csa2")),
+    "ECDSA_SIGN": ("rns (k*G) and hscm (k^-1, s mod n): a build with both (pka.rtl.top.ecdsa_config)",
+                   ("rns", "hscm")),
 }
 
 
@@ -32,25 +46,38 @@ def engine_ops(name: str) -> list[str]:
     return sorted((Op(o).name for o in prof.ops), key=lambda s: Op[s].value) if prof else []
 
 
+def engines_json() -> dict[str, Any]:
+    data: dict[str, Any] = {
+        e.name: {"paper": e.paper, "title": e.title, "ops": engine_ops(e.name),
+                 "with_sequencer": [op for op, (_, engs) in SEQ_COMPOSED.items() if e.name in engs],
+                 "protocols": PROTOCOLS.get(e.name, []),
+                 "params": {p.name: {"default": p.default, "choices": p.choices, "min": p.lo, "max": p.hi,
+                                     "help": p.help} for p in e.params}} for e in ENGINES.values()}
+    data["sequencer"] = {
+        "paper": "", "title": "pka_top's sequencer (rtl/top/pka_top_seq.sv)", "params": {},
+        "ops": SEQ_OWN + list(SEQ_COMPOSED), "with_sequencer": [],
+        "protocols": [f"{op}: with {how}" for op, (how, _) in SEQ_COMPOSED.items()]}
+    return data
+
+
 @cli.command()
 @JSON_OPT
 def engines(as_json: bool) -> None:
-    """The engines: papers, parameters, and the operations each serves."""
-    data = {e.name: {"paper": e.paper, "title": e.title, "ops": engine_ops(e.name), "protocols": PROTOCOLS.get(e.name, []),
-                     "params": {p.name: {"default": p.default, "choices": p.choices, "min": p.lo, "max": p.hi,
-                                         "help": p.help} for p in e.params}} for e in ENGINES.values()}
-    data["sequencer"] = {"paper": "", "title": "pka_top's own operations", "params": {}, "protocols": [],
-                         "ops": ["MODADD", "MODSUB", "MONT_PARAMS", "ZEROIZE", "MODINV*", "ECC_CHECK*"]}
+    """The engines: papers, parameters, and the operations each serves (its own opcodes, those the
+    sequencer runs with it, the protocols on top)."""
+    data = engines_json()
     if as_json:
         emit(data, True)
         return
     body = []
     for name, d in data.items():
         params = ", ".join(f"{k}={v['default']} ({_legal(v)})" for k, v in d["params"].items())
-        body.append([name, d["paper"], d["title"], params or "-", ", ".join(d["ops"]) or "-",
-                     "; ".join(d["protocols"]) or "-"])
-    emit_table(["engine", "paper", "architecture", "parameters (default, legal)", "opcodes (pka_top)", "protocols"],
-               body, "pka engines (* = sequencer with a binary engine's MODEXP/MODMUL)")
+        ops = ", ".join(d["ops"]) or "-"
+        if d["with_sequencer"]:
+            ops += "; with the sequencer: " + ", ".join(d["with_sequencer"])
+        body.append([name, d["paper"], d["title"], params or "-", ops, "; ".join(d["protocols"]) or "-"])
+    emit_table(["engine", "paper", "architecture", "parameters (default, legal)", "opcodes (pka_top)",
+                "serves"], body, "pka engines")
 
 
 def _legal(v: dict[str, Any]) -> str:
