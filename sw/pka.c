@@ -240,6 +240,42 @@ int pka_modexp_ct(pka_dev_t *dev, uint32_t *r, const uint32_t *base, const uint3
   return exp_op(dev, PKA_OP_MODEXP_CT, r, base, exp, elen, n, nbits, r_bits, e_pub, e_pub_bits);
 }
 
+int pka_montmul(pka_dev_t *dev, uint32_t *r, unsigned rwords, const uint32_t *a, const uint32_t *b,
+                const uint32_t *n, unsigned nbits, const uint32_t *nprime, unsigned engine) {
+  unsigned nw = words_for(nbits);
+  int st;
+  /* the slots of pka.driver's Pka.montmul: N, A, B (hscm: X0 = N'), then R of the engine's width */
+  if ((st = pka_write_operand(dev, PKA_SLOT_N, n, nw)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_A, a, nw)) != 0) return st;
+  if ((st = pka_write_operand(dev, PKA_SLOT_B, b, nw)) != 0) return st;
+  if (nprime && (st = pka_write_operand(dev, PKA_SLOT_X0, nprime, nw)) != 0) return st;
+  if ((st = pka_run(dev, PKA_OP_MONTMUL, nbits, 0, 0, engine)) != 0) return st;
+  return pka_read_operand(dev, PKA_SLOT_R, r, rwords);
+}
+
+int pka_hscm_nprime(uint32_t *nprime, const uint32_t *n, unsigned nbits, unsigned w) {
+  unsigned nw = words_for(nbits), i, j;
+  if (w != 16u && w != 32u && w != 64u) return PKA_ERR_PARAM;
+  if (!(n[0] & 1u)) return PKA_ERR_EVEN_MODULUS;
+  /* x = 1, then 2w times x = x / 2 mod n (x odd: (x + n) / 2); x < n throughout */
+  for (j = 0; j < nw; j++) nprime[j] = j == 0u;
+  for (i = 0; i < 2u * w; i++) {
+    uint32_t carry = 0;
+    if (nprime[0] & 1u) {
+      for (j = 0; j < nw; j++) {
+        uint64_t t = (uint64_t)nprime[j] + n[j] + carry;
+        nprime[j] = (uint32_t)t;
+        carry = (uint32_t)(t >> 32);
+      }
+    }
+    for (j = 0; j < nw; j++) {
+      uint32_t hi = j + 1u < nw ? nprime[j + 1u] : carry;
+      nprime[j] = nprime[j] >> 1 | hi << 31;
+    }
+  }
+  return PKA_OK;
+}
+
 int pka_mul(pka_dev_t *dev, uint32_t *r_lo, uint32_t *r_hi, const uint32_t *a, const uint32_t *b,
             unsigned nbits) {
   unsigned nw = words_for(nbits);
@@ -308,19 +344,22 @@ static int write_padded(pka_dev_t *dev, unsigned slot, const uint32_t *words, un
 }
 
 /* the rns engine's operands and constants (pka.driver's Pka._rns_load): N first (a modulus write
-   while a secret is bound clears the secret slots), then a given nonce (P), the tables, the point and
-   the scalar (E); p: all of p into N (ECDSA_SIGN), else its low word */
+   while a secret is bound clears the secret slots), then SLOT_P (ECDSA_SIGN's given nonce, ECC_MUL's
+   random Z words: pslot, pwords; a write to P, like N, clears bound secrets, so before E), the tables,
+   the point (y NULL: B not written) and the scalar (E); p: all of p into N (ECDSA_SIGN), else its low
+   word */
 static int rns_load(pka_dev_t *dev, const pka_rns_curve_t *c, const uint32_t *x, const uint32_t *y,
-                    const uint32_t *k, unsigned kwords, const uint32_t *p, const uint32_t *nonce) {
+                    const uint32_t *k, unsigned kwords, const uint32_t *p, const uint32_t *pslot,
+                    unsigned pwords) {
   unsigned v = 2u * c->channels, pw = words_for(c->pbits), i;
   int st;
   if (c->channels == 0u || 4u * v > dev->slot_words) return PKA_ERR_TOO_BIG;
   if ((st = p ? pka_write_operand(dev, PKA_SLOT_N, p, pw) : pka_write_operand(dev, PKA_SLOT_N, &c->p_lo, 1)) != 0)
     return st;
-  if (nonce && (st = pka_write_operand(dev, PKA_SLOT_P, nonce, pw)) != 0) return st;
+  if (pslot && (st = pka_write_operand(dev, PKA_SLOT_P, pslot, pwords)) != 0) return st;
   if ((st = pka_write_operand(dev, PKA_SLOT_X0, c->table, c->table_words)) != 0) return st;
   if ((st = pka_write_operand(dev, PKA_SLOT_A, x, v)) != 0) return st;
-  if ((st = pka_write_operand(dev, PKA_SLOT_B, y, v)) != 0) return st;
+  if (y && (st = pka_write_operand(dev, PKA_SLOT_B, y, v)) != 0) return st;
   if ((st = pka_write_operand(dev, PKA_SLOT_W, c->w, v)) != 0) return st;
   for (i = 0; i < 4u; i++) {
     if (dev->bus.write_block) {
@@ -342,16 +381,26 @@ static int blind_arg(const pka_rns_curve_t *c, uint32_t *arg) {
   return PKA_OK;
 }
 
-int pka_ecc_mul_rns(pka_dev_t *dev, uint32_t *rx, uint32_t *ry, const uint32_t *k, const uint32_t *x,
-                    const uint32_t *y, const pka_rns_curve_t *c) {
+#define ECC_FLAGS (PKA_ECC_X_ONLY | PKA_ECC_RANDOM_Z | PKA_ECC_X25519)
+
+int pka_ecc_mul_rns_ex(pka_dev_t *dev, uint32_t *rx, uint32_t *ry, const uint32_t *k, const uint32_t *x,
+                       const uint32_t *y, const pka_rns_curve_t *c, uint32_t flags, const uint32_t *z) {
   unsigned v = 2u * c->channels;
   uint32_t arg;
   int st;
-  if ((st = rns_load(dev, c, x, y, k, words_for(c->elen), 0, 0)) != 0) return st;
+  if (flags & ~ECC_FLAGS) return PKA_ERR_PARAM;
   if ((st = blind_arg(c, &arg)) != 0) return st;
-  if ((st = pka_run(dev, PKA_OP_ECC_MUL, c->pbits, c->elen, arg, PKA_ENGINE_RNS)) != 0) return st;
+  if (flags & (PKA_ECC_X_ONLY | PKA_ECC_X25519)) y = 0;
+  if (!(flags & PKA_ECC_RANDOM_Z)) z = 0;
+  if ((st = rns_load(dev, c, x, y, k, words_for(c->elen), 0, z, v)) != 0) return st;
+  if ((st = pka_run(dev, PKA_OP_ECC_MUL, c->pbits, c->elen, arg | flags, PKA_ENGINE_RNS)) != 0) return st;
   if ((st = pka_read_operand(dev, PKA_SLOT_R, rx, v)) != 0) return st;
-  return pka_read_operand(dev, PKA_SLOT_R_HI, ry, v);
+  return ry ? pka_read_operand(dev, PKA_SLOT_R_HI, ry, v) : PKA_OK;
+}
+
+int pka_ecc_mul_rns(pka_dev_t *dev, uint32_t *rx, uint32_t *ry, const uint32_t *k, const uint32_t *x,
+                    const uint32_t *y, const pka_rns_curve_t *c) {
+  return pka_ecc_mul_rns_ex(dev, rx, ry, k, x, y, c, 0, 0);
 }
 
 int pka_ecdsa_sign(pka_dev_t *dev, uint32_t *r, uint32_t *s, const uint32_t *d, const uint32_t *h,
@@ -362,7 +411,7 @@ int pka_ecdsa_sign(pka_dev_t *dev, uint32_t *r, uint32_t *s, const uint32_t *d, 
   int st;
   if (!pka_serves(dev, PKA_OP_ECDSA_SIGN)) return PKA_ERR_UNSUPPORTED;
   if (!c->order || c->elen != c->pbits) return PKA_ERR_LENGTH;
-  if ((st = rns_load(dev, c, gx, gy, d, pw, p, nonce)) != 0) return st;
+  if ((st = rns_load(dev, c, gx, gy, d, pw, p, nonce, pw)) != 0) return st;
   if ((st = pka_write_operand(dev, PKA_SLOT_EPUB, h, pw)) != 0) return st;
   if ((st = blind_arg(c, &arg)) != 0) return st;
   if (nonce) arg |= 1u << 8;

@@ -95,6 +95,20 @@ int pka_modexp_ct(pka_dev_t *dev, uint32_t *r, const uint32_t *base, const uint3
                   const uint32_t *n, unsigned nbits, unsigned r_bits, const uint32_t *e_pub, unsigned e_pub_bits);
 int pka_modinv(pka_dev_t *dev, uint32_t *r, const uint32_t *a, const uint32_t *n, unsigned nbits,
                unsigned r_bits);
+/* MONTMUL: r = a b R^-1 mod n in the Montgomery domain and output range of an engine, R = 2^r with that
+   engine's own r (the r that PKA_R_ENGINE makes W with; doc/top.md): engine PKA_ENGINE_HSCM or
+   PKA_ENGINE_MWR4 (0: automatic dispatch, hscm before mwr4; rns's MONTMUL takes residue vectors: pka_run
+   with the slots of doc/rns.md). a, b, n: ceil(nbits/32) words; r: rwords words, the engine's output
+   width: hscm's result has nbits + 2w + 1 bits (w = the build's HscmW: ceil((nbits + 2w + 1)/32)
+   words), mwr4's ceil(nbits/32) words. hscm takes its host constant N' = (mu n + 1)/2^(2w) in SLOT_X0:
+   nprime (ceil(nbits/32) words, made by pka_hscm_nprime); NULL: X0 is left as it is (mwr4). */
+int pka_montmul(pka_dev_t *dev, uint32_t *r, unsigned rwords, const uint32_t *a, const uint32_t *b,
+                const uint32_t *n, unsigned nbits, const uint32_t *nprime, unsigned engine);
+/* hscm's MONTMUL constant N' = (mu n + 1)/2^(2w), mu = -n^-1 mod 2^(2w); that is 2^(-2w) mod n, made
+   here by 2w halvings mod n (host arithmetic, no device access). w: the build's HscmW (16, 32 or 64;
+   HWCFG does not report it); nprime: ceil(nbits/32) words. PKA_ERR_EVEN_MODULUS for an even n,
+   PKA_ERR_PARAM for another w. */
+int pka_hscm_nprime(uint32_t *nprime, const uint32_t *n, unsigned nbits, unsigned w);
 /* r_lo, r_hi: ceil(nbits/32) words each */
 int pka_mul(pka_dev_t *dev, uint32_t *r_lo, uint32_t *r_hi, const uint32_t *a, const uint32_t *b,
             unsigned nbits);
@@ -130,9 +144,25 @@ typedef struct pka_rns_curve {
                                      are of special form: P-256 needs 128, P-384 256 (doc/security.md) */
 } pka_rns_curve_t;
 
-/* x, y: the point's residue vectors (2n words each); k: elen bits */
+/* x, y: the point's residue vectors (2n words each); k: elen bits. The checked ladder
+   (pka_ecc_mul_rns_ex with flags 0). */
 int pka_ecc_mul_rns(pka_dev_t *dev, uint32_t *rx, uint32_t *ry, const uint32_t *k, const uint32_t *x,
                     const uint32_t *y, const pka_rns_curve_t *c);
+/* ECC_MUL's ARG bits (doc/top.md, doc/rns.md; the blinding length ARG[5:4] comes from c->blind_bits) */
+#define PKA_ECC_X_ONLY   (1u << 0)  /* ARG[0]: the x-only ladder, no point checks; y unused (NULL: SLOT_B
+                                       not written), R_HI = 0 */
+#define PKA_ECC_RANDOM_Z (1u << 1)  /* ARG[1]: a random projective Z from 2n words in SLOT_P (z); with
+                                       CFG.BLIND_OFF = 0 the sequencer sets it itself and draws the words
+                                       from the entropy port */
+#define PKA_ECC_X25519   (1u << 2)  /* ARG[2]: RFC 7748's ladder (p = 2^255 - 19 only, else
+                                       PKA_ERR_UNSUPPORTED): x = u, the curve's consts 1, (A+2)/4 M,
+                                       -(A-2)/4 M, 0 (pka.model.rns.x25519_inputs), order NULL,
+                                       elen 255 (the clamped scalar); x-only */
+/* ECC_MUL with ARG's flags (PKA_ECC_*; another bit: PKA_ERR_PARAM). z: with PKA_ECC_RANDOM_Z, 2n random
+   words for Z (SLOT_P, written before the scalar; all zero: PKA_ERR_INFINITY); NULL: SLOT_P as it is.
+   ry NULL: R_HI not read (the x-only entries leave 0 there). */
+int pka_ecc_mul_rns_ex(pka_dev_t *dev, uint32_t *rx, uint32_t *ry, const uint32_t *k, const uint32_t *x,
+                       const uint32_t *y, const pka_rns_curve_t *c, uint32_t flags, const uint32_t *z);
 /* ECDSA_SIGN (doc/top.md; a build with rns and hscm): the signature (r, s) of the hash value h
    (< n: the caller reduces it mod n) with the private key d (0 < d < n), on the curve c (its order
    given; elen = pbits = bits(n)) with the generator G (gx, gy: residue vectors) and p (all of it,
