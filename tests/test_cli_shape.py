@@ -246,3 +246,37 @@ def test_engines_names_ecdsa_sign_and_the_sequencers_operations(capsys: pytest.C
     assert not any("(host-composed)" == p[-len("(host-composed)"):] for p in d["rns"]["protocols"])
     rc, out, _ = run(capsys, "engines")
     assert rc == 0 and "ECDSA_SIGN" in out and "with the sequencer" in out
+
+
+def _ints(v: object, path: str = "") -> list[tuple[str, int]]:
+    if isinstance(v, dict):
+        return [i for k, x in v.items() for i in _ints(x, f"{path}.{k}")]
+    if isinstance(v, list):
+        return [i for x in v for i in _ints(x, f"{path}[]")]
+    return [(path, v)] if isinstance(v, int) and not isinstance(v, bool) else []
+
+
+def test_numbers_are_0x_hex_everywhere_in_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Every coordinate, operand or modulus in the JSON is 0x-hex, nested details included (the
+    ladder's y, the RNS bases); the integers left are counts and settings."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from pka.model.rns import P256
+    cmds = [["ecc", "--scalar", "5"], ["ecc", "--curve", "P-384", "--scalar", "7"],
+            ["ecdh", "--scalar", "5", "--peer-x", hex(P256.gx), "--peer-y", hex(P256.gy)],
+            ["keygen", "ec", "--curve", "P-256", "--seed", "1", "--out", str(tmp_path / "k.pem")],
+            ["ecdsa", "sign", "--seed", "1"], ["x25519", "--seed", "1"],
+            ["modexp", "--engine", "rns", "--base", "3", "--exp", "5", "--mod", "0xfff1"],
+            ["op", "mont-params", "--mod", "0xfff1"], ["op", "modadd", "--a", "1", "--b", "2", "--mod", "0xfff1"]]
+    outs = {}
+    for argv in cmds:
+        rc, out, err = run(capsys, *argv, "--json")
+        assert rc == 0, (argv, err)
+        d = outs[argv[0] + argv[1]] = json.loads(out)
+        for path, v in _ints(d):
+            assert path.rsplit(".", 1)[-1].rstrip("[]") not in ("x", "y", "s", "mu", "result", "base_b", "base_bp"), \
+                (argv, path, v)
+            assert v < 1 << 32, (argv, path, v)
+    pub = ec.derive_private_key(5, ec.SECP256R1()).public_key().public_numbers()
+    assert outs["ecc--scalar"]["detail"]["y"] == hex(pub.y)
+    assert outs["ecdsasign"]["detail"]["kG_detail"]["y"].startswith("0x")
+    assert all(b.startswith("0x") for b in outs["ecc--scalar"]["detail"]["base_b"])

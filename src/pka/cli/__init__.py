@@ -110,6 +110,22 @@ def fmt_params(params: dict[str, Any]) -> str:
 
 # ---- output ------------------------------------------------------------------------------------------
 
+# keys whose integers are numbers (operands, coordinates, moduli), 0x-hex in JSON wherever they occur
+# (e.g. a model's detail: the point's y, the RNS bases); every other integer is a count or a setting
+NUMBER_KEYS = frozenset({"x", "y", "s", "mu", "result", "base_b", "base_bp"})
+
+
+def json_numbers(v: Any, number: bool = False) -> Any:
+    """`v` with the integers under NUMBER_KEYS (lists of them included) as 0x-hex strings."""
+    if isinstance(v, dict):
+        return {k: json_numbers(x, k in NUMBER_KEYS) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [json_numbers(x, number) for x in v]
+    if number and isinstance(v, int) and not isinstance(v, bool):
+        return hex(v)
+    return v
+
+
 def _console(err: bool = False) -> Any:
     from rich.console import Console
     f = sys.stderr if err else sys.stdout
@@ -121,7 +137,7 @@ def emit(data: dict[str, Any], as_json: bool, rows: list[tuple[str, Any]] | None
          title: str | None = None) -> None:
     """JSON (the whole `data`) or a two-column rich table of `rows` (default: data's top-level items)."""
     if as_json:
-        click.echo(json.dumps(data, indent=2, default=str))
+        click.echo(json.dumps(json_numbers(data), indent=2, default=str))
         return
     from rich import box
     from rich.table import Table
