@@ -280,3 +280,34 @@ def test_numbers_are_0x_hex_everywhere_in_json(capsys: pytest.CaptureFixture[str
     assert outs["ecc--scalar"]["detail"]["y"] == hex(pub.y)
     assert outs["ecdsasign"]["detail"]["kG_detail"]["y"].startswith("0x")
     assert all(b.startswith("0x") for b in outs["ecc--scalar"]["detail"]["base_b"])
+
+
+def test_synth_and_explore_human_lines_have_no_repr(capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pka synth`'s summary names the parameters as k=v (pka.synth prints the dicts); the flow's
+    log lines and explore's progress lines too. The flow itself is faked (tests/test_synth.py runs it)."""
+    import logging
+
+    import pka.cli.synth as cs
+    record = {"engine": "hscm", "params": {"pes": 2, "w": 16}, "bits": 256, "target": "ecp5-85k",
+              "device": "LFE5U-85F", "area": {"lut4": 1234}, "flow": {"freq": 100.0, "seed": 1, "no_tmdriv": False},
+              "rtl": {"top": "pka_hscm", "params": {"Pes": 2, "W": 16}, "mem_aw": 5}, "time": {"yosys_s": 1.0}}
+
+    def fake(*a, **k):  # type: ignore[no-untyped-def]
+        logging.getLogger("pka.synth").info("yosys %s", {"Pes": 2})
+        return record
+    monkeypatch.setattr(cs, "synth_design", fake)
+    rc, out, err = run(capsys, "synth", "--engine", "hscm", "--param", "pes=2", "--bits", "256")
+    assert rc == 0, err
+    assert "pes=2 w=16" in out and "Pes=2 W=16" in out and "{" not in out + err and "Pes=2" in err, out + err
+
+
+def test_human_verified_is_yes_not_a_python_bool(capsys: pytest.CaptureFixture[str]) -> None:
+    from pka.model.rns import P256
+    for argv in (["ecc", "--scalar", "5"], ["ecdh", "--scalar", "5", "--peer-x", hex(P256.gx), "--peer-y", hex(P256.gy)],
+                 ["x25519", "--seed", "1"], ["ecdsa", "sign", "--seed", "1"], ["rsa", "sign", "--bits", "512", "--seed", "1"],
+                 ["demo", "--backend", "model"]):
+        rc, out, err = run(capsys, *argv)
+        assert rc == 0, err
+        assert "True" not in out and "False" not in out and "None" not in out, (argv, out)
+        assert "yes (by cryptography)" in out or "verified (cryptography)" in out, (argv, out)

@@ -164,7 +164,10 @@ def emit_table(head: list[str], body: list[list[str]], title: str | None = None)
 
 def _fmt_record(rec: logging.LogRecord) -> str:
     """A log record without Python reprs: dict arguments as k=v, tuples comma-separated."""
-    args = rec.args if isinstance(rec.args, tuple) else ()
+    if isinstance(rec.args, dict) and "%(" not in str(rec.msg):
+        args: tuple[Any, ...] = (rec.args,)    # logging unpacks a lone dict argument: wrap it again
+    else:
+        args = rec.args if isinstance(rec.args, tuple) else ()
     out = []
     for a in args:
         if isinstance(a, dict):

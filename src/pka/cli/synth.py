@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterator
 
 import click
 
-from pka.cli import cli
+from pka.cli import _fmt_record, cli, fmt_params
 from pka.errors import PkaError, Status
 from pka.synth import TARGETS, FlowOptions, design_for, parse_param_items, summary_lines, synth_design, unit_design
 
@@ -28,6 +28,25 @@ ROUTER_OPT = click.option("--router", type=click.Choice(["router1", "router2"]),
                           help="nextpnr router (router2 is much faster on large, congested designs)")
 
 
+class _PlainFormatter(logging.Formatter):
+    """A log line without Python reprs (dict arguments as k=v: pka.cli._fmt_record)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"pka: {_fmt_record(record)}"
+
+
+def _plain_lines(lines: list[str], res: dict[str, Any]) -> list[str]:
+    """pka.synth's summary lines with the parameter dicts (printed as Python dicts there) as k=v."""
+    dicts = [res.get("params"), (res.get("rtl") or {}).get("params")]
+    subs = [(repr(d), fmt_params(d)) for d in dicts if isinstance(d, dict)]
+    out = []
+    for line in lines:
+        for old, new in subs:
+            line = line.replace(old, new)
+        out.append(line)
+    return out
+
+
 @contextmanager
 def _status(enabled: bool, label: str) -> Iterator[None]:
     """A rich spinner with the current flow step on a terminal; log lines otherwise."""
@@ -38,7 +57,7 @@ def _status(enabled: bool, label: str) -> Iterator[None]:
         with console.status(label) as status:
             class _H(logging.Handler):
                 def emit(self, record: logging.LogRecord) -> None:
-                    status.update(f"{label}: {record.getMessage()}")
+                    status.update(f"{label}: {_fmt_record(record)}")
             h: logging.Handler = _H()
             logger.addHandler(h)
             logger.setLevel(logging.INFO)
@@ -48,7 +67,7 @@ def _status(enabled: bool, label: str) -> Iterator[None]:
                 logger.removeHandler(h)
         return
     h = logging.StreamHandler(sys.stderr)
-    h.setFormatter(logging.Formatter("pka: %(message)s"))
+    h.setFormatter(_PlainFormatter())
     logger.addHandler(h)
     logger.setLevel(logging.INFO if enabled else logging.WARNING)
     try:
@@ -132,7 +151,7 @@ def _emit(res: dict[str, Any], out_path: Path | None, as_json: bool,
     if as_json:
         click.echo(json.dumps(res, indent=2))
     else:
-        for line in lines(res):
+        for line in _plain_lines(lines(res), res):
             click.echo(line)
 
 
@@ -187,8 +206,8 @@ def explore(engine_name: str, grid: str, bits: int, op: str, cycles_from: str, c
     else:
         def note(n: int, total: int, r: dict[str, Any]) -> None:
             if not as_json:
-                click.echo(f"pka: explore {n}/{total} {r['params']}" + (f" error: {r['error']}" if "error" in r else ""),
-                           err=True)
+                click.echo(f"pka: explore {n}/{total} {fmt_params(r['params'])}"
+                           + (f" error: {r['error']}" if "error" in r else ""), err=True)
         report = ex.explore(engine_name, grid, bits, target, op, cycles_from, jobs, scheduler, opts,
                             area_key, out_prefix, progress=note)
     if as_json:
