@@ -107,6 +107,33 @@ def test_sequencer_ops_rtl(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and d["error"]["code"] == "ERR_OPERAND_RANGE"
 
 
+HSCM2 = ("--engine", "hscm", "--param", "pes=2")     # the hscm build of tests/test_top_engines.py (MaxLen 512)
+
+
+def test_modinv_and_point_check_cycles_rtl(capsys: pytest.CaptureFixture[str]) -> None:
+    """The model backend's count of MODINV and ECC_CHECK (the sequencer's passes + the engine model's
+    MODEXP/MODMUL) is the RTL's COMPUTE."""
+    from pka.model.rns import P256
+    p61 = (1 << 61) - 1
+    b61 = hex((7 * 7 - 5 ** 3 - 2 * 5) % p61)              # (5, 7) on y^2 = x^3 + 2 x + b mod 2^61 - 1
+    curve61 = ["--a", "2", "--b", b61, "--mod", hex(p61)]
+    for argv in (["op", "modinv", "--a", "0x1234", "--mod", hex(p61), *HSCM2],
+                 ["op", "modinv", "--a", "1", "--mod", hex(P256.p), *HSCM2],
+                 ["op", "point-check", "--curve", "p256", "--x", hex(P256.gx), "--y", hex(P256.gy), *HSCM2],
+                 ["op", "point-check", *curve61, "--x", "5", "--y", "7", *HSCM2]):
+        m, r = both(capsys, *argv)
+        assert m.get("result") == r.get("result") and m.get("valid") is r.get("valid") is not False, argv
+        assert isinstance(m["cycles"], int) and m["cycles"] == r["cycles"], (argv, m["cycles"], r["cycles"])
+    m, r = both(capsys, "op", "point-check", *curve61, "--x", "5", "--y", "8", *HSCM2)
+    assert m["valid"] is r["valid"] is False
+    # the same errors in the same order: the engine's length limit before the curve's compare
+    for argv in (["op", "point-check", "--a", "2", "--b", "3", "--mod", "97", "--x", "3", "--y", "7", *HSCM2],
+                 ["op", "modinv", "--a", "3", "--mod", "97", *HSCM2],
+                 ["op", "point-check", "--a", "2", "--b", hex(p61), "--mod", hex(p61), "--x", "5", "--y", "7", *HSCM2]):
+        (cm, m), (cr, r) = run(capsys, *argv), run(capsys, *argv, "--backend", "rtl")
+        assert cm == cr == 2 and m["error"]["code"] == r["error"]["code"], (argv, m, r)
+
+
 @pytest.mark.slow
 def test_engine_ops_rtl(capsys: pytest.CaptureFixture[str]) -> None:
     from pka.model.rns import P256

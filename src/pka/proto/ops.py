@@ -14,7 +14,8 @@
 definition (same checks in the same order, same status codes, and for MODADD/MODSUB/MONT_PARAMS the
 sequencer's exact COMPUTE count, pka.rtl.top.seq_cycles); the engine operations are the engine's
 golden model (pka.model.hscm.modred/mul/montmul_op, pka.model.mwr4.montmul). MODINV and ECC_CHECK
-run on an engine's MODEXP/MODMUL in hardware; their model has no cycle count (None).
+run on an engine's MODEXP/MODMUL in hardware; their count is the sequencer's passes plus the
+engine model's counts of those commands (modinv_compute, ecc_check_compute: = the RTL's COMPUTE).
 --backend rtl: the pka.driver.Pka method of the opcode on a pka_top build holding the engine.
 """
 
@@ -90,8 +91,41 @@ def ref_mont_params(n: int, r: int = 0) -> OpResult:
     return OpResult(w, _seq(13, b, n=n, r=rr, fix=x < 0), 0, {"mu": hex(mu), "r": rr})
 
 
-def ref_modinv(a: int, n: int) -> OpResult:
-    """MODINV: check pass (N odd, A < N), E = N - 2, A^E on the engine, A * A^E == 1? (Fermat)."""
+def _engine_model(engine: str) -> Any:
+    from pka.engines import get_engine
+    return get_engine(engine).model()
+
+
+def _modmul_compute(model: Any, a: int, b: int, n: int, params: dict[str, Any]) -> int:
+    """An engine's MODMUL through pka_top: its whole count (conversions included: total_cycles)."""
+    mm = model.modmul(a, b, n, params)
+    return int(mm.detail.get("total_cycles", mm.cycles))
+
+
+def modinv_compute(a: int, n: int, engine: str, params: dict[str, Any]) -> int:
+    """COMPUTE of MODINV (rtl/top/pka_top_seq.sv, KInv), W = ceil(bits(N)/32): the check pass (3 W),
+    E = N - 2 (2 W), the engine's MODEXP A^(N-2) (ARG = 0: hscm's window 0), its MODMUL A A^(N-2),
+    the R == 1 pass (2 W) and the copy to R (2 W). N prime, 0 < A < N (the count of a command that
+    ends with an error status is not reported)."""
+    model = _engine_model(engine)
+    prm = dict(params, window=0, ladder=0) if engine == "hscm" else dict(params)
+    w = -(-n.bit_length() // 32)
+    modexp = model.modexp(a, n - 2, n, prm)
+    return 9 * w + int(modexp.cycles) + _modmul_compute(model, a, modexp.result, n, prm)
+
+
+def ecc_check_compute(p: int, engine: str, params: dict[str, Any]) -> int:
+    """COMPUTE of ECC_CHECK (KChk), W = ceil(bits(p)/32): the x, y < p pass (4 W), five copies (2 W
+    each), two checked modular additions (a check pass and an addition, 8 W each), the compare
+    (3 W) and three engine MODMULs (y^2, x^2, (x^2 + a) x: their counts depend on the length only)."""
+    model = _engine_model(engine)
+    w = -(-p.bit_length() // 32)
+    return 33 * w + 3 * _modmul_compute(model, 1, 1, p, dict(params))
+
+
+def ref_modinv(a: int, n: int, engine: str | None = None, params: dict[str, Any] | None = None) -> OpResult:
+    """MODINV: check pass (N odd, A < N), E = N - 2, A^E on the engine, A * A^E == 1? (Fermat).
+    With the engine: the count of the command (modinv_compute)."""
     if n <= 0:
         raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be positive")
     _len(n.bit_length())
@@ -100,14 +134,19 @@ def ref_modinv(a: int, n: int) -> OpResult:
     _range(a, n, "a")
     if a == 0:
         raise PkaError(Status.ERR_NO_INVERSE, "A = 0 has no inverse")
+    # the engine's commands come before the R == 1 check: their errors (e.g. ERR_LENGTH) first
+    cycles = modinv_compute(a, n, engine, params or {}) if engine is not None else None
     inv = pow(a, n - 2, n)
     if a * inv % n != 1:
         raise PkaError(Status.ERR_NO_INVERSE, "A * A^(N-2) != 1 mod N (N not prime, or gcd(A, N) > 1)")
-    return OpResult(inv, None, None, {"method": "Fermat A^(N-2), checked"})
+    return OpResult(inv, cycles, None, {"method": "Fermat A^(N-2), checked"})
 
 
-def ref_point_check(x: int, y: int, a: int, b: int, p: int) -> OpResult:
-    """ECC_CHECK: range pass (x, y < p), then y^2 == x^3 + a x + b mod p with the engine's MODMUL."""
+def ref_point_check(x: int, y: int, a: int, b: int, p: int, engine: str | None = None,
+                    params: dict[str, Any] | None = None) -> OpResult:
+    """ECC_CHECK: range pass (x, y < p), then y^2 == x^3 + a x + b mod p with the engine's MODMUL;
+    b < p is checked before the compare (the driver writes a mod p, b as given). With the engine:
+    the count of the command (ecc_check_compute)."""
     if p <= 0:
         raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be positive")
     _len(p.bit_length())
@@ -115,9 +154,12 @@ def ref_point_check(x: int, y: int, a: int, b: int, p: int) -> OpResult:
         raise PkaError(Status.ERR_EVEN_MODULUS, "modulus must be odd")
     _range(x, p, "x")
     _range(y, p, "y")
+    # the engine's MODMULs come before the b < p check and the compare: their errors first
+    cycles = ecc_check_compute(p, engine, params or {}) if engine is not None else None
+    _range(b, p, "curve b")
     if (y * y - (x * x * x + a * x + b)) % p:
         raise PkaError(Status.ERR_NOT_ON_CURVE, "point not on the curve")
-    return OpResult(1, None, None)
+    return OpResult(1, cycles, None)
 
 
 # ---- dispatch --------------------------------------------------------------------------------------
@@ -146,9 +188,9 @@ def _model(name: str, engine: str, params: dict[str, Any], o: dict[str, int]) ->
     if name == "mont-params":
         return ref_mont_params(o["n"], o.get("r", 0))
     if name == "modinv":
-        return ref_modinv(o["a"], o["n"])
+        return ref_modinv(o["a"], o["n"], engine, params)
     if name == "point-check":
-        return ref_point_check(o["x"], o["y"], o["curve_a"], o["curve_b"], o["n"])
+        return ref_point_check(o["x"], o["y"], o["curve_a"], o["curve_b"], o["n"], engine, params)
     model = get_engine(engine).model()
     if name == "modred":
         _parity(o["n"])
