@@ -134,6 +134,20 @@ def test_modinv_and_point_check_cycles_rtl(capsys: pytest.CaptureFixture[str]) -
         assert cm == cr == 2 and m["error"]["code"] == r["error"]["code"], (argv, m, r)
 
 
+def test_mont_params_engine_r_rtl(capsys: pytest.CaptureFixture[str]) -> None:
+    """--r engine (MONT_PARAMS with ELEN = 0xFFFF): the hardware's r for hscm is the model's, and so
+    are W and the count; without an engine that has an r, both say ERR_UNSUPPORTED."""
+    n = hex((1 << 255) + 0x1235)
+    for argv in (["op", "mont-params", "--mod", n, "--r", "engine", *HSCM2],
+                 ["op", "mont-params", "--mod", hex((1 << 60) + 0x1235), "--r", "engine", *HSCM2],
+                 ["op", "mont-params", "--mod", n, "--r", "300", *HSCM2]):
+        m, r = both(capsys, *argv)
+        assert (m["result"], m["r"], m["cycles"]) == (r["result"], r["r"], r["cycles"]), argv
+    assert m["r"] == 300
+    code, d = run(capsys, "op", "mont-params", "--mod", n, "--r", "engine", "--backend", "rtl")   # the sequencer alone
+    assert code == 2 and d["error"]["code"] == "ERR_UNSUPPORTED"
+
+
 @pytest.mark.slow
 def test_engine_ops_rtl(capsys: pytest.CaptureFixture[str]) -> None:
     from pka.model.rns import P256

@@ -90,3 +90,29 @@ def test_point_check(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_every_op_named() -> None:
     assert set(ops.OPS) == {"modadd", "modsub", "modred", "mul", "montmul", "modinv", "mont-params", "point-check"}
+
+
+def test_mont_params_with_the_engines_own_r(capsys: pytest.CaptureFixture[str]) -> None:
+    """--r engine: the r the hardware knows for the engine named (MONT_PARAMS with ELEN = 0xFFFF),
+    the same r as the engine's own Montgomery products (MONTMUL's r_bits; csa2: n + 2); reported."""
+    n = (1 << 255) + 0x1235
+    for eng, params in (("hscm", ()), ("hscm", ("--param", "w=32")), ("mwr4", ()), ("mwr4", ("--param", "radix=8")),
+                        ("csa2", ())):
+        rc, d = run(capsys, "op", "mont-params", "--mod", hex(n), "--r", "engine", "--engine", eng, *params)
+        assert rc == 0, d
+        if eng == "csa2":
+            want = 256 + 2
+        else:
+            want = run(capsys, "op", "montmul", "--a", "3", "--b", "5", "--mod", hex(n), "--engine", eng,
+                       *params)[1]["detail"]["r_bits"]
+        assert d["r"] == want and d["result"] == hex(pow(2, 2 * want, n)), (eng, params, d)
+        k = 2 * want - 256 + 1
+        assert d["cycles"] in (3 * 8 + 63 + 3 * 8 * k, 3 * 8 + 63 + 3 * 8 * k + 3 * 8)
+    rc, d = run(capsys, "op", "mont-params", "--mod", hex(n), "--r", "300")
+    assert rc == 0 and d["r"] == 300 and d["result"] == hex(pow(2, 600, n))
+    for argv in (["--r", "engine"], ["--r", "engine", "--engine", "victor"], ["--r", "engine", "--engine", "rns"],
+                 ["--r", "engine", "--mod", "0x10", "--engine", "victor"]):
+        rc, d = run(capsys, "op", "mont-params", "--mod", hex(n), *argv)
+        assert rc == 2 and d["error"]["code"] == "ERR_UNSUPPORTED", (argv, d)   # at decode: before N's checks
+    rc, d = run(capsys, "op", "mont-params", "--mod", hex(n), "--r", "65535")
+    assert rc == 2 and d["error"]["code"] == "ERR_LENGTH"

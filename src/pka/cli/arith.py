@@ -188,6 +188,7 @@ def _run_op(name: str, engine_name: str | None, param_items: tuple[str, ...], ba
     if name == "mont-params":
         mu = res.detail.get("mu")
         data["mu"] = mu if isinstance(mu, str) else hexs(int(mu))
+        data["r"] = res.detail["r"]
     emit(data, as_json, op_rows(data), f"{name.upper()} ({backend})")
 
 
@@ -267,16 +268,27 @@ def op_modinv(a_text: str, mod_text: str, engine_name: str | None, param_items: 
 
 @op.command("mont-params")
 @click.option("--mod", "mod_text", required=True, help="odd modulus N")
-@click.option("--r", "r_bits", type=int, default=0, show_default=True, help="r of W = 2^(2r) mod N (0: 32 ceil(LEN/32))")
-@click.option("--engine", "engine_name", default=None, help="pka_top build (default: the sequencer alone)")
+@click.option("--r", "r_text", default="0", show_default=True,
+              help="r of W = 2^(2r) mod N: a number (0: 32 ceil(LEN/32)), or 'engine': the Montgomery exponent "
+                   "the hardware knows for the engine named by --engine (hscm, csa2, mwr4; ELEN = 0xFFFF)")
+@click.option("--engine", "engine_name", default=None,
+              help="pka_top build (default: the sequencer alone); with --r engine, whose r")
 @PARAM_OPT
 @BACKEND_OPT
 @JSON_OPT
-def op_mont_params(mod_text: str, r_bits: int, engine_name: str | None, param_items: tuple[str, ...], backend: str,
+def op_mont_params(mod_text: str, r_text: str, engine_name: str | None, param_items: tuple[str, ...], backend: str,
                    as_json: bool) -> None:
     """W = 2^(2r) mod N and MU = -N^-1 mod 2^64 (sequencer)."""
-    _run_op("mont-params", engine_name, param_items, backend, as_json,
-            {"n": parse_int(mod_text, "mod"), "r": r_bits})
+    from pka.proto.ops import R_ENGINE
+
+    if r_text.strip().lower() == "engine":
+        r = R_ENGINE
+    else:
+        r = parse_int(r_text, "r")
+        if not 0 <= r < R_ENGINE:
+            raise PkaError(Status.ERR_LENGTH, f"--r {r} outside 0..{R_ENGINE - 1} (or 'engine')")
+    _run_op("mont-params", engine_name, param_items, backend, as_json, {"n": parse_int(mod_text, "mod"), "r": r},
+            r_mode="engine" if r == R_ENGINE else "given" if r else "default")
 
 
 @op.command("point-check")

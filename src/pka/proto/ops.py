@@ -66,6 +66,24 @@ def ref_modadd(a: int, b: int, n: int, sub: bool = False) -> OpResult:
     return OpResult(r, _seq(9 if sub else 8, n.bit_length()), 0)
 
 
+R_ENGINE = 0xFFFF      # MONT_PARAMS's ELEN for "the r of the engine named" (pka.driver.MONT_R_ENGINE)
+
+
+def mont_r(n: int, r: int, engine: str, params: dict[str, Any]) -> int:
+    """The r MONT_PARAMS uses: r itself, 32 ceil(bits(N)/32) for 0, or for R_ENGINE the Montgomery
+    exponent of `engine` at bits(N) (pka.driver's profile, the same formula as pka_top_seq's
+    engine_r); ERR_UNSUPPORTED for an engine without one (victor, rns) or none (the sequencer alone),
+    as the hardware reports it at decode, before any check of N."""
+    from pka.driver import PROFILES
+    if r != R_ENGINE:
+        return r or 32 * ((n.bit_length() + 31) // 32)
+    prof = PROFILES.get(engine)
+    if prof is None or prof.r is None or engine == "example":
+        raise PkaError(Status.ERR_UNSUPPORTED, f"--r engine: {'the sequencer alone' if engine == 'example' else engine} "
+                       "has no Montgomery exponent (engines with one: hscm, csa2, mwr4; name one with --engine)")
+    return int(prof.r(max(1, n.bit_length()), params))
+
+
 def ref_mont_params(n: int, r: int = 0) -> OpResult:
     """MONT_PARAMS: N even -> ERR_EVEN_MODULUS; N = 1 -> ERR_OPERAND_RANGE; 2r < bits(N) or
     r > MaxLen + 256 -> ERR_LENGTH. W = 2^(2r) mod N (r = 0: 32 ceil(bits/32)), MU = -N^-1 mod 2^64."""
@@ -186,7 +204,7 @@ def _model(name: str, engine: str, params: dict[str, Any], o: dict[str, int]) ->
     if name in ("modadd", "modsub"):
         return ref_modadd(o["a"], o["b"], o["n"], sub=name == "modsub")
     if name == "mont-params":
-        return ref_mont_params(o["n"], o.get("r", 0))
+        return ref_mont_params(o["n"], mont_r(o["n"], o.get("r", 0), engine, params))
     if name == "modinv":
         return ref_modinv(o["a"], o["n"], engine, params)
     if name == "point-check":
@@ -221,7 +239,15 @@ def _rtl(name: str, engine: str, params: dict[str, Any], o: dict[str, int],
     if name == "modsub":
         return pka.modsub(o["a"], o["b"], o["n"])
     if name == "mont-params":
-        return pka.mont_params(o["n"], None, o.get("r", 0))
+        # the hardware decides (ERR_UNSUPPORTED for an engine without r); then the r it used, which
+        # the driver's profile knows and W confirms
+        res = pka.mont_params(o["n"], None, o.get("r", 0), eng if o.get("r", 0) == R_ENGINE else None)
+        rr = mont_r(o["n"], o.get("r", 0), engine, params)
+        if res.result != pow(2, 2 * rr, o["n"]):
+            raise PkaError(Status.ERR_FAULT, f"MONT_PARAMS: W is not 2^(2r) mod N for the r = {rr} the driver "
+                                             "expects of the engine")
+        res.detail["r"] = rr
+        return res
     if name == "modred":
         return pka.modred(o["a"], o["n"], eng, params)
     if name == "mul":
