@@ -103,6 +103,7 @@ def test_sequencer_ops_rtl(capsys: pytest.CaptureFixture[str]) -> None:
                  ["op", "mont-params", "--mod", n]):
         m, r = both(capsys, *argv)
         assert m["result"] == r["result"] and m["cycles"] == r["cycles"], argv
+        assert m["engine"] == r["engine"] == "sequencer" and r["build"] == "example", argv
     code, d = run(capsys, "op", "modadd", "--a", n, "--b", "1", "--mod", n, "--backend", "rtl")
     assert code == 2 and d["error"]["code"] == "ERR_OPERAND_RANGE"
 

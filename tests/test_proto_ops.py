@@ -116,3 +116,27 @@ def test_mont_params_with_the_engines_own_r(capsys: pytest.CaptureFixture[str]) 
         assert rc == 2 and d["error"]["code"] == "ERR_UNSUPPORTED", (argv, d)   # at decode: before N's checks
     rc, d = run(capsys, "op", "mont-params", "--mod", hex(n), "--r", "65535")
     assert rc == 2 and d["error"]["code"] == "ERR_LENGTH"
+
+
+def test_negative_operands_say_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """A negative operand is ERR_OPERAND_RANGE saying it is negative (not "must be < 2^64"), on both
+    backends (the host's check, before any hardware)."""
+    for backend in ("model", "rtl"):
+        for argv in (["mul", "--a", "-5", "--b", "3"], ["mul", "--a", "5", "--b", "-3"],
+                     ["modadd", "--a", "-1", "--b", "2", "--mod", "11"],
+                     ["point-check", "--curve", "p256", "--x", "1", "--y", "-2"]):
+            rc, d = run(capsys, "op", *argv, "--backend", backend)
+            assert rc == 2 and d["error"]["code"] == "ERR_OPERAND_RANGE", (backend, argv, d)
+            assert "negative" in d["error"]["message"] and "2^" not in d["error"]["message"], (backend, argv, d)
+
+
+def test_sequencer_ops_name_the_sequencer(capsys: pytest.CaptureFixture[str]) -> None:
+    """MODADD, MODSUB and MONT_PARAMS run in pka_top's sequencer (CMD.ENGINE = 0): the JSON says so
+    and names the build separately."""
+    for argv in (["modadd", "--a", "1", "--b", "2", "--mod", "11"], ["modsub", "--a", "1", "--b", "2", "--mod", "11"],
+                 ["mont-params", "--mod", "0xfff1"], ["modadd", "--a", "1", "--b", "2", "--mod", "11", "--engine", "hscm"],
+                 ["mont-params", "--mod", "0xfff1", "--r", "engine", "--engine", "mwr4"]):
+        rc, d = run(capsys, "op", *argv)
+        assert rc == 0 and d["engine"] == "sequencer" and d["build"] == (argv[-1] if "--engine" in argv else "example")
+    rc, d = run(capsys, "op", "modred", "--a", "5", "--mod", "0xfff1fff1fff1fff1fff1")
+    assert rc == 0 and d["engine"] == "hscm" and "build" not in d

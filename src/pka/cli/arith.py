@@ -94,8 +94,12 @@ def op_json(res: OpResult, engine: Engine | str, params: dict[str, Any], backend
 
 def op_rows(data: dict[str, Any]) -> list[tuple[str, Any]]:
     rows: list[tuple[str, Any]] = [(k, v) for k, v in data.items()
-                                   if k not in ("engine", "params", "backend", "detail", "io_cycles")]
-    rows.append(("engine", f"{data['engine']} {fmt_params(data['params'])} ({data['backend']})"))
+                                   if k not in ("engine", "params", "backend", "detail", "io_cycles", "build")]
+    if "build" in data:     # the sequencer's own operation, on a pka_top build holding some engine
+        rows.append(("engine", f"{data['engine']} (pka_top with {data['build']} {fmt_params(data['params'])}; "
+                               f"{data['backend']})"))
+    else:
+        rows.append(("engine", f"{data['engine']} {fmt_params(data['params'])} ({data['backend']})"))
     return rows
 
 
@@ -185,6 +189,11 @@ def _run_op(name: str, engine_name: str | None, param_items: tuple[str, ...], ba
     with progress_display(backend == "rtl", f"{name} on pka_top") as tick:
         res = ops.run(name, backend, eng, params, operands, tick)
     data = op_json(res, eng, params, backend, **extra_json)
+    if not ops.OP_ENGINES[name]:
+        # MODADD, MODSUB, MONT_PARAMS run in pka_top's sequencer whatever the build (CMD.ENGINE = 0,
+        # pka_top_pkg::OpsNative); the engine only picks the build (and, with --r engine, whose r)
+        data["engine"] = "sequencer"
+        data["build"] = eng
     if name == "mont-params":
         mu = res.detail.get("mu")
         data["mu"] = mu if isinstance(mu, str) else hexs(int(mu))
@@ -200,7 +209,8 @@ def _op_options(*names: str) -> Any:
         f = BACKEND_OPT(f)
         f = PARAM_OPT(f)
         f = click.option("--engine", "engine_name", default=None,
-                         help="engine (default: the sequencer, or the op's engine)")(f)
+                         help="the op's engine (default: doc/top.md's); for the sequencer's own ops "
+                              "(modadd, modsub) the pka_top build they run on")(f)
         for n in reversed(names):
             f = click.option(f"--{n}", f"{n}_text", required=True, help=helps.get(n, n))(f)
         return f

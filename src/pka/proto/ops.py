@@ -191,6 +191,9 @@ def run(name: str, kind: str, engine: str, params: dict[str, Any], ops: dict[str
     allowed = OP_ENGINES[name]
     if allowed and engine not in allowed:
         raise PkaError(Status.ERR_UNSUPPORTED, f"{name} runs on {', '.join(allowed)}, not {engine}")
+    for key, what in (("a", "a"), ("b", "b"), ("x", "x"), ("y", "y"), ("curve_b", "curve b")):
+        if ops.get(key, 0) < 0:   # the slots hold unsigned numbers (curve a: the driver writes a mod p)
+            raise PkaError(Status.ERR_OPERAND_RANGE, f"{what} is negative: operands are unsigned")
     if kind == "model":
         return _model(name, engine, params, ops)
     if kind == "rtl":
