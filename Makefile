@@ -34,7 +34,7 @@ demo: $(STAMP)
 
 # The SoC (soc/README.md): a PicoRV32 runs C firmware that drives pka_top through the C driver (sw/),
 # simulated with Verilator: RSA-2048 signatures without and with CRT and a MODADD on hscm (16 PEs),
-# and P-256 k*G on rns (a second build: rns cannot share a pka_top of MaxLen 2048), checked on the host
+# and P-256 k*G on rns (in the same pka_top: rns built for 256 bits, RnsMaxLen), checked on the host
 # with `cryptography`. `python soc/run.py` alone: the small RSA-512 + P-256 build CI runs.
 soc-demo: $(STAMP)
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python soc/run.py --bits 2048 --pes 16

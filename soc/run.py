@@ -25,7 +25,6 @@ done): cpu - compute is the overhead of driver, bus and waiting.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import hashlib
 import json
 import os
@@ -166,20 +165,18 @@ def small_config(bits: int = 512, pes: int = 2) -> TopConfig:
 
 
 def ecc_config(bits: int = 512, pes: int = 2) -> TopConfig:
-    """hscm (as small_config) and rns in one pka_top: rns with w = 32 and MinSlotAw for P-256's
-    constant table, as pka.driver's rns profile builds it for 256-bit curves."""
+    """hscm (as small_config) and rns in one pka_top: rns with w = 32 built for 256-bit curves
+    (RnsMaxLen 256: 9 rowers and P-256's constant table, whatever hscm's MaxLen), as pka.driver's rns
+    profile builds it for P-256."""
     from pka.driver import profile
 
     hp, rp = profile("hscm"), profile("rns")
     max_len = max(hp.max_len({"pes": pes}, bits), rp.max_len({}, 256))
     hparams = hp.top_params({"pes": pes}, bits)
-    # rns has NumRowers = (MaxLen + 8) / w rowers, and its constant table grows with them: the slots
-    # must hold the table of the build's MaxLen, not only P-256's
-    rparams = rp.top_params({}, max_len)
+    rparams = rp.top_params({}, 256)
     params = {**hparams, **rparams, "MinSlotAw": max(hparams["MinSlotAw"], rparams["MinSlotAw"])}
-    if params["MinSlotAw"] > 10:
-        raise ValueError(f"hscm + rns at MaxLen {max_len}: rns's constant table needs 2^{params['MinSlotAw']} "
-                         "words per slot (pka_top: at most 2^10); use two builds")
+    if max_len > 256:
+        params["RnsMaxLen"] = 256
     return TopConfig(max_len=max_len, engines=("hscm", "rns"), params=tuple(sorted(params.items())))
 
 
@@ -560,33 +557,9 @@ def demo(bits: int = 512, pes: int = 2, window: int = 4, poll: bool = False, see
     ecc: the build holds rns beside hscm (ecc_config) and the firmware runs one P-256 ECDH (k Q)."""
     fw = build_firmware()
     job = make_job(make_key(bits, seed), window=window, poll=poll, seed=seed, crt=crt, ecc=ecc)
-    try:
-        cfg = ecc_config(bits, pes) if ecc else small_config(bits, pes)
-    except ValueError:
-        cfg = None      # hscm + rns do not fit one pka_top at this MaxLen: two builds
-    if cfg is not None:
-        run = run_soc(build_soc(cfg), ram_image(fw, job), echo=echo)
-        return run, check(run, job), job
-    # hscm at `bits` for the RSA operations, rns alone (MaxLen 256) for ECDH; one report
-    hjob = dataclasses.replace(job, ecc=None)
-    run = run_soc(build_soc(small_config(bits, pes)), ram_image(fw, hjob), echo=echo)
-    verified = check(run, hjob)
-    erun, everified = ecc_demo(job, echo)
-    verified += everified
-    run.ops["ecc_mul"] = erun.ops["ecc_mul"]
-    run.results.update({k: v for k, v in erun.results.items() if k.startswith("ecc_mul")})
-    run.info["ecc_build"] = "rns"
-    run.sim_cycles += erun.sim_cycles
-    run.console += erun.console
-    return run, verified, job
-
-
-def ecc_demo(job: Job, echo: bool = True) -> tuple[SocRun, list[str]]:
-    """The job's ECDH alone on the SoC with rns alone (MaxLen 256, rns_config): the ECC part of the
-    demo when hscm and rns do not share a pka_top. Returns the run and its verified lines."""
-    ejob = dataclasses.replace(job, rsa=False, crt=False)
-    erun = run_soc(build_soc(rns_config()), ram_image(build_firmware(), ejob), echo=echo)
-    return erun, check(erun, ejob)
+    cfg = ecc_config(bits, pes) if ecc else small_config(bits, pes)
+    run = run_soc(build_soc(cfg), ram_image(fw, job), echo=echo)
+    return run, check(run, job), job
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -601,13 +574,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write the measured cycles here")
     ap.add_argument("--quiet", action="store_true", help="do not echo the console")
     args = ap.parse_args(argv)
-    engines = "hscm"
-    if not args.no_ecc:
-        try:
-            ecc_config(args.bits, args.pes)
-            engines = "hscm + rns in one pka_top"
-        except ValueError:
-            engines = "two builds: hscm, and rns alone for ECDH"
+    engines = "hscm" if args.no_ecc else "hscm + rns (256-bit) in one pka_top"
     print(f"pka_soc: building firmware and SoC ({engines}, hscm {args.pes} PEs, {args.bits}-bit key) ...", flush=True)
     run, verified, job = demo(args.bits, args.pes, args.window, args.poll, args.seed, echo=not args.quiet,
                               crt=not args.no_crt, ecc=not args.no_ecc)

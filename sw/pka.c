@@ -52,6 +52,9 @@ int pka_init(pka_dev_t *dev, const pka_bus_t *bus) {
   dev->engines = (hw & PKA_REGS__HWCFG__ENGINES_bm) >> PKA_REGS__HWCFG__ENGINES_bp;
   dev->slot_words = 1u << ((hw & PKA_REGS__HWCFG__SLOT_AW_bm) >> PKA_REGS__HWCFG__SLOT_AW_bp);
   dev->ops = rd(dev, REG(OPS));
+  hw = rd(dev, REG(ENGCFG));
+  dev->rns_max_len = (hw & PKA_REGS__ENGCFG__RNS_MAX_LEN_bm) >> PKA_REGS__ENGCFG__RNS_MAX_LEN_bp;
+  dev->hscm_w = (hw & PKA_REGS__ENGCFG__HSCM_W_bm) >> PKA_REGS__ENGCFG__HSCM_W_bp;
   dev->cycles = dev->compute = dev->io = 0;
   wr(dev, REG(INTR_ENABLE), PKA_REGS__INTR_ENABLE__DONE_bm);
   /* the RAM is being cleared after reset, or an earlier user's command is running */

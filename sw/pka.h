@@ -44,6 +44,8 @@ typedef struct pka_dev {
   uint32_t compute;
   uint32_t io;
   uint32_t timeout;      /* polls of STATUS/INTR_STATE before a wait gives up (pka_init sets 2^28) */
+  uint32_t rns_max_len;  /* ENGCFG.RNS_MAX_LEN: rns's longest modulus, bits (0: no rns) */
+  uint32_t hscm_w;       /* ENGCFG.HSCM_W: hscm's word size w (0: no hscm), for pka_hscm_nprime */
 } pka_dev_t;
 
 /* An RSA private key in CRT form (words least significant first). The accelerator keeps it in its
@@ -106,7 +108,7 @@ int pka_montmul(pka_dev_t *dev, uint32_t *r, unsigned rwords, const uint32_t *a,
                 const uint32_t *n, unsigned nbits, const uint32_t *nprime, unsigned engine);
 /* hscm's MONTMUL constant N' = (mu n + 1)/2^(2w), mu = -n^-1 mod 2^(2w); that is 2^(-2w) mod n, made
    here by 2w halvings mod n (host arithmetic, no device access). w: the build's HscmW (16, 32 or 64;
-   HWCFG does not report it); nprime: ceil(nbits/32) words. PKA_ERR_EVEN_MODULUS for an even n,
+   pka_init reads it into dev->hscm_w from ENGCFG.HSCM_W); nprime: ceil(nbits/32) words. PKA_ERR_EVEN_MODULUS for an even n,
    PKA_ERR_PARAM for another w. */
 int pka_hscm_nprime(uint32_t *nprime, const uint32_t *n, unsigned nbits, unsigned w);
 /* r_lo, r_hi: ceil(nbits/32) words each */

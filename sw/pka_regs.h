@@ -32,6 +32,14 @@ extern "C" {
 #define PKA_REGS__OPS__OPS_bp 0
 #define PKA_REGS__OPS__OPS_bw 32
 
+// reg - pka_regs::ENGCFG
+#define PKA_REGS__ENGCFG__RNS_MAX_LEN_bm 0xffff
+#define PKA_REGS__ENGCFG__RNS_MAX_LEN_bp 0
+#define PKA_REGS__ENGCFG__RNS_MAX_LEN_bw 16
+#define PKA_REGS__ENGCFG__HSCM_W_bm 0xff0000
+#define PKA_REGS__ENGCFG__HSCM_W_bp 16
+#define PKA_REGS__ENGCFG__HSCM_W_bw 8
+
 // reg - pka_regs::CMD
 #define PKA_REGS__CMD__OP_bm 0xff
 #define PKA_REGS__CMD__OP_bp 0
@@ -250,7 +258,7 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t ID;
     uint32_t HWCFG;
     uint32_t OPS;
-    uint8_t RESERVED_c_f[0x4];
+    uint32_t ENGCFG;
     uint32_t CMD;
     uint32_t LEN;
     uint32_t ARG;

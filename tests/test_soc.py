@@ -85,8 +85,8 @@ def test_soc_counters_equal_the_models(demo: Any) -> None:
     assert (run.ops["modadd"].compute, run.ops["modadd"].cycles) == seq_cycles(8, key.bits)
     mp = run.ops["mont_params"]
     assert (mp.compute, mp.cycles) in {seq_cycles(13, key.bits, key.n, job.r_bits, fix) for fix in (False, True)}
-    # the whole RAM: 32 slots of 2^MinSlotAw words (10: rns's constant table for MaxLen 512)
-    assert run.ops["zeroize"].compute == 32 * 1024
+    # the whole RAM: 32 slots of 2^MinSlotAw words (9: rns's constant table for 256 bits, RnsMaxLen)
+    assert run.ops["zeroize"].compute == 32 * 512
     # RSA_CRT: the first signature with a key makes its constants, the second reuses them
     assert run.ops["rsa_crt"].compute < run.ops["rsa_crt_first"].compute
 
@@ -122,14 +122,13 @@ def test_soc_poll(demo: Any) -> None:
 
 @pytest.mark.slow
 def test_soc_rsa2048_crt_and_p256() -> None:
-    """`make soc-demo`'s job: RSA-2048 on hscm with 16 PEs and P-256 ECDH; rns cannot share a pka_top
-    with MaxLen 2048 (its constant table for 65 rowers exceeds 2^10 words per slot), so ECDH runs on
-    a second build with rns alone. The issue's goals: driver and bus overhead <= 5 % of the RSA-2048
-    CRT signature, <= 15 % of the P-256 scalar multiplication."""
-    with pytest.raises(ValueError, match="two builds"):
-        soc.ecc_config(2048, 16)
+    """`make soc-demo`'s job: RSA-2048 on hscm with 16 PEs and P-256 ECDH in one pka_top (MaxLen 2048,
+    rns built for 256 bits: RnsMaxLen, so its constant table fits a slot). The issue's goals: driver
+    and bus overhead <= 5 % of the RSA-2048 CRT signature, <= 15 % of the P-256 scalar multiplication."""
+    cfg = soc.ecc_config(2048, 16)
+    assert cfg.max_len == 2048 and dict(cfg.params)["RnsMaxLen"] == 256
     run, verified, job = soc.demo(2048, 16, echo=False)
-    assert len(verified) == 7 and run.info["ecc_build"] == "rns"
+    assert len(verified) == 7
     assert run.ops["rsa_crt"].overhead <= 0.05 * run.ops["rsa_crt"].cpu
     assert run.ops["ecc_mul"].overhead <= 0.15 * run.ops["ecc_mul"].cpu
 

@@ -66,7 +66,8 @@ class Bus(ctypes.Structure):
 
 class Dev(ctypes.Structure):
     _fields_ = [("bus", Bus), ("max_len", u32), ("slot_words", u32), ("engines", u32), ("ops", u32),
-                ("cycles", u32), ("compute", u32), ("io", u32), ("timeout", u32)]
+                ("cycles", u32), ("compute", u32), ("io", u32), ("timeout", u32), ("rns_max_len", u32),
+                ("hscm_w", u32)]
 
 
 class Curve(ctypes.Structure):
@@ -220,6 +221,7 @@ def test_c_plumbing(lib: ctypes.CDLL, small: TopSim) -> None:
         d = c.dev
         assert (d.max_len, d.engines, d.slot_words) == (64, 1 << ENGINE_RNS | 1 << ENGINE_HSCM, 1 << 7)   # MinSlotAw
         assert d.ops == small.read32(Reg.OPS) and d.timeout == 1 << 28
+        assert (d.rns_max_len, d.hscm_w) == (64, 16)                   # ENGCFG
         for op in range(33):
             assert c("pka_serves", op) == (op < 32 and d.ops >> op & 1), op
         words = [0x0123_4567, 0x89AB_CDEF, 0xFFFF_FFFF, 0]
@@ -261,8 +263,10 @@ def test_c_mmio_bus(lib: ctypes.CDLL) -> None:
     mem[Reg.ID // 4] = ID_MAGIC
     mem[Reg.HWCFG // 4] = 256 | (1 << ENGINE_HSCM) << 16 | 3 << 24
     mem[Reg.OPS // 4] = 0x1234
+    mem[Reg.ENGCFG // 4] = 32 << 16
     assert lib.pka_init(ctypes.byref(dev), ctypes.byref(bus)) == 0
     assert (dev.max_len, dev.engines, dev.slot_words, dev.ops) == (256, 1 << ENGINE_HSCM, 8, 0x1234)
+    assert (dev.rns_max_len, dev.hscm_w) == (0, 32)
     assert mem[Reg.INTR_ENABLE // 4] == 1 and mem[Reg.INTR_STATE // 4] == 7      # DONE enabled, pending cleared
     mem[Reg.INTR_STATE // 4] = 0                                  # (memory does not clear on a write of 1)
     assert lib.pka_write_operand(ctypes.byref(dev), Slot.B, arr([5, 6, 7]), 3) == 0
@@ -413,7 +417,7 @@ def test_c_montmul(c: CDriver) -> None:
     for n, bits in _moduli(rng):
         nw, rw = nwords(bits), nwords(bits + 2 * 16 + 1)
         nprime = arr([0] * nw)
-        assert c("pka_hscm_nprime", nprime, num(n, nw), bits, 16) == 0
+        assert c("pka_hscm_nprime", nprime, num(n, nw), bits, c.dev.hscm_w) == 0
         assert val(nprime) == hscm.modulus(n, 16).nt
         for engine in (ENGINE_HSCM, 0):
             for a, b in ((0, 5), (n - 1, n - 1), (1, rng.randrange(n)), (rng.randrange(n), rng.randrange(n))):

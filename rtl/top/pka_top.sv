@@ -41,6 +41,7 @@ module pka_top
   parameter int unsigned HscmMaxWindow = 6, // hscm largest sliding window: 1..8
   parameter bit          EnRns     = 1'b0,  // rns: Cox-Rower RNS Montgomery (ECC_MUL, MODEXP, ...)
   parameter int unsigned RnsW      = 32,    // rns channel width: 16, 32
+  parameter int unsigned RnsMaxLen = 0,     // longest rns modulus, 0: MaxLen (a 256-bit rns beside a 2048-bit hscm)
   parameter int unsigned MinSlotAw = 0,     // at least 2^MinSlotAw words per slot (rns tables; hscm's derived), 0..10
   parameter bit          EnResultCheck = 1'b1, // check results before release, engines' fault checks (0: tests only)
   parameter bit          EnKeyBinding = 1'b1,  // zeroize bound secrets on a modulus write (0: tests only)
@@ -86,6 +87,8 @@ module pka_top
   localparam int unsigned MemAw  = SlotAw + 4;           // an engine's word address: 16 slots
   localparam int unsigned PAw    = SlotAw + PhysBits;    // the RAM's: PhysSlots slots (pka_top_pkg)
   localparam logic [NumEng-1:0] EngMask = NumEng'({EnExample, 1'b0, EnHscm, EnVictor, EnRns, EnMwr4, EnCsa2, 1'b0});
+  // rns's own length bound (its rowers, its constant table): MaxLen unless the build limits it
+  localparam int unsigned RnsLen = !EnRns ? 0 : (RnsMaxLen == 0) ? MaxLen : RnsMaxLen;
 
   // the watchdog's scale per engine id (pka_top_seq: bound = ((elen + 8)(W + 4)^2 << shift) + 2^16,
   // W = words of the modulus): 5 fits every engine but a slow mwr4 (few stages, narrow words, radix 2)
@@ -98,6 +101,8 @@ module pka_top
     if (BusAw != 17) $fatal(1, "BusAw must be 17 (the map generated from data/pka.rdl)");
     if (SlotAw > 10) $fatal(1, "at most 1024 words per slot (the slot windows of data/pka.rdl)");
     if (EngMask == '0) $fatal(1, "a build needs at least one engine");
+    if (EnRns && (RnsLen < 32 || RnsLen > MaxLen || RnsLen % 32 != 0))
+      $fatal(1, "RnsMaxLen must be 0 or 32..MaxLen, a multiple of 32");
   end
 
   // Opcodes this build executes: the sequencer's own, every engine's, and MODINV when an engine
@@ -182,6 +187,7 @@ module pka_top
     .EngMask (EngMask),
     .MontK   (EnHscm ? HscmW : 0),
     .RnsW    (EnRns ? RnsW : 0),
+    .RnsLen  (RnsLen),
     .InvWindow (EnHscm ? ((HscmMaxWindow < 4) ? HscmMaxWindow : 4) : 0),
     .Mwr4K   (EnMwr4 ? Mwr4Bits : 0),
     .Mwr4Ns  (Mwr4Ns),
@@ -418,7 +424,7 @@ module pka_top
       pka_victor_core #(.MaxLen(MaxLen), .MemAw(MemAw), .K(VictorK), .Delta(VictorDelta), .Eps(VictorEps)) u_core (
         .clk_i(clk_i), .rst_ni(erst_n), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
     end else if (e == int'(EngRns) && EnRns) begin : gen_rns
-      pka_rns_core #(.MaxLen(MaxLen), .MemAw(MemAw), .W(RnsW), .FaultCheck(int'(EnResultCheck))) u_core (
+      pka_rns_core #(.MaxLen(RnsLen), .MemAw(MemAw), .W(RnsW), .FaultCheck(int'(EnResultCheck))) u_core (
         .clk_i(clk_i), .rst_ni(erst_n), .eng_i(eng_h2d[e]), .eng_o(eng_d2h[e]));
     end else if (e == int'(EngHscm) && EnHscm) begin : gen_hscm
       pka_hscm_core #(.MaxLen(MaxLen), .MemAw(MemAw), .W(HscmW), .Pes(HscmPes), .MaxWindow(HscmMaxWindow),
@@ -433,6 +439,8 @@ module pka_top
 
   // ---- status, configuration and interrupts ---------------------------------------------------
   assign hwif_in.HWCFG.MAX_LEN.next  = 16'(MaxLen);
+  assign hwif_in.ENGCFG.RNS_MAX_LEN.next = 16'(RnsLen);
+  assign hwif_in.ENGCFG.HSCM_W.next      = EnHscm ? 8'(HscmW) : 8'd0;
   assign hwif_in.HWCFG.ENGINES.next  = 8'(EngMask);
   assign hwif_in.HWCFG.SLOT_AW.next  = 4'(SlotAw);
   assign hwif_in.OPS.OPS.next        = 32'(build_ops());

@@ -58,6 +58,7 @@ module pka_top_seq
   parameter logic [NumEng-1:0] EngMask = '0,           // engines present in the build (bit = id)
   parameter int unsigned MontK  = 0,                   // hscm's word k (its r = k ceil((n+2k+2)/k)); 0: none
   parameter int unsigned RnsW   = 0,                   // rns channel width (the size of its random Z); 0: none
+  parameter int unsigned RnsLen = 0,                   // rns's longest modulus (<= MaxLen); 0: none
   parameter int unsigned InvWindow = 0,                // ECDSA_SIGN: hscm's MODEXP window for k^(n-2)
   parameter int unsigned Mwr4K  = 0,                   // mwr4's bits per digit (1, 2, 3); 0: none
   parameter int unsigned Mwr4Ns = 1,                   // mwr4's pipeline stages
@@ -514,7 +515,10 @@ module pka_top_seq
         if (state_d == SNext && op_q != 8'(OP_NOP) && op_q != 8'(OP_ZEROIZE)) begin
           // ELEN bounds the exponent/scalar slot; for MONT_PARAMS it is r, checked later
           if (len_q == 16'd0 || 32'(len_q) > MaxLen
-              || (op_q != 8'(OP_MONT_PARAMS) && 32'(elen_q) > 32 * (1 << SlotAw))) begin
+              || (op_q != 8'(OP_MONT_PARAMS) && 32'(elen_q) > 32 * (1 << SlotAw))
+              // rns may be built shorter than the others (pka_top's RnsMaxLen): its operations and
+              // ECDSA_SIGN's k G are refused before anything runs
+              || ((eng_d == 3'(EngRns) || kind_d == KEcd) && 32'(len_q) > RnsLen)) begin
             code_d = ST_ERR_LENGTH; state_d = SDone;
           end
         end

@@ -39,6 +39,7 @@ module pka_soc #(
   parameter int unsigned HscmMaxWindow = 6, // hscm largest sliding window: 1..8
   parameter bit          EnRns     = 1'b0,  // rns engine
   parameter int unsigned RnsW      = 32,    // rns channel width: 16, 32
+  parameter int unsigned RnsMaxLen = 0,     // longest rns modulus, 0: MaxLen
   parameter int unsigned MinSlotAw = 0      // at least 2^MinSlotAw words per operand slot (hscm's derived), 0..10
 ) (
   input  logic        clk_i,
@@ -296,6 +297,7 @@ module pka_soc #(
     .HscmMaxWindow (HscmMaxWindow),
     .EnRns         (EnRns),
     .RnsW          (RnsW),
+    .RnsMaxLen     (RnsMaxLen),
     .MinSlotAw     (MinSlotAw),
     .BusAw         (PkaBusAw)
   ) u_pka (

@@ -74,6 +74,8 @@ class Hwcfg:
     engines: int       # bit mask of engine ids
     slot_aw: int
     ops: int           # bit mask of executable opcodes
+    rns_max_len: int = 0   # ENGCFG.RNS_MAX_LEN: rns's longest modulus (pka_top's RnsMaxLen; 0 without rns)
+    hscm_w: int = 0        # ENGCFG.HSCM_W: hscm's word size (0 without hscm)
 
     @property
     def slot_words(self) -> int:
@@ -112,7 +114,9 @@ class Pka:
         if ident != ID_MAGIC:
             raise RuntimeError(f"no pka_top at this address (ID {ident:#x})")
         hw = self.bus.read32(Reg.HWCFG)
-        self.cfg = Hwcfg(hw & 0xFFFF, hw >> 16 & 0xFF, hw >> 24 & 0xF, self.bus.read32(Reg.OPS))
+        eng = self.bus.read32(Reg.ENGCFG)
+        self.cfg = Hwcfg(hw & 0xFFFF, hw >> 16 & 0xFF, hw >> 24 & 0xF, self.bus.read32(Reg.OPS),
+                         eng & 0xFFFF, eng >> 16 & 0xFF)
         self.bus.write32(Reg.INTR_ENABLE, INTR_DONE)
         self.wait_idle()
         # a DONE or REJECT left pending by an earlier user of the block would end our first wait early

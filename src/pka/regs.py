@@ -89,6 +89,7 @@ class Reg(IntEnum):
     ID = 0
     HWCFG = 4
     OPS = 8
+    ENGCFG = 12
     CMD = 16
     LEN = 20
     ARG = 24
@@ -110,6 +111,7 @@ FIELDS: dict[str, dict[str, tuple[int, int]]] = {
     "ID": {"MAGIC": (0, 32)},
     "HWCFG": {"MAX_LEN": (0, 16), "ENGINES": (16, 8), "SLOT_AW": (24, 4)},
     "OPS": {"OPS": (0, 32)},
+    "ENGCFG": {"RNS_MAX_LEN": (0, 16), "HSCM_W": (16, 8)},
     "CMD": {"OP": (0, 8), "ENGINE": (8, 4)},
     "LEN": {"LEN": (0, 16), "ELEN": (16, 16)},
     "ARG": {"ARG": (0, 32)},

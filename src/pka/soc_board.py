@@ -5,11 +5,11 @@ area and clock report.
     rep = build("ulx3s", "rsa")     # build/soc/ulx3s/rsa/pka_soc.bit, .../rsa/report.json
     rep["fmax_mhz"], rep["meets_clock"], rep["area"]["lut4"]
 
-Builds (VARIANTS), as `make soc-demo` splits the simulation's job: hscm and rns in one pka_top at
-MaxLen 512 (the CI simulation's build) does not fit the ECP5-85 (169 of 156 MULT18X18D; with 17 of
-them moved to LUTs, 86,679 of 83,640 LUT4 sites), so a board gets two bitstreams with the same
-firmware: `rsa` (hscm alone, 2 PEs, MaxLen 512: the RSA-512 signatures, MODEXP, MODADD) and `ecc`
-(rns alone, MaxLen 256: P-256 ECDH). `both` is the one-top build, for a larger device.
+Builds (VARIANTS): `rsa` (hscm alone, 2 PEs, MaxLen 512: the RSA-512 signatures, MODEXP, MODADD),
+`ecc` (rns alone, MaxLen 256: P-256 ECDH) and `both`, the CI simulation's build: hscm at MaxLen 512
+and rns built for 256 bits (RnsMaxLen) in one pka_top, the whole job in one bitstream. Before
+RnsMaxLen, rns followed MaxLen 512 and that build needed 169 of the ECP5-85's 156 MULT18X18D (and,
+with 17 of them moved to LUTs, 86,679 of its 83,640 LUT4 sites).
 
 What runs (soc/README.md, "On the board"):
 
@@ -77,7 +77,7 @@ BOARDS: dict[str, Board] = {
 
 # the board top's pka_top parameters (soc/board/<board>/*.sv); every other pka_top parameter keeps
 # pka_soc's default there, so a configuration may only differ from those defaults in these
-BOARD_TOP_PARAMS = ("MaxLen", "EnHscm", "HscmW", "HscmPes", "HscmMaxWindow", "EnRns", "RnsW", "MinSlotAw")
+BOARD_TOP_PARAMS = ("MaxLen", "EnHscm", "HscmW", "HscmPes", "HscmMaxWindow", "EnRns", "RnsW", "RnsMaxLen", "MinSlotAw")
 RAM_HEX = "pka_soc_ram.hex"
 SOC_CLOCK_NET = "clk_soc"          # the board top's SoC clock (the PLL's CLKOP when clk_div > 1)
 
@@ -85,14 +85,13 @@ SOC_CLOCK_NET = "clk_soc"          # the board top's SoC clock (the PLL's CLKOP 
 # (62 bytes), as the simulation's CI build.
 DEFAULT_BITS = 512
 
-# MULT18X18D budget. hscm + rns in one pka_top at MaxLen 512 needs 169 of the ECP5-85's 156 when
-# Yosys puts every multiplier in a DSP: rns has (MaxLen + 8 + 31) / 32 = 17 rowers of 8 (its 32x32
-# product 4, the two reductions by the channel constant 3 + 1), the sequencer's product for
-# MONT_PARAMS 8, the sequencer's watchdog bounds 12, PicoRV32 4, hscm 8, rns's core 1. These
-# multipliers go to LUTs instead (Yosys `booth`: radix-4 Booth, a few hundred LUT4 each), chosen
-# where a LUT product costs least and is off the busy paths: the watchdog bounds (computed once per
-# command: every product of pka_top_seq narrower than 90 bits, i.e. all but the MONT_PARAMS one),
-# hscm's four 16x16 PE products and rns's core's small one: 17 MULT18X18D, 152 remain.
+# MULT18X18D budget. A build that needs more than the ECP5-85's 156 may move multipliers to LUTs
+# (Yosys `booth`: radix-4 Booth, a few hundred LUT4 each), where a LUT product costs least and is off
+# the busy paths: the sequencer's watchdog bounds (computed once per command: every product of
+# pka_top_seq narrower than 90 bits, i.e. all but the MONT_PARAMS one), hscm's PE products and rns's
+# core's small one. hscm + rns at MaxLen 512 needed it (rns's (MaxLen + 8 + 31) / 32 = 17 rowers of 8,
+# the sequencer 20, PicoRV32 4, hscm 8, rns's core 1: 169); `both` with rns built for 256 bits (9
+# rowers: 105) does not, so no variant uses it now.
 SOFT_MULS = ("t:$mul a:src=*pka_top_seq.sv* %i r:Y_WIDTH<90 %i",
              "t:$mul a:src=*pka_hscm_pe.sv* %i",
              "t:$mul a:src=*pka_rns_core.sv* %i")
@@ -114,7 +113,8 @@ VARIANTS: dict[str, Variant] = {
     # rns's worst path in pka_top is longer than the oscillator's 40 ns (19 MHz after placement at
     # 25 MHz, doc/results.md): the SoC runs on the PLL's 12.5 MHz
     "ecc": Variant("ecc", "rns alone: P-256 ECDH", False, True, clk_div=2),
-    "both": Variant("both", "hscm + rns in one pka_top (does not fit the ECP5-85)", True, True, SOFT_MULS),
+    "both": Variant("both", "hscm (MaxLen 512) + rns (RnsMaxLen 256) in one pka_top: the whole job", True, True,
+                    clk_div=2),
 }
 DEFAULT_VARIANTS = ("rsa", "ecc")
 

@@ -230,6 +230,7 @@ module pka_regs (
         logic ID;
         logic HWCFG;
         logic OPS;
+        logic ENGCFG;
         logic CMD;
         logic LEN;
         logic ARG;
@@ -285,6 +286,8 @@ module pka_regs (
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h4);
         decoded_reg_strb.OPS = cpuif_req_masked & (cpuif_addr == 17'h8) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h8);
+        decoded_reg_strb.ENGCFG = cpuif_req_masked & (cpuif_addr == 17'hc) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'hc);
         decoded_reg_strb.CMD = cpuif_req_masked & (cpuif_addr == 17'h10);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 17'h10);
         decoded_reg_strb.LEN = cpuif_req_masked & (cpuif_addr == 17'h14);
@@ -1127,6 +1130,10 @@ module pka_regs (
         end
         if(rd_mux_addr == 17'h8) begin
             readback_data_var[31:0] = hwif_in.OPS.OPS.next;
+        end
+        if(rd_mux_addr == 17'hc) begin
+            readback_data_var[15:0] = hwif_in.ENGCFG.RNS_MAX_LEN.next;
+            readback_data_var[23:16] = hwif_in.ENGCFG.HSCM_W.next;
         end
         if(rd_mux_addr == 17'h10) begin
             readback_data_var[7:0] = field_storage.CMD.OP.value;

@@ -34,6 +34,19 @@ package pka_regs_pkg;
     } pka_regs__OPS__in_t;
 
     typedef struct {
+        logic [15:0] next;
+    } pka_regs__ENGCFG__RNS_MAX_LEN__in_t;
+
+    typedef struct {
+        logic [7:0] next;
+    } pka_regs__ENGCFG__HSCM_W__in_t;
+
+    typedef struct {
+        pka_regs__ENGCFG__RNS_MAX_LEN__in_t RNS_MAX_LEN;
+        pka_regs__ENGCFG__HSCM_W__in_t HSCM_W;
+    } pka_regs__ENGCFG__in_t;
+
+    typedef struct {
         logic next;
     } pka_regs__STATUS__BUSY__in_t;
 
@@ -234,6 +247,7 @@ package pka_regs_pkg;
     typedef struct {
         pka_regs__HWCFG__in_t HWCFG;
         pka_regs__OPS__in_t OPS;
+        pka_regs__ENGCFG__in_t ENGCFG;
         pka_regs__STATUS__in_t STATUS;
         pka_regs__INTR_STATE__in_t INTR_STATE;
         pka_regs__CYCLES__in_t CYCLES;

@@ -44,7 +44,8 @@ module pka_soc_ulx3s #(
   parameter int unsigned HscmMaxWindow = 6, // hscm largest sliding window: 1..8
   parameter bit          EnRns     = 1'b1,  // rns engine (ECC_MUL)
   parameter int unsigned RnsW      = 32,    // rns channel width: 16, 32
-  parameter int unsigned MinSlotAw = 10     // at least 2^MinSlotAw words per operand slot, 0..10
+  parameter int unsigned RnsMaxLen = 256,   // longest rns modulus (P-256), 0: MaxLen
+  parameter int unsigned MinSlotAw = 9      // at least 2^MinSlotAw words per operand slot, 0..10
 ) (
   input  logic       clk_25mhz,
   input  logic       btn_pwr_n,
@@ -119,6 +120,7 @@ module pka_soc_ulx3s #(
     .HscmMaxWindow (HscmMaxWindow),
     .EnRns         (EnRns),
     .RnsW          (RnsW),
+    .RnsMaxLen     (RnsMaxLen),
     .MinSlotAw     (MinSlotAw)
   ) u_soc (
     .clk_i           (clk_soc),
