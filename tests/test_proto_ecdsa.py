@@ -85,32 +85,55 @@ def test_random_nonce_seeded_and_verified_both_ways() -> None:
     assert v.valid and v.detail["ladders"] == 2 and v.cycles == 2 * 136_244
 
 
-def test_invalid_signatures_are_invalid_not_errors() -> None:
+def _p384_case() -> tuple[tuple[int, int], int, int]:
+    """A P-384 public key and cryptography's RFC 6979 signature (r, s) of b"sample" under it (SHA-384)."""
+    key = keys.ec_key("p384", SEED + 2)
+    rs = ecdsa.der_decode(key.sign(b"sample", ec.ECDSA(hashes.SHA384(), deterministic_signing=True)))
+    assert rs is not None
+    pn = key.public_key().public_numbers()
+    return (pn.x, pn.y), rs[0], rs[1]
+
+
+def _case(name: str) -> tuple[tuple[int, int], int, int]:
+    if name == "p256":
+        _, r, s = A25[b"sample"]
+        return (UX, UY), r, s
+    return _p384_case()
+
+
+@pytest.mark.parametrize("name", ["p256", "p384"])
+def test_invalid_signatures_are_invalid_not_errors(name: str) -> None:
+    """Wycheproof-style cases on P-256 (RFC 6979 A.2.5's signature) and P-384 (cryptography's):
+    r or s = 0 or >= n, negative, swapped, another message, public keys off the curve or negated."""
     be = get("rns", "model")
-    k, r, s = A25[b"sample"]
-    q = (UX, UY)
-    n = N256
-    assert ecdsa.verify(be, "p256", q, b"sample", r, s, P).valid
-    assert ecdsa.verify(be, "p256", q, b"sample", r, n - s, P).valid       # (r, -s): ECDSA accepts both
-    for rr, ss in ((0, s), (r, 0), (n, s), (r, n), (r + n, s), (-r, s)):
-        v = ecdsa.verify(be, "p256", q, b"sample", rr, ss, P)
-        assert not v.valid and "outside" in v.reason and v.cycles == 0
-    assert not ecdsa.verify(be, "p256", q, b"samplE", r, s, P).valid
-    assert not ecdsa.verify(be, "p256", q, b"sample", s, r, P).valid
-    assert not ecdsa.verify(be, "p256", (UX, UY + 1), b"sample", r, s, P).valid   # public key off the curve
-    assert not ecdsa.verify(be, "p256", (0, 0), b"sample", r, s, P).valid
+    q, r, s = _case(name)
+    n = ecdsa.curve(name).order
+    p = ecdsa.curve(name).p
+    assert ecdsa.verify(be, name, q, b"sample", r, s, P).valid
+    assert ecdsa.verify(be, name, q, b"sample", r, n - s, P).valid       # (r, -s): ECDSA accepts both
+    for rr, ss in ((0, s), (r, 0), (n, s), (r, n), (r + n, s), (r, s + n), (-r, s), (r, -s), (0, 0)):
+        v = ecdsa.verify(be, name, q, b"sample", rr, ss, P)
+        assert not v.valid and "outside" in v.reason and v.cycles == 0, (rr, ss)
+    assert not ecdsa.verify(be, name, q, b"samplE", r, s, P).valid
+    assert not ecdsa.verify(be, name, q, b"sample", s, r, P).valid
+    for bad_q in ((q[0], q[1] + 1), (0, 0), (q[0], q[1] + p), (p, q[1])):       # off the curve / not reduced
+        v = ecdsa.verify(be, name, bad_q, b"sample", r, s, P)
+        assert not v.valid and v.reason.startswith("public key") and v.cycles == 0, bad_q
     # wrong sign of Q: the signature does not verify under -Q (the y recovery is exact)
-    assert not ecdsa.verify(be, "p256", (UX, (-UY) % ecdsa.curve("p256").p), b"sample", r, s, P).valid
+    assert not ecdsa.verify(be, name, (q[0], (-q[1]) % p), b"sample", r, s, P).valid
 
 
-@pytest.mark.parametrize("der", [
+MALFORMED_DER = [
     b"", b"\x30\x00", b"junk",
     bytes.fromhex("3006020100020100"),                       # r = s = 0 (well-formed, invalid values)
     bytes.fromhex("30070201010202000101"),                   # non-minimal integer
     bytes.fromhex("3081060201010201" + "01"),                 # non-minimal length
     bytes.fromhex("300602010102010100"),                      # trailing byte
     bytes.fromhex("3006020181020101"),                        # negative r
-])
+]
+
+
+@pytest.mark.parametrize("der", MALFORMED_DER)
 def test_malformed_der_is_invalid(capsys: pytest.CaptureFixture[str], tmp_path: Path, der: bytes) -> None:
     pub = ec.EllipticCurvePublicNumbers(UX, UY, ec.SECP256R1()).public_key()
     keys.save_key(pub, tmp_path / "pub.pem")
@@ -119,6 +142,25 @@ def test_malformed_der_is_invalid(capsys: pytest.CaptureFixture[str], tmp_path: 
     code, out = run(capsys, "ecdsa", "verify", "--key", str(tmp_path / "pub.pem"), "--in", str(tmp_path / "m"),
                     "--sig", str(tmp_path / "s.der"), "--json")
     assert code == 0 and json.loads(out)["valid"] is False
+
+
+def test_malformed_der_is_invalid_p384(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The same encodings under a P-384 key, plus P-384-sized ones: r = n (a 49-byte INTEGER),
+    a signature's DER with one byte cut or one appended, and a P-256 signature (valid DER, wrong key)."""
+    (qx, qy), r, s = _p384_case()
+    n = ecdsa.curve("p384").order
+    keys.save_key(ec.EllipticCurvePublicNumbers(qx, qy, ec.SECP384R1()).public_key(), tmp_path / "pub.pem")
+    (tmp_path / "m").write_bytes(b"sample")
+    good = ecdsa.der_encode(r, s)
+    _, r256, s256 = A25[b"sample"]
+    cases = [*MALFORMED_DER, ecdsa.der_encode(n, s), ecdsa.der_encode(r, n + 1), good[:-1], good + b"\x00",
+             ecdsa.der_encode(r256, s256)]
+    for i, der in enumerate([good, *cases]):
+        (tmp_path / "s.der").write_bytes(der)
+        code, out = run(capsys, "ecdsa", "verify", "--key", str(tmp_path / "pub.pem"), "--in", str(tmp_path / "m"),
+                        "--sig", str(tmp_path / "s.der"), "--json")
+        d = json.loads(out)
+        assert code == 0 and d["curve"] == "p384" and d["valid"] is (i == 0), (der.hex(), d)
 
 
 def test_cli_keygen_sign_verify_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
