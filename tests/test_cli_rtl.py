@@ -149,6 +149,58 @@ def test_mont_params_engine_r_rtl(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and d["error"]["code"] == "ERR_UNSUPPORTED"
 
 
+def test_montmul_rtl(capsys: pytest.CaptureFixture[str]) -> None:
+    """MONTMUL on hscm through pka_top: the engine's Montgomery domain and output range, the model's
+    result and count; an even modulus is the same error on both."""
+    n = (1 << 255) + 0x1235
+    for a, b in ((0x1234, n - 1), (n - 1, n - 1), (0, 5)):
+        m, r = both(capsys, "op", "montmul", "--a", hex(a), "--b", hex(b), "--mod", hex(n), *HSCM2)
+        assert m["result"] == r["result"] and m["cycles"] == r["cycles"], (a, b)
+        rb = m["detail"]["r_bits"]
+        assert int(r["result"], 16) % n == a * b * pow(2, -rb, n) % n
+    code, d = run(capsys, "op", "montmul", "--a", "5", "--b", "1", "--mod", hex(n + 1), *HSCM2, "--backend", "rtl")
+    assert code == 2 and d["error"]["code"] == "ERR_EVEN_MODULUS"
+
+
+def test_rsa_verify_rtl(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
+    """rsa verify with s^e mod n through pka_top (hscm 2 PEs): a good signature valid, a changed
+    message and a changed signature invalid (exit 0 each), as on the model."""
+    from pathlib import Path
+    d = Path(str(tmp_path))
+    (d / "m").write_bytes(b"verify on the RTL")
+    code, _ = run(capsys, "keygen", "rsa", "--bits", "512", "--seed", "5", "--out", str(d / "k.pem"),
+                  "--pub", str(d / "pub.pem"))
+    assert code == 0
+    code, s = run(capsys, "rsa", "sign", "--key", str(d / "k.pem"), "--in", str(d / "m"), "--out", str(d / "s.sig"))
+    assert code == 0
+    sig = (d / "s.sig").read_bytes()
+    (d / "bad.sig").write_bytes(bytes([sig[0] ^ 1]) + sig[1:])
+    (d / "m2").write_bytes(b"verify on the RTL!")
+    for msg, sig_file, want in (("m", "s.sig", True), ("m2", "s.sig", False), ("m", "bad.sig", False)):
+        m, r = both(capsys, "rsa", "verify", "--key", str(d / "pub.pem"), "--in", str(d / msg), "--sig",
+                    str(d / sig_file), *HSCM2)
+        assert m["valid"] is r["valid"] is want and r["cryptography"] is want, (msg, sig_file)
+        assert m["cycles"] == r["cycles"] > 0
+
+
+def test_ecdh_key_files_rtl(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
+    """ecdh --key/--peer (PEM files) through pka_top's ECC_MUL on rns: the shared x of both sides is
+    cryptography's, model = RTL in result and cycles."""
+    from pathlib import Path
+
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    from pka.proto import keys
+    d = Path(str(tmp_path))
+    ours, theirs = keys.ec_key("p256", 21), keys.ec_key("p256", 22)
+    keys.save_key(ours, d / "ours.pem")
+    keys.save_key(theirs.public_key(), d / "theirs-pub.pem")
+    m, r = both(capsys, "ecdh", "--key", str(d / "ours.pem"), "--peer", str(d / "theirs-pub.pem"))
+    want = int.from_bytes(theirs.exchange(ec.ECDH(), ours.public_key()), "big")
+    assert m["x"] == r["x"] == hex(want) and r["verified"] and m["cycles"] == r["cycles"] == 136_244
+    assert r["public_key"]["x"] == hex(ours.public_key().public_numbers().x)
+
+
 @pytest.mark.slow
 def test_engine_ops_rtl(capsys: pytest.CaptureFixture[str]) -> None:
     from pka.model.rns import P256
