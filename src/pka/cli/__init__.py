@@ -9,7 +9,8 @@ benchmarks; one module per command group:
 One shape everywhere: every command takes --json and --backend model|rtl where it computes; numbers
 are 0x-hex (X25519's byte strings are the one exception); human output is a table. Errors: one line
 on stderr, or {"error": {"code": ..., "message": ...}} on stdout under --json; exit status 2 for
-every error (bad input or a hardware status), 3 for an internal error (a bug).
+every error (bad input, a hardware status, or a result `cryptography` does not confirm: ERR_FAULT,
+the result withheld), 3 for an internal error (a bug).
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@
     mul                   A B, 2 LEN bits                                   hscm
     montmul               A B R^-1 mod N (the engine's R and output range)  hscm, mwr4
     modinv                A^-1 mod N, N prime (Fermat, result checked)      sequencer + binary engine
-    mont-params           W = 2^(2r) mod N, MU = -N^-1 mod 2^64            sequencer
+    mont-params           W = 2^(2r) mod N, MU = -N^-1 mod 2^64            sequencer (r = R_ENGINE:
+                          the r of the engine named, hscm/csa2/mwr4)
     point-check           y^2 = x^3 + a x + b mod p?                        sequencer + binary engine
 
 --backend model: the sequencer's operations are host references written from doc/top.md's
