@@ -211,6 +211,7 @@ def test_engine_ops_rtl(capsys: pytest.CaptureFixture[str]) -> None:
                  ["op", "point-check", "--curve", "p256", "--x", hex(P256.gx), "--y", hex(P256.gy)]):
         m, r = both(capsys, *argv)
         assert m.get("result") == r.get("result") and m.get("valid") == r.get("valid"), argv
+        assert m["cycles"] == r["cycles"], (argv, m["cycles"], r["cycles"])   # victor's MODINV/ECC_CHECK too
 
 
 @pytest.mark.slow
