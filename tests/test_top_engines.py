@@ -16,6 +16,7 @@ from conftest import SEED
 from pka.driver import Pka, session
 from pka.errors import PkaError, Status
 from pka.model.common import OpResult
+from pka.proto.ops import ecc_check_compute, modinv_compute
 from pka.sim import Op, Slot
 
 pytestmark = pytest.mark.rtl
@@ -79,34 +80,14 @@ def test_engine_status_comes_through() -> None:
     assert p.modadd(5, 9, 11).result == 3          # and the block is fine afterwards
 
 
-def modinv_compute(a: int, prime: int, model: object, params: dict) -> int:
-    """COMPUTE of MODINV (rtl/top/pka_top_seq.sv, KInv): the check pass (3W), N - 2 (2W), the engine's
-    MODEXP A^(N-2), its MODMUL A * A^(N-2), the R == 1 pass (2W) and the copy to R (2W); W = words of N."""
-    w = -(-prime.bit_length() // 32)
-    inv = pow(a, -1, prime)
-    modexp = model.modexp(a, prime - 2, prime, params).cycles            # type: ignore[attr-defined]
-    modmul = model.modmul(a, inv, prime, params)                          # type: ignore[attr-defined]
-    return 9 * w + modexp + modmul.detail.get("total_cycles", modmul.cycles)
-
-
-def ecc_check_compute(prime: int, model: object, params: dict) -> int:
-    """COMPUTE of ECC_CHECK (KChk): the x, y < p pass (4W), five copies (2W each), two checked
-    modular additions (a check pass and an addition, 8W each), the compare (3W) and three engine
-    MODMULs (their cycles depend on the length only)."""
-    w = -(-prime.bit_length() // 32)
-    mm = model.modmul(1, 1, prime, params)                                # type: ignore[attr-defined]
-    return 4 * w + 5 * 2 * w + 2 * 8 * w + 3 * w + 3 * mm.detail.get("total_cycles", mm.cycles)
-
-
 @pytest.mark.parametrize("prime", [(1 << 61) - 1, (1 << 127) - 1, P256[0]])
 def test_modinv(prime: int) -> None:
-    from pka.model import hscm as model
     p = _hscm()
     rng = random.Random(SEED + prime)
     for a in [1, 2, prime - 1] + [rng.randrange(1, prime) for _ in range(2)]:
         r = p.modinv(a, prime, "hscm", params=HSCM)
         assert r.result == pow(a, -1, prime)
-        assert r.cycles == modinv_compute(a, prime, model, HSCM), a
+        assert r.cycles == modinv_compute(a, prime, "hscm", HSCM), a
 
 
 def test_modinv_errors() -> None:
@@ -126,13 +107,12 @@ def test_modinv_errors() -> None:
 def test_ecc_check() -> None:
     from cryptography.hazmat.primitives.asymmetric import ec
 
-    from pka.model import hscm as model
     p = _hscm()
     prime, a, b, gx, gy = P256
-    assert p.ecc_check(gx, gy, a, b, prime, "hscm", params=HSCM).cycles == ecc_check_compute(prime, model, HSCM)
+    assert p.ecc_check(gx, gy, a, b, prime, "hscm", params=HSCM).cycles == ecc_check_compute(prime, "hscm", HSCM)
     pub = ec.derive_private_key(random.Random(SEED).randrange(1, 1 << 255), ec.SECP256R1()).public_key().public_numbers()
     r = p.ecc_check(pub.x, pub.y, a, b, prime, "hscm", params=HSCM)
-    assert r.cycles == ecc_check_compute(prime, model, HSCM)
+    assert r.cycles == ecc_check_compute(prime, "hscm", HSCM)
     assert p.read_slot(Slot.A, 8) == pub.x
     for x, y, st in ((gx, gy + 1, Status.ERR_NOT_ON_CURVE), (gx ^ 1, gy, Status.ERR_NOT_ON_CURVE),
                      (gx, prime, Status.ERR_OPERAND_RANGE), (prime + 1, gy, Status.ERR_OPERAND_RANGE)):
