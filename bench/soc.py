@@ -9,8 +9,6 @@ bench/results/soc.json.
 
     python bench/soc.py              # RSA-512 (hscm, 2 PEs; waitirq and polling) and RSA-2048 (16 PEs)
     python bench/soc.py --quick      # RSA-512 only
-    python bench/soc.py --ecc-rns --merge   # P-256 ECDH on the rns-only SoC (the ECC half of the
-                                            # RSA-2048 row), the other rows kept
 --merge keeps the rows of bench/results/soc.json that this run does not repeat.
 """
 
@@ -44,23 +42,13 @@ CONFIGS = [(512, 2, False), (512, 2, True), (2048, 16, False)]
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="RSA-512 only")
-    ap.add_argument("--ecc-rns", action="store_true", help="only P-256 ECDH on the rns-only SoC")
     ap.add_argument("--merge", action="store_true", help="keep the output's rows this run does not repeat")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
     soc = _load_soc()
     rows: list[dict[str, Any]] = []
-    if args.ecc_rns:
-        job = soc.make_job(soc.make_key(512, 19), window=4, seed=19, crt=True, ecc=True)
-        run, verified = soc.ecc_demo(job, echo=False)
-        print(soc.table(run))
-        for line in verified:
-            print(line)
-        rows.append({"bits": None, "pes": None, "window": None, "engine": "rns",
-                     "ecc": {"curve": "p256", "engine": "rns", "build": "rns"}, "verified": verified,
-                     **soc.summary(run)})
     for bits, pes, poll in CONFIGS:
-        if (args.quick and bits > 512) or args.ecc_rns:
+        if args.quick and bits > 512:
             continue
         print(f"== RSA-{bits}, hscm {pes} PEs, driver {'polls' if poll else 'waits in waitirq'}", flush=True)
         run, verified, job = soc.demo(bits, pes, window=4, poll=poll, echo=False)
@@ -69,7 +57,7 @@ def main() -> None:
             print(line)
         print()
         rows.append({"bits": bits, "pes": pes, "window": job.window, "engine": "hscm",
-                     "ecc": {"curve": "p256", "engine": "rns", "build": run.info.get("ecc_build", "hscm+rns")},
+                     "ecc": {"curve": "p256", "engine": "rns", "build": "hscm+rns", "rns_max_len": 256},
                      "verified": verified, **soc.summary(run)})
     if args.merge and args.out.exists():
         def key(r: dict[str, Any]) -> tuple[Any, ...]:
