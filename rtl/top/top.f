@@ -6,6 +6,7 @@
 // lint-params: MaxLen=256 EnExample=1 EnCsa2=1 Csa2ChunkW=1 EnMwr4=1 EnVictor=1 EnRns=1 MinSlotAw=9 EnHscm=0
 // lint-params: MaxLen=4096 EnExample=0 EnHscm=1 HscmPes=16 HscmW=16 MinSlotAw=8
 // lint-params: MaxLen=64 EnExample=0 EnHscm=1 HscmMaxWindow=6 HscmPes=2 HscmW=16 EnRns=1 RnsW=16 MinSlotAw=7
+// lint-params: MaxLen=2048 EnExample=0 EnHscm=1 HscmPes=16 EnRns=1 RnsW=32 RnsMaxLen=256 MinSlotAw=9
 // lint-params: MaxLen=4096
 rtl/common/pka_pkg.sv
 rtl/top/pka_top_pkg.sv

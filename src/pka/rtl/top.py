@@ -591,6 +591,7 @@ TOP_LINT = [
     "MaxLen=256 EnExample=1 EnCsa2=1 Csa2ChunkW=1 EnMwr4=1 EnVictor=1 EnRns=1 MinSlotAw=9 EnHscm=0",
     "MaxLen=4096 EnExample=0 EnHscm=1 HscmPes=16 HscmW=16 MinSlotAw=8",
     "MaxLen=64 EnExample=0 EnHscm=1 HscmMaxWindow=6 HscmPes=2 HscmW=16 EnRns=1 RnsW=16 MinSlotAw=7",   # ECDSA_SIGN
+    "MaxLen=2048 EnExample=0 EnHscm=1 HscmPes=16 EnRns=1 RnsW=32 RnsMaxLen=256 MinSlotAw=9",   # make soc-demo's
     "MaxLen=4096",   # pka_top's defaults (hscm alone, the slot width derived): the FuseSoC core's
 ]
 
