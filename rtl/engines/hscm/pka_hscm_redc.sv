@@ -53,9 +53,6 @@ module pka_hscm_redc
   localparam int unsigned T  = 2 * W + 4;       // Appendix B: t = 2k + 4
   localparam int unsigned Qw = 2 * W + 2;       // quotient bits t - h + 1
   localparam int unsigned Uw = 4 * W + 5;       // x1 bits 2t - h
-  localparam int unsigned Iu = $clog2(Uw);       // index bits into x1, mu, q1
-  localparam int unsigned Im = $clog2(2 * W);
-  localparam int unsigned Iq = $clog2(Qw);
 
   typedef enum logic [3:0] {
     R_IDLE, P_RD, P_MU, P_PASS, X_RD, X_EXT, X_DIV, X_PASS1, X_PASS2
@@ -226,7 +223,7 @@ module pka_hscm_redc
     xj   = (pj_q < f_q) ? rda_i : '0;
     xs   = xw_q >> off;
     ms   = mw_q >> off;
-    cc   = {rem_q, u_q[i_q[Iu-1:0]]};
+    cc   = {rem_q, u_q[Qw-1]};   // the division's next bit: u is shifted left per step
     cc2  = cc - {1'b0, p_q};
     unused_xs = ^{xs[6*W-1:Uw], ms[6*W-1:T]};
 
@@ -260,18 +257,20 @@ module pka_hscm_redc
           rb_o = mb_q + Aw'(1);
           m0_d = rdb_i;
         end else begin
-          tt_d = {rdb_i, m0_q};
+          // bit 0 of mu is 1 (M odd), t = M; from here on t is kept shifted right by the
+          // bits already decided, and mu fills from the top (no indexed bit select, no
+          // shifter on the loop's path)
+          tt_d = {1'b0, rdb_i, m0_q[W-1:1]};
           ml_d = {rdb_i, m0_q};
-          mu_d = (2*W)'(1);
+          mu_d = {1'b1, (2*W-1)'(0)};
           i_d  = 16'd1;
           st_d = P_MU;
         end
       end
       P_MU: begin
-        if (!tt_q[i_q[Im-1:0]]) begin
-          mu_d[i_q[Im-1:0]] = 1'b1;
-          tt_d = tt_q + (ml_q << i_q[Im-1:0]);
-        end
+        // t = (M mu mod 2^2k) >> i: bit i of mu is 1 when bit 0 of t is 0
+        tt_d = (tt_q[0] ? tt_q : tt_q + ml_q) >> 1;
+        mu_d = {!tt_q[0], mu_q[2*W-1:1]};
         i_d = i_q + 16'd1;
         if (i_q == 16'(2 * W - 1)) begin   // the pass's reads start now
           st_d   = P_PASS;
@@ -305,12 +304,9 @@ module pka_hscm_redc
         st_d  = X_DIV;
       end
       X_DIV: begin  // Algorithm B1: C = 2T + u_i, C' = C - P
-        if (cc2[T+1]) begin
-          rem_d = cc[T:0];
-        end else begin
-          rem_d = cc2[T:0];
-          q1_d[i_q[Iq-1:0]] = 1'b1;
-        end
+        rem_d = cc2[T+1] ? cc[T:0] : cc2[T:0];
+        q1_d  = {q1_q[Qw-2:0], !cc2[T+1]};   // q1 fills from the bottom, top bit first
+        u_d   = u_q << 1;
         i_d = i_q - 16'd1;
         if (i_q == '0) begin   // pass 1's reads start now
           st_d   = X_PASS1;
