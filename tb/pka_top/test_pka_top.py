@@ -113,7 +113,7 @@ async def registers_slots_and_secrets(dut) -> None:
         if s not in SECRET and s != SLOT_N:
             assert t.ram_word(s, 0) == vals[s] & 0xFFFFFFFF, s
     # an unmapped address answers SLVERR, a backed-out slot word reads 0
-    resp = await t.axi.read(0x0C, 4)
+    resp = await t.axi.read(0x3C, 4)   # between IO (0x038) and MU_LO (0x040)
     assert int(resp.resp) == 2
     assert await t.rd(slot(SLOT_N, SLOT_WORDS)) == 0
     assert await t.command(OP_ZEROIZE, 0) == 0
