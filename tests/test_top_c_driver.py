@@ -1,6 +1,6 @@
 """Every public function of the C driver (sw/pka.h) on the simulated pka_top: sw/pka.c compiled into a
 shared library with the system gcc and called through ctypes, its bus callbacks forwarded to the
-simulation (the mechanism of tests/test_top_ecdsa.py::test_c_driver_ecdsa_sign). Each result is
+simulation. Each result is
 compared with Python's own arithmetic or the golden models (pka.model.hscm, pka.model.rns), each
 error path with the status the C API returns, and the cycle counts where a formula gives them.
 
@@ -544,7 +544,9 @@ def test_c_ecc_mul_rns_flags(c: CDriver) -> None:
 
 
 def test_c_ecdsa_sign(c: CDriver) -> None:
-    """pka_ecdsa_sign with a given nonce (exact r and s); the full test is tests/test_top_ecdsa.py."""
+    """pka_ecdsa_sign with a given nonce (exact r and s) and with the accelerator's own nonce (nonce
+    NULL: a signature that verifies, by the model's affine arithmetic); the error paths. The
+    operation itself is tested in tests/test_top_ecdsa.py."""
     cv = rns.CURVES[CURVE]
     n = cv.order
     rc = RnsCurve(cv.p, RNS_W, lambda m: rns.ecc_inputs(cv, cv.gx, m), 64, n, rns.blind_bits(cv))
@@ -557,6 +559,13 @@ def test_c_ecdsa_sign(c: CDriver) -> None:
     assert pt is not None
     r = pt[0] % n
     assert (val(r_out), val(s_out)) == (r, pow(k, -1, n) * (h + r * d) % n)
+    assert c("pka_ecdsa_sign", r_out, s_out, num(d, 2), num(h, 2), None, num(cv.p, 2), gx, gy,
+             ctypes.byref(rc.s)) == 0                                # the entropy port's nonce
+    r2, s2 = val(r_out), val(s_out)
+    w = pow(s2, -1, n)
+    q = rns.affine_mul(cv, d, (cv.gx, cv.gy))
+    pt = rns.affine_add(cv, rns.affine_mul(cv, h * w % n, (cv.gx, cv.gy)), rns.affine_mul(cv, r2 * w % n, q))
+    assert 0 < r2 < n and pt is not None and pt[0] % n == r2
     assert c("pka_ecdsa_sign", r_out, s_out, num(0, 2), num(h, 2), num(k, 2), num(cv.p, 2), gx, gy,
              ctypes.byref(rc.s)) == Status.ERR_OPERAND_RANGE       # d = 0
     rc.s.elen = 63

@@ -6,12 +6,8 @@ the slow tier), and COMPUTE against pka.rtl.top.ecdsa_compute; the error codes; 
 
 from __future__ import annotations
 
-import ctypes
 import os
 import random
-import shutil
-import subprocess
-from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -22,7 +18,7 @@ from pka.errors import PkaError, Status
 from pka.model import rns
 from pka.rtl.top import ECDSA_HSCM, TopConfig, TopSim, ecdsa_compute, ecdsa_config
 from pka.regs import Reg
-from pka.sim import REPO, Op, Slot
+from pka.sim import Op, Slot
 
 pytestmark = pytest.mark.rtl
 
@@ -189,74 +185,6 @@ def test_ecdsa_sign_p256_cryptography() -> None:
             der = utils.encode_dss_signature(res.result, res.detail["s"])
             key.public_key().verify(der, msg, ec.ECDSA(hashes.SHA256()))
             assert res.cycles == ecdsa_compute("p256", 32, ECDSA_HSCM, blind, first)
-
-
-def test_c_driver_ecdsa_sign(pka: Pka, tmp_path: Path) -> None:
-    """The C driver's pka_ecdsa_sign (sw/pka.c) on this build, called through ctypes with the bus
-    callbacks forwarded to the simulation: with a given nonce the exact r and s, with the
-    accelerator's own nonce a signature that verifies; a build without ECDSA_SIGN is refused."""
-    gcc = shutil.which("gcc")
-    if gcc is None:
-        pytest.skip("no system gcc")
-    so = tmp_path / "libpka.so"
-    subprocess.run([gcc, "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", f"-I{REPO / 'sw'}",
-                    str(REPO / "sw" / "pka.c"), "-o", str(so)], check=True)
-    lib = ctypes.CDLL(str(so))
-    sim = pka.bus
-    u32p = ctypes.POINTER(ctypes.c_uint32)
-    rd32 = ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_void_p, ctypes.c_uint32)(lambda _c, off: sim.read32(off))
-    wr32 = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint32)(
-        lambda _c, off, v: sim.write32(off, v) and None)
-    wirq = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(lambda _c: sim.wait_irq(50_000_000) and None)
-
-    class Bus(ctypes.Structure):
-        _fields_ = [("read32", type(rd32)), ("write32", type(wr32)), ("wait_irq", type(wirq)),
-                    ("ctx", ctypes.c_void_p), ("write_block", ctypes.c_void_p), ("read_block", ctypes.c_void_p)]
-
-    class Curve(ctypes.Structure):
-        _fields_ = [("pbits", ctypes.c_uint), ("elen", ctypes.c_uint), ("channels", ctypes.c_uint),
-                    ("p_lo", ctypes.c_uint32), ("table", u32p), ("table_words", ctypes.c_uint), ("w", u32p),
-                    ("consts", u32p), ("expo", u32p), ("order", u32p), ("blind_bits", ctypes.c_uint)]
-
-    def arr(words: list[int]) -> ctypes.Array[ctypes.c_uint32]:
-        return (ctypes.c_uint32 * len(words))(*words)
-
-    def num(x: int) -> ctypes.Array[ctypes.c_uint32]:
-        return arr([(x >> (32 * i)) & 0xFFFFFFFF for i in range(2)])
-
-    c = rns.CURVES[CURVE]
-    n = c.order
-    ctx = rns.mm_context(c.p, 16)
-    regs = rns.ecc_inputs(c, c.gx, ctx.m, c.gy)
-    vec = pka._rns_vec
-    table = arr([v for row in ctx.table for v in row])
-    consts = arr([w for r in (rns.ONE, rns.CA, rns.CB2, rns.CM4B) for w in vec(ctx, regs.get(r, 1 if r == rns.ONE else 0))])
-    keep = [table, consts, w := arr(vec(ctx, ctx.m * ctx.m % c.p)), expo := num(c.p - 2), order := num(n)]
-    curve = Curve(64, 64, ctx.n, c.p & 0xFFFFFFFF, table, len(table), w, consts, expo, order, 64)
-    bus = Bus(rd32, wr32, wirq, None, None, None)
-    dev = ctypes.create_string_buffer(512)
-    assert lib.pka_init(dev, ctypes.byref(bus)) == 0
-    gx, gy = arr(vec(ctx, regs[rns.IN_A])), arr(vec(ctx, regs[rns.IN_B]))
-    r_out, s_out = arr([0, 0]), arr([0, 0])
-    d, h, k = 0x1122_3344_5566_7789, 0x0BAD_F00D_0BAD_F00D, 0x7777_0000_1234_4321
-    st = lib.pka_ecdsa_sign(dev, r_out, s_out, num(d), num(h), num(k), num(c.p), gx, gy, ctypes.byref(curve))
-    assert st == 0, st
-    pt = rns.affine_mul(c, k, (c.gx, c.gy))
-    assert pt is not None
-    r = pt[0] % n
-    got = (r_out[0] | r_out[1] << 32, s_out[0] | s_out[1] << 32)
-    assert got == (r, pow(k, -1, n) * (h + r * d) % n)
-    assert lib.pka_ecdsa_sign(dev, r_out, s_out, num(d), num(h), None, num(c.p), gx, gy, ctypes.byref(curve)) == 0
-    q = rns.affine_mul(c, d, (c.gx, c.gy))
-    assert q is not None and verify(CURVE, q, h, r_out[0] | r_out[1] << 32, s_out[0] | s_out[1] << 32)
-    # PKA_R_ENGINE: MONT_PARAMS with the hardware's own r (hscm's here), then MODMUL
-    lib.pka_modmul.argtypes = [ctypes.c_char_p, u32p, u32p, u32p, u32p, ctypes.c_uint, ctypes.c_uint]
-    prod = arr([0, 0])
-    a, b = 0x1234_5678_9ABC_DEF0 % n, 0x0FED_CBA9_8765_4321
-    assert lib.pka_modmul(dev, prod, num(a), num(b), order, 64, 0xFFFF) == 0
-    assert prod[0] | prod[1] << 32 == a * b % n
-    del keep          # the arrays the curve structure points to lived until here
-    pka._forget()     # the C driver wrote the slots behind the Python driver's back
 
 
 def _faulty_pair(check: bool, d: int, h: int, k: int,
