@@ -23,6 +23,10 @@ RESULTS = Path(__file__).resolve().parent / "results"
 CONFIGS: list[dict[str, Any]] = [
     # the hscm core of the area goal (issue 15: <= 9,000 LUT4 at 1024 bits, 16 PEs)
     {"id": "hscm-1024-16pe", "engine": "hscm", "bits": 1024, "params": {"pes": 16, "w": 16, "window": 0, "ladder": 0}},
+    # the hscm of ECDSA_SIGN's build (pka.rtl.top.ECDSA_HSCM) against 16 PEs of 16 bits at the same
+    # size: the area price of its latency (doc/top.md)
+    {"id": "hscm-256-8pe-w32", "engine": "hscm", "bits": 256, "params": {"pes": 8, "w": 32, "window": 0, "ladder": 0}},
+    {"id": "hscm-256-16pe-w16", "engine": "hscm", "bits": 256, "params": {"pes": 16, "w": 16, "window": 0, "ladder": 0}},
     # rns MM against SBMM at the slides' sizes (issue 16 item 1: SBMM <= 0.6x MM's LUT4)
     {"id": "rns-192-mm", "engine": "rns", "bits": 192, "params": {"w": 16, "alg": "mm"}},
     {"id": "rns-192-sbmm", "engine": "rns", "bits": 192, "params": {"w": 16, "alg": "sbmm"}},

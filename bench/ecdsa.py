@@ -83,6 +83,20 @@ def measure_verify(name: str) -> list[dict[str, Any]]:
     return rows
 
 
+def hscm_area() -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The hscm cores of ECDSA_HSCM and of 16 PEs of 16 bits at 256 bits, from breakdown.json
+    (bench/breakdown.py ids hscm-256-8pe-w32, hscm-256-16pe-w16), or None when not measured."""
+    path = OUT.parent / "breakdown.json"
+    if not path.exists():
+        return None
+    rows = {r["id"]: r for r in json.loads(path.read_text())["rows"]}
+    got = [rows.get(i) for i in ("hscm-256-8pe-w32", "hscm-256-16pe-w16")]
+    if None in got:
+        return None
+    assert got[0]["params"]["pes"] == ECDSA_HSCM["pes"] and got[0]["params"]["w"] == ECDSA_HSCM["w"]
+    return tuple({**r["tree"]["total"], "bits": r["bits"]} for r in got)   # type: ignore[return-value]
+
+
 def doc_region(data: dict[str, Any]) -> str:
     """doc/top.md's measured ECDSA_SIGN section, from the JSON (markers included)."""
     rows = data["rows"]
@@ -111,6 +125,16 @@ def doc_region(data: dict[str, Any]) -> str:
             "checked ladder, k^-1 by Fermat on hscm (window 4), one RNS -> binary conversion of x with x mod p,",
             "what the fault checks add (the second conversion and its compare, r d again, d's check word), and",
             "the rest (input checks, the nonce, r mod n, t, u, s, k s)."]
+    area = hscm_area()
+    if area:
+        big, small = area
+        slower = (ecdsa_compute("p256", 32, {"pes": 16, "w": 16}, False, False)
+                  - ecdsa_compute("p256", 32, ECDSA_HSCM, False, False))
+        out += ["", f"The area of this build's hscm (bench/breakdown.py, Yosys, the core at {big['bits']} bits): "
+                    f"{big['lut4']:,} LUT4 and {big['dsp']} DSP for {ECDSA_HSCM['pes']} PEs of "
+                    f"{ECDSA_HSCM['w']} bits, against {small['lut4']:,} LUT4 and {small['dsp']} DSP for 16 PEs "
+                    f"of 16 bits, which cost {slower:,} cycles more per P-256 signature "
+                    "(`pka.rtl.top.ecdsa_compute`)."]
     vrows = data.get("verify", [])
     if vrows:
         out += ["", "Verification works on public values, so the host composes it (`pka.proto.ecdsa.verify`:",
