@@ -84,13 +84,16 @@ module pka_hscm_redc
   logic            rv_q, rv_d;          // RAM data of word rj_q valid
   logic [15:0]     rj_q, rj_d;
   kind_e           rvk_q, rvk_d;
-  logic            mv_q, mv_d;          // stage A: word mj_q
-  logic [15:0]     mj_q, mj_d;
+  logic            mv_q, mv_d;          // stage A: the word rj_q of the previous cycle
   kind_e           mk_q, mk_d;
+  // stage A's word index compares and addresses, registered from rj_q a cycle ahead (stages A
+  // and B keep no word index), so that the RAM ports and the core's phase logic start from FFs
+  logic            mfm1_q, mfm1_d, mep1_q, mep1_d, mge2_q, mge2_d, bfm1_q, bfm1_d;
+  logic [Aw-1:0]   mwa_q, mwa_d;        // tb + j: stage A's T address
+  logic [TagW-1:0] mnwa_q, mnwa_d;      // j - 2: stage A's N RAM address (PREP)
   logic [3*W+3:0]  pr_q, pr_d;          // opnd x M_j
   logic [W-1:0]    xm_q, xm_d, mm_q, mm_d;   // X_j (T_j), M_j
-  logic            bv_q, bv_d;          // stage B: pass 1 word bj_q
-  logic [15:0]     bj_q, bj_d;
+  logic            bv_q, bv_d;          // stage B: pass 1, stage A's word of the previous cycle
   logic [W-1:0]    bd_q, bd_d, bm_q, bm_d;   // R1_j, M_j
 
   logic [15:0]     n0, j0;
@@ -119,7 +122,7 @@ module pka_hscm_redc
 
   // the last word of PREP's pass or of pass 2 (its own block: the core's phase logic reads it)
   always_comb begin
-    done_o = mv_q && ((mk_q == K_P && mj_q == ep1_q) || (mk_q == K_X2 && mj_q == fm1_q));
+    done_o = mv_q && ((mk_q == K_P && mep1_q) || (mk_q == K_X2 && mfm1_q));
   end
 
   always_comb begin
@@ -172,16 +175,15 @@ module pka_hscm_redc
     d1   = {1'b0, xm_q} - {1'b0, prod[W-1:0]} - (W+1)'(b1_q);   // R1 = X - q1 M
     d3   = {1'b0, xm_q} - {1'b0, mm_q} - (W+1)'(b3_q);           // pass 2: R1 - M
     bv_d = 1'b0;
-    bj_d = mj_q;
     bd_d = d1[W-1:0];
     bm_d = mm_q;
     if (mv_q) begin
       unique case (mk_q)
         K_P: begin
           mc_d = (2*W+4)'(prod[3*W+3:W]);
-          if (mj_q >= 16'd2) begin
+          if (mge2_q) begin
             nwe_o = 1'b1;
-            nwa_o = TagW'(mj_q - 16'd2);
+            nwa_o = mnwa_q;
             nwd_o = prod[W-1:0];
           end
           if (done_o) st_d = R_IDLE;
@@ -191,9 +193,9 @@ module pka_hscm_redc
           b1_d = d1[W];
           bv_d = 1'b1;
           we_o = 1'b1;
-          wa_o = tb_q + Aw'(mj_q);
+          wa_o = mwa_q;
           wd_o = d1[W-1:0];
-          if (mj_q == fm1_q) begin   // pass 2's reads start now
+          if (mfm1_q) begin   // pass 2's reads start now
             st_d   = X_PASS2;
             rstart = 1'b1;
             rkind  = K_X2;
@@ -204,7 +206,7 @@ module pka_hscm_redc
         default: begin   // K_X2: R = R1 - M if R1 >= M
           b3_d = d3[W];
           we_o = 1'b1;
-          wa_o = tb_q + Aw'(mj_q);
+          wa_o = mwa_q;
           wd_o = ge_q ? d3[W-1:0] : xm_q;
           if (done_o) st_d = R_IDLE;
         end
@@ -215,7 +217,7 @@ module pka_hscm_redc
     d2 = {1'b0, bd_q} - {1'b0, bm_q} - (W+1)'(b2_q);
     if (bv_q) begin
       b2_d = d2[W];
-      if (bj_q == fm1_q) ge_d = !d2[W];
+      if (bfm1_q) ge_d = !d2[W];
     end
 
     // word processing of X_RD (one cycle after the read)
@@ -356,8 +358,13 @@ module pka_hscm_redc
     // ---- stage M: the product of the word read in the previous cycle --------------------------
     opnd = (rvk_q == K_P) ? Qw'(mu_q) : q1_q;   // mu (2k bits) or q1 = 2^k q_h + q_l
     mv_d = rv_q;
-    mj_d = rj_q;
     mk_d = rvk_q;
+    mfm1_d = rj_q == fm1_q;
+    mep1_d = rj_q == ep1_q;
+    mge2_d = rj_q >= 16'd2;
+    mwa_d  = tb_q + Aw'(rj_q);
+    mnwa_d = TagW'(rj_q - 16'd2);
+    bfm1_d = mfm1_q;
     mm_d = (rj_q < f_q) ? rdb_i : '0;
     xm_d = (rj_q < f_q) ? rda_i : '0;
     pr_d = (3*W+4)'(opnd) * (3*W+4)'(mm_d);
@@ -365,8 +372,8 @@ module pka_hscm_redc
     if (wipe_i) begin   // OP_ZEROIZE: mu, the top words of X and M, q1, the pass pipeline, ...
       {st_d, i_d, pv_d, pj_d, mu_d, tt_d, ml_d, m0_d, xw_d, mw_d, u_d, p_d, rem_d, q1_d, mc_d,
        b1_d, b2_d, b3_d, ge_d, x_ent_d, m_ent_d, t_ent_d, n_d, f_d, e_d, fm1_d, ep1_d, xb_d, mb_d,
-       tb_d, x0_d, m0a_d, rr_d, ri_d, rn_d, rk_d, ra_d, rb_d, rv_d, rj_d, rvk_d, mv_d, mj_d, mk_d,
-       pr_d, xm_d, mm_d, bv_d, bj_d, bd_d, bm_d} = '0;
+       tb_d, x0_d, m0a_d, rr_d, ri_d, rn_d, rk_d, ra_d, rb_d, rv_d, rj_d, rvk_d, mv_d, mk_d,
+       mfm1_d, mep1_d, mge2_d, mwa_d, mnwa_d, bfm1_d, pr_d, xm_d, mm_d, bv_d, bd_d, bm_d} = '0;
     end
   end
 
@@ -426,12 +433,16 @@ module pka_hscm_redc
     rk_q    <= rk_d;
     rj_q    <= rj_d;
     rvk_q   <= rvk_d;
-    mj_q    <= mj_d;
     mk_q    <= mk_d;
+    mfm1_q  <= mfm1_d;
+    mep1_q  <= mep1_d;
+    mge2_q  <= mge2_d;
+    mwa_q   <= mwa_d;
+    mnwa_q  <= mnwa_d;
+    bfm1_q  <= bfm1_d;
     pr_q    <= pr_d;
     xm_q    <= xm_d;
     mm_q    <= mm_d;
-    bj_q    <= bj_d;
     bd_q    <= bd_d;
     bm_q    <= bm_d;
   end
