@@ -24,13 +24,19 @@ module pka_hscm_ram #(
 
   logic [W-1:0] mem_q [Depth];
   logic [W-1:0] rda_q, rdb_q;
+  logic         oka_q, okb_q;
 
+  // A read outside the memory returns 0. The range check is registered beside the read and masks
+  // the data after it, so that it stays off the address path (on an FPGA it would otherwise
+  // drive the block RAM's output reset from the address comparator).
   always_ff @(posedge clk_i) begin
     if (we_i && 32'(wa_i) < Depth) mem_q[wa_i] <= wd_i;
-    rda_q <= (32'(ra_i) < Depth) ? mem_q[ra_i] : '0;
-    rdb_q <= (32'(rb_i) < Depth) ? mem_q[rb_i] : '0;
+    rda_q <= mem_q[ra_i];
+    rdb_q <= mem_q[rb_i];
+    oka_q <= 32'(ra_i) < Depth;
+    okb_q <= 32'(rb_i) < Depth;
   end
 
-  assign rda_o = rda_q;
-  assign rdb_o = rdb_q;
+  assign rda_o = oka_q ? rda_q : '0;
+  assign rdb_o = okb_q ? rdb_q : '0;
 endmodule
