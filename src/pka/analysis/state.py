@@ -203,12 +203,8 @@ def nonzero_state(sim: StateSim, scope: str = "all") -> dict[str, int]:
 
 def top_config(engine: str, params: dict[str, Any], bits: int, extra: Sequence[tuple[str, int]] = ()) -> TopConfig:
     """The TopConfig pka.driver.session(engine, params, bits) builds, plus extra pka_top parameters."""
-    from pka.driver import profile
-
-    prof = profile(engine)
-    tp = dict(prof.top_params(params, bits))
-    tp.update(dict(extra))
-    return TopConfig(max_len=prof.max_len(params, bits), engines=(engine,), params=tuple(sorted(tp.items())))
+    from pka.rtl.top import engine_config
+    return engine_config(engine, params, bits, extra)
 
 
 _SESSIONS: dict[Any, tuple[StateSim, Any]] = {}

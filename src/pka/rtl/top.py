@@ -17,7 +17,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from pka.regs import Engine
 from pka.sim import HARNESS_H, REPO, Design, SimProcess, SimTimeout, fileset, param_defaults
@@ -385,6 +385,35 @@ def ecdsa_config(bits: int, hscm: dict[str, int] | None = None, rns_w: int = 32)
     rn = _rns_top({"w": rns_w}, size)
     params = dict(hs, RnsW=rn["RnsW"], MinSlotAw=max(hs["MinSlotAw"], rn["MinSlotAw"]))
     return TopConfig(max_len=size, engines=("hscm", "rns"), params=tuple(sorted(params.items())))
+
+
+def hscm_rns_config(bits: int = 512, pes: int = 2, curve_bits: int = 256) -> TopConfig:
+    """hscm and rns in one pka_top, the build an SoC needs (soc/run.py, the ULX3S board): hscm (w = 16,
+    `pes` PEs) as pka.driver's hscm profile builds it for `bits`-bit operands, rns (w = 32) built for
+    `curve_bits`-bit curves (RnsMaxLen: 9 rowers and P-256's constant table at 256, whatever hscm's
+    MaxLen), as pka.driver's rns profile builds it."""
+    from pka.driver import profile
+
+    hp, rp = profile("hscm"), profile("rns")
+    max_len = max(hp.max_len({"pes": pes}, bits), rp.max_len({}, curve_bits))
+    hparams = hp.top_params({"pes": pes}, bits)
+    rparams = rp.top_params({}, curve_bits)
+    params = {**hparams, **rparams, "MinSlotAw": max(hparams["MinSlotAw"], rparams["MinSlotAw"])}
+    if max_len > curve_bits:
+        params["RnsMaxLen"] = curve_bits
+    return TopConfig(max_len=max_len, engines=("hscm", "rns"), params=tuple(sorted(params.items())))
+
+
+def engine_config(engine: str, params: dict[str, Any], bits: int,
+                  extra: Sequence[tuple[str, int]] = ()) -> TopConfig:
+    """pka_top holding `engine` alone, as pka.driver.session builds it for `bits`-bit operands, plus
+    extra pka_top parameters."""
+    from pka.driver import profile
+
+    prof = profile(engine)
+    tp = dict(prof.top_params(params, bits))
+    tp.update(dict(extra))
+    return TopConfig(max_len=prof.max_len(params, bits), engines=(engine,), params=tuple(sorted(tp.items())))
 
 
 INV_WINDOW = 4                      # pka_top_seq's InvWindow: hscm's MODEXP window for k^(n-2)
