@@ -160,63 +160,53 @@ def top_op_cycles(op: str, params: dict[str, int]) -> dict[str, int]:
 OP_NAMES = {"rsa2048": "RSA-2048 CRT sign", "p256": "P-256 k*G"}
 
 
-def run_top(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bool) -> dict[str, Any]:
+def _unit_row(row: dict[str, Any], module: str, fileset: str, rtl: dict[str, Any], target: str,
+              opts: FlowOptions, cached_only: bool) -> dict[str, Any] | None:
+    """Synthesise (or look up) one design unit for a row: sets the row's design key, or its status
+    when the flow fails or (cached_only) nothing is cached; returns the flow's result or None."""
     from pka.synth import unit_design
-    params = cfg["cfg"].verilog_params()
-    row: dict[str, Any] = {"id": cfg["id"], "kind": "top", "what": cfg["what"], "rtl_params": params,
-                           "target": target}
     try:
-        row["cycles"] = {op: top_op_cycles(op, params) for op in cfg["ops"]}
-        d = unit_design("pka_top", "top", params)
-        opts = FlowOptions(freq=opts.freq, seed=opts.seed, no_tmdriv=opts.no_tmdriv, timeout=opts.timeout,
-                           router="router2")
+        d = unit_design(module, fileset, rtl)
         row["design_key"] = design_key(d, get_target(target), opts)
         res = cached_result(d, target, opts) if cached_only else synth_design(d, target, opts)
     except PkaError as exc:
         row["status"] = f"error: {exc}"
-        return row
+        return None
     except Exception as exc:
         row["status"] = f"error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-        return row
+        return None
     if res is None:
         row["status"] = NOT_CACHED
-        return row
+        return None
     row.update(status="ok" if not res.get("pnr_error") else f"synthesis only (P&R failed: {res['pnr_error']})",
                fmax_mhz=res["fmax_mhz"], area={k: v for k, v in res["area"].items() if not k.endswith("_avail")},
                wrapper_area=res.get("shell_area"), critical_path=res.get("critical_path"), flow=res["flow"],
                tools=res["tools"], tool_time_s=res["time"])
-    if res["fmax_mhz"]:
+    return dict(res)
+
+
+def run_top(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bool) -> dict[str, Any]:
+    params = cfg["cfg"].verilog_params()
+    row: dict[str, Any] = {"id": cfg["id"], "kind": "top", "what": cfg["what"], "rtl_params": params,
+                           "target": target}
+    row["cycles"] = {op: top_op_cycles(op, params) for op in cfg["ops"]}
+    opts = FlowOptions(freq=opts.freq, seed=opts.seed, no_tmdriv=opts.no_tmdriv, timeout=opts.timeout,
+                       router="router2")
+    res = _unit_row(row, "pka_top", "top", params, target, opts, cached_only)
+    if res is not None and res["fmax_mhz"]:
         row["time_us"] = {op: {b: c / res["fmax_mhz"] for b, c in cyc.items()} for op, cyc in row["cycles"].items()}
     return row
 
 
 def run_unit(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bool) -> dict[str, Any]:
-    from pka.synth import unit_design
     row: dict[str, Any] = {"id": cfg["id"], "unit": cfg["unit"], "rtl_params": cfg["rtl"], "target": target,
                            "note": cfg.get("note", ""), "kind": "unit"}
-    engine = cfg["fileset"]
-    if landed(engine):
-        row["status"] = landed(engine)
+    if landed(cfg["fileset"]):
+        row["status"] = landed(cfg["fileset"])
         return row
-    try:
-        d = unit_design(cfg["unit"], cfg["fileset"], cfg["rtl"])
-        if cfg.get("freq"):
-            opts = FlowOptions(freq=cfg["freq"], seed=opts.seed, no_tmdriv=opts.no_tmdriv, timeout=opts.timeout)
-        row["design_key"] = design_key(d, get_target(target), opts)
-        res = cached_result(d, target, opts) if cached_only else synth_design(d, target, opts)
-    except PkaError as exc:
-        row["status"] = f"error: {exc}"
-        return row
-    except Exception as exc:
-        row["status"] = f"error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-        return row
-    if res is None:
-        row["status"] = NOT_CACHED
-        return row
-    row.update(status="ok", fmax_mhz=res["fmax_mhz"], area={k: v for k, v in res["area"].items()
-                                                            if not k.endswith("_avail")},
-               wrapper_area=res.get("shell_area"), critical_path=res.get("critical_path"), flow=res["flow"],
-               tools=res["tools"], tool_time_s=res["time"])
+    if cfg.get("freq"):
+        opts = FlowOptions(freq=cfg["freq"], seed=opts.seed, no_tmdriv=opts.no_tmdriv, timeout=opts.timeout)
+    _unit_row(row, cfg["unit"], cfg["fileset"], cfg["rtl"], target, opts, cached_only)
     return row
 
 
@@ -524,32 +514,16 @@ def main(argv: list[str] | None = None) -> int:
     engines = {e for e in args.engines.split(",") if e}
     ids = {i for i in args.ids.split(",") if i}
     opts = FlowOptions(seed=args.seed, no_tmdriv=args.no_tmdriv)
+    # (configuration, runner, its group for --engines) in the JSON's order: engines, pka_top builds, units
+    plan = ([(c, run_one, c["engine"]) for c in CONFIGS] + [(c, run_top, "top") for c in top_builds()]
+            + [(c, run_unit, c["fileset"]) for c in UNITS])
     rows = []
-    for cfg in CONFIGS:
-        if (engines and cfg["engine"] not in engines) or (ids and cfg["id"] not in ids):
+    for cfg, runner, group in plan:
+        if (engines and group not in engines) or (ids and cfg["id"] not in ids):
             continue
         t0 = time.perf_counter()
         print(f"bench/synth: {cfg['id']} ...", file=sys.stderr, flush=True)
-        row = run_one(cfg, args.target, opts, args.cached_only)
-        row["wall_s"] = round(time.perf_counter() - t0, 1)
-        rows.append(row)
-        print(f"bench/synth: {cfg['id']}: {row.get('status')} ({row['wall_s']} s)", file=sys.stderr, flush=True)
-    if not engines or "top" in engines:
-        for cfg in top_builds():
-            if ids and cfg["id"] not in ids:
-                continue
-            t0 = time.perf_counter()
-            print(f"bench/synth: {cfg['id']} ...", file=sys.stderr, flush=True)
-            row = run_top(cfg, args.target, opts, args.cached_only)
-            row["wall_s"] = round(time.perf_counter() - t0, 1)
-            rows.append(row)
-            print(f"bench/synth: {cfg['id']}: {row.get('status')} ({row['wall_s']} s)", file=sys.stderr, flush=True)
-    for cfg in UNITS:
-        if (engines and cfg["fileset"] not in engines) or (ids and cfg["id"] not in ids):
-            continue
-        t0 = time.perf_counter()
-        print(f"bench/synth: {cfg['id']} ...", file=sys.stderr, flush=True)
-        row = run_unit(cfg, args.target, opts, args.cached_only)
+        row = runner(cfg, args.target, opts, args.cached_only)
         row["wall_s"] = round(time.perf_counter() - t0, 1)
         rows.append(row)
         print(f"bench/synth: {cfg['id']}: {row.get('status')} ({row['wall_s']} s)", file=sys.stderr, flush=True)

@@ -294,11 +294,16 @@ def test_bench_top_rows_are_the_builds_users_run() -> None:
     assert cyc["off"] == 136_244 and cyc["on"] > cyc["off"]      # the README's P-256 k*G (checked)
     rsa = b.top_op_cycles("rsa2048", p)
     assert rsa["on"] > rsa["off"] > 739_977                     # the engine's RSA_CRT on 2 x 8 PEs + the check
+    d = S.unit_design("pka_top", "top", p)
+    flow = {"freq": 100.0, "seed": 1, "no_tmdriv": False, "router": "router2"}
+    key = S.design_key(d, S.get_target("ecp5-85k"), S.FlowOptions(router="router2"))
     row = {"id": "top-both", "kind": "top", "what": "x", "rtl_params": p, "target": "ecp5-85k", "status": "ok",
-           "fmax_mhz": 50.0, "area": {"lut4": 1, "ff": 2, "dsp": 3, "ebr": 4}, "cycles": {"p256": cyc},
-           "time_us": {"p256": {k: v / 50.0 for k, v in cyc.items()}}}
+           "design_key": key, "flow": flow, "fmax_mhz": 50.0, "area": {"lut4": 1, "ff": 2, "dsp": 3, "ebr": 4},
+           "cycles": {"p256": cyc}, "time_us": {"p256": {k: v / 50.0 for k, v in cyc.items()}}}
+    assert S.measured_on_current_rtl(row)
     text = b.markdown([row])
     assert f"P-256 k*G: **{b.fmt_time(cyc['off'] / 50.0)}**" in text and "| **50.0** |" in text
+    assert "| **50.0** (earlier RTL) |" in b.markdown([dict(row, design_key="0" * 24)])
 
 
 def test_tool_error_summary_and_launcher() -> None:

@@ -632,9 +632,14 @@ def measured_on_current_rtl(row: dict[str, Any]) -> bool:
     recorded. False for a row whose design no longer elaborates here. The one staleness test of
     bench/synth.py's doc tables and the README's (pka.readme)."""
     flow = row.get("flow") or {}
-    opts = FlowOptions(freq=flow.get("freq"), seed=flow.get("seed", 1), no_tmdriv=flow.get("no_tmdriv", False))
+    opts = FlowOptions(freq=flow.get("freq"), seed=flow.get("seed", 1), no_tmdriv=flow.get("no_tmdriv", False),
+                       router=flow.get("router", "router1"))
     try:
-        key = design_key(design_for(row["engine"], row["params"], row["bits"]), get_target(row["target"]), opts)
+        if row.get("kind") == "top":      # pka_top as a unit (bench/synth.py's top rows)
+            d = unit_design("pka_top", "top", row["rtl_params"])
+        else:
+            d = design_for(row["engine"], row["params"], row["bits"])
+        key = design_key(d, get_target(row["target"]), opts)
     except PkaError:
         return False
     return bool(row.get("design_key") == key)
