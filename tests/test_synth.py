@@ -333,7 +333,8 @@ README_SYNTH_ROWS = {"csa2 | 1024-bit modexp, `paper` / `fast` |": ["csa2-1024-p
                      "mwr4 | 256-bit product, radix 4": ["mwr4-256-r4-ns16-w8-mm"],
                      "victor | 512-bit modexp, k = 5 |": ["victor-512-k5"],
                      "hscm | 1024-bit binary modexp, 16 / 32 PEs |": ["hscm-1024-16pe", "hscm-1024-32pe"],
-                     "rns | 256-bit product, MM, w = 32 |": ["rns-256-w32-mm"]}
+                     "rns | 256-bit product, MM, w = 32 |": ["rns-256-w32-mm"],
+                     "pka_top | `make demo`'s RSA build": ["top-demo-rsa"]}
 
 
 def test_readme_clock_table_matches_the_benchmark_json() -> None:

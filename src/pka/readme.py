@@ -93,6 +93,8 @@ PAPER = {
     "hscm_crt4096_ram": Quote("70 kbit RAM in all (Table 5)", "paper 004, Table 5, RAM column"),
     "hscm_clock": Quote("195 / 196 MHz, 2.80 / 1.70 ms (Virtex-II)",
                         "paper 004, Table 3: XC2V1000-6 (16 PEs), XC2V2000-6 (32 PEs), binary"),
+    "crt_unit": Quote("177 MHz, 2.57 ms, 7,098 LUTs (Virtex-II, the whole CRT-RSA unit)",
+                      "paper 004, Table 5: XC2V6000-6, 32 PEs, 6,645 slices / 7,098 LUTs / 64 multipliers"),
 }
 
 GOAL = {
@@ -313,6 +315,12 @@ def clock_table(data: Mapping[str, Any], current: Current) -> str:
         row("hscm", "1024-bit binary modexp, 16 / 32 PEs", ["hscm-1024-16pe", "hscm-1024-32pe"], PAPER["hscm_clock"]),
         row("rns", "256-bit product, MM, w = 32", ["rns-256-w32-mm"], PAPER["rns_clock"]),
     ]
+    # pka_top as `make demo` builds it for RSA: the user's time per signature (bench/synth.py's top rows)
+    top = synth_row(data, "top-demo-rsa")
+    body.append(["pka_top", "`make demo`'s RSA build (hscm, 32 PEs, MaxLen 2048): RSA-2048 CRT signature, "
+                 "result checked", f"{mhz(top)} MHz{provenance([top], current)}",
+                 duration(top["cycles"]["rsa2048"]["off"] / top["fmax_mhz"]), n(top["area"]["lut4"]),
+                 PAPER["crt_unit"].text])
     return table(["engine", "configuration", "fmax", "time per op", "LUT4", "paper"],
                  ["---", "---", "---:", "---:", "---:", "---"], body)
 
