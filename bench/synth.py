@@ -389,7 +389,8 @@ def markdown(all_rows: list[dict[str, Any]]) -> str:
                 "bus, register block, sequencer, operand RAM, engines - with its ports behind scan registers; "
                 "same device and flow, router2). Time = pka_top's COMPUTE cycles (with the key or curve set up; "
                 "blinding off / on; bus transfers excluded) / fmax.", "",
-                "| build | RTL parameters | fmax (MHz) | LUT4 | FF | DSP | EBR | time per operation | worst path | tool time |",
+                "| build | RTL parameters | fmax (MHz) | LUT4 | FF | DSP | EBR | time per operation | worst path "
+                "| tool time |",
                 "|---|---|---|---|---|---|---|---|---|---|"]
         for r in tops:
             rp = ", ".join(f"{k}={v}" for k, v in r["rtl_params"].items() if not (k.startswith("En") and not v))
@@ -502,7 +503,8 @@ def merge_rows(out: Path, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--engines", default="", help="comma-separated engines, `top` for the pka_top builds (default: all)")
+    ap.add_argument("--engines", default="",
+                    help="comma-separated engines, `top` for the pka_top builds (default: all)")
     ap.add_argument("--ids", default="", help="comma-separated configuration ids (default: all)")
     ap.add_argument("--target", default="ecp5-85k")
     ap.add_argument("--no-tmdriv", action="store_true", help="nextpnr --no-tmdriv (faster, lower fmax)")

@@ -47,7 +47,8 @@ class LogMismatch(PkaError):
 @JSON_OPT
 @click.pass_context
 def soc(ctx: click.Context, board: str | None, variants: tuple[str, ...], bits: int, pes: int, seed: int, pnr_seed: int,
-        no_tmdriv: bool, router: str, lut_muls: tuple[str, ...], pnr_args: tuple[str, ...], timeout: float | None, out_dir: Path | None, force: bool, as_json: bool) -> None:
+        no_tmdriv: bool, router: str, lut_muls: tuple[str, ...], pnr_args: tuple[str, ...], timeout: float | None,
+        out_dir: Path | None, force: bool, as_json: bool) -> None:
     """The RISC-V SoC (PicoRV32 + pka_top) on an FPGA board: --board BOARD builds the firmware with a
     fixed job in its RAM, synthesises (Yosys), places and routes (nextpnr) and packs (ecppack) it into
     a bitstream, and reports area and fmax against the board clock: two bitstreams by default,
