@@ -133,8 +133,13 @@ def test_lut_muls_rns_fold_selects_the_fold_products(tmp_path: Path) -> None:
     cells = [ln for ln in (tmp_path / "all.txt").read_text().split() if "/" in ln]
     picked = [ln for ln in (tmp_path / "sel.txt").read_text().split() if "/" in ln]
     assert len(cells) == 3 and len(picked) == 2 and set(picked) < set(cells)
-    opts = soc_board.Options(lut_muls=("rns-fold",))
-    assert opts.lut_muls == ("rns-fold",) and sel not in soc_board.SOFT_MULS
+    # what `pka soc --lut-muls rns-fold` hands to Yosys for the `both` build
+    both = soc_board.VARIANTS["both"]
+    assert soc_board.lut_muls(both, soc_board.Options()) == ()
+    assert soc_board.lut_muls(both, soc_board.Options(lut_muls=("rns-fold",))) == (sel,)
+    script = soc_board.yosys_script(BOARD.top, ["a.sv"], {},
+                                    soc_board.lut_muls(both, soc_board.Options(lut_muls=("rns-fold",))))
+    assert f"booth {sel}" in script
 
 
 EXPECT = {"rsa": 6, "ecc": 1}

@@ -249,6 +249,11 @@ class Options:
     pnr_args: tuple[str, ...] = () # extra nextpnr arguments (placer density, router2 heat maps)
 
 
+def lut_muls(v: Variant, opts: Options) -> tuple[str, ...]:
+    """The Yosys selections of the products a build moves to LUTs: the variant's, then opts.lut_muls's groups."""
+    return (*v.soft_muls, *(LUT_MULS[g] for g in opts.lut_muls if LUT_MULS[g] not in v.soft_muls))
+
+
 def yosys_script(top: str, srcs: list[str], params: Mapping[str, int | str],
                  soft_muls: tuple[str, ...] = SOFT_MULS) -> str:
     gen = " ".join(f"-G {k}={v}" if isinstance(v, int) else f'-G {k}="{v}"' for k, v in params.items())
@@ -316,7 +321,7 @@ def build(board_name: str = "ulx3s", variant: str = "rsa", bits: int = DEFAULT_B
     freq = opts.freq or board.clk_mhz
     log.info("%s: firmware and job (seed %d)", v.name, seed)
     hex_text, fw_s = ram_hex(v.name, bits, seed)
-    soft = (*v.soft_muls, *(LUT_MULS[g] for g in opts.lut_muls if LUT_MULS[g] not in v.soft_muls))
+    soft = lut_muls(v, opts)
     script = yosys_script(top, [], params, soft)
     key = _key([json.dumps({"flow": FLOW_VERSION, "board": board.name, "params": params, "top": top, "script": script,
                             "freq": freq, "seed": opts.seed, "no_tmdriv": opts.no_tmdriv, "router": opts.router,

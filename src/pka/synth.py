@@ -294,9 +294,11 @@ def unit_design(module: str, fileset_name: str, rtl_params: Mapping[str, int | s
         raise PkaError(Status.ERR_UNSUPPORTED, f"{module} needs data inputs and outputs")
     # the Yosys work-arounds (syn/engines.toml) of the engine cores the unit holds: an engine's core
     # itself, or in pka_top every engine not disabled by its En<Name> parameter
+    from pka.sim import param_defaults
+    enabled = {**param_defaults(srcs, module), **rtl_params} if module == "pka_top" else {}
     pre: list[str] = []
     for engine, ent in load_table().items():
-        if module == f"pka_{engine}_core" or (module == "pka_top" and int(rtl_params.get(f"En{engine.capitalize()}", 1))):
+        if module == f"pka_{engine}_core" or int(enabled.get(f"En{engine.capitalize()}", 0)):
             pre += [c for c in ent.get("yosys_pre", ()) if c not in pre]
     return SynDesign(f"unit-{module}", module, tuple(srcs), dict(rtl_params), 0, 0, {}, mapping=f"unit of {fileset_name}",
                      ports=tuple(ports), yosys_pre=tuple(pre))
