@@ -29,6 +29,7 @@ rtl/engines/mwr4/pka_mwr4_core.sv
 rtl/engines/victor/pka_victor_fa_row.sv
 rtl/engines/victor/pka_victor_sdgen.sv
 rtl/engines/victor/pka_victor_qest.sv
+rtl/engines/victor/pka_victor_cadd.sv
 rtl/engines/victor/pka_victor_acc.sv
 rtl/engines/victor/pka_victor_core.sv
 rtl/engines/rns/pka_rns_ucode.sv

@@ -49,7 +49,8 @@ module pka_victor_core
   parameter int unsigned MemAw  = 8,    // word address width: 16 slots of 2^(MemAw-4) words
   parameter int unsigned K      = 5,    // scan factor (radix 2^K), 3..5
   parameter int unsigned Delta  = 10,   // top bits of S for the estimate, K+4..32
-  parameter int unsigned Eps    = 11    // bits of 1/N after its leading one, K+1..32
+  parameter int unsigned Eps    = 11,   // bits of 1/N after its leading one, K+1..32
+  parameter int unsigned AddSeg = 64    // carry-select segment of the wide adder (its longest carry chain)
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -184,25 +185,29 @@ module pka_victor_core
   endfunction
 
   // ---- the shared wide adder: x + y + cin, carry out at bit W ---------------------------------
+  // (carry-select in segments of AddSeg bits: the word-wide carry chain was the engine's worst path)
   logic [W-1:0] add_x, add_y;
   logic         add_cin;
   logic [W:0]   add_sum;
-  assign add_sum = {1'b0, add_x} + {1'b0, add_y} + {{W{1'b0}}, add_cin};
+  pka_victor_cadd #(.Width(W), .Seg(AddSeg)) u_add (
+    .x_i(add_x), .y_i(add_y), .cin_i(add_cin), .sum_o(add_sum)
+  );
 
   // x - N' (x < 2^W): difference in add_sum[W-1:0], add_sum[W] = (x >= N')
   function automatic logic [W-1:0] minus_n(logic [MaxLen-1:0] n);
     return ~W'(n);
   endfunction
 
-  // operands: x - N' in Check (A', B'), Recip (remainder), Reduce (X'); S_a + S_c otherwise
+  // operands: x - N' in Check (A', B'), Recip (remainder), Reduce (X'); S_a + S_c otherwise. The
+  // choice is decoded a cycle ahead (asel_q, one-hot, from state_d and cnt_d): an AND-OR of registered
+  // selects in front of the adder instead of the state decode
+  logic [3:0] asel_q, asel_d;   // x is: 0 A' (Check, cnt 0), 1 B' (Check), 2 the remainder (Recip), 3 X' (Reduce)
+  logic       asub_q, asub_d;   // one of them: x - N' (else S_a + S_c)
   always_comb begin
-    add_x = sa1_q; add_y = sc1_q; add_cin = 1'b0;
-    unique case (state_q)
-      Check:   begin add_x = (cnt_q == '0) ? W'(a0_q) : W'(b_q); add_y = minus_n(n_q); add_cin = 1'b1; end
-      Recip:   begin add_x = W'(rem_q);         add_y = minus_n(n_q); add_cin = 1'b1; end
-      Reduce:  begin add_x = W'(a1_q[BW-1:0]);  add_y = minus_n(n_q); add_cin = 1'b1; end
-      default: ;
-    endcase
+    add_x = ({W{asel_q[0]}} & W'(a0_q)) | ({W{asel_q[1]}} & W'(b_q)) | ({W{asel_q[2]}} & W'(rem_q)) |
+            ({W{asel_q[3]}} & W'(a1_q[BW-1:0])) | ({W{!asub_q}} & sa1_q);
+    add_y = asub_q ? minus_n(n_q) : sc1_q;
+    add_cin = asub_q;
   end
 
   // ---- datapath instances -----------------------------------------------------------------------
@@ -225,12 +230,16 @@ module pka_victor_core
   logic [3:0]      opnd_slot;
   logic [WiW-1:0]  ld_index;
   logic [MaxLen-1:0] ld_new, ld_aligned;
+  logic [63:0]     ld_wsh;
   // checked when N, A or B completes, i.e. on its top word, which is the one arriving: 32 bits
   logic            ld_lost;    // the alignment shifts out set bits: the operand has > n bits
   logic            ld_top;     // the operand's bit n-1 (N: must be set)
   logic            is_e;
   logic [BW-1:0]   conv;       // the carry-propagated result (S_a + S_c) / 2^(2K)
   logic [MaxLen-1:0] one_s;    // 1 in the frame, 2^s (s = MaxLen - n): the CT accumulators' start
+  logic [WiW-1:0]  st_index;   // the store: word Words - nw + req of X' >> f (its words req, req + 1)
+  logic [63:0]     st_pair;
+  logic [31:0]     st_word;
 
   always_comb begin
     is_e       = is_exp_q && opnd_q == 2'd2;
@@ -244,11 +253,25 @@ module pka_victor_core
     ld_index = is_e ? rsp_q : WiW'(Words) - nw_q + rsp_q;
     ld_new = ld_q;
     ld_new[32 * ld_index +: 32] = eng_i.mem.rdata;
-    ld_aligned = ld_new << f_q;
+    // N, A, B: ld_q holds the words so far already shifted left by f (the alignment, s = 32 (Words -
+    // nw) + f): the arriving word, shifted on 64 bits, is ORed into its word and the one above (the
+    // part above MaxLen is the top word's ld_lost); a 64-bit shifter instead of a MaxLen-bit one
+    ld_wsh = {32'b0, eng_i.mem.rdata} << f_q;
+    for (int unsigned j = 0; j < Words; j++) begin
+      ld_aligned[32 * j +: 32] = ld_q[32 * j +: 32] | ((ld_index == WiW'(j)) ? ld_wsh[31:0] : 32'b0) |
+                                 ((j > 0 && ld_index == WiW'(j - 1)) ? ld_wsh[63:32] : 32'b0);
+    end
     ld_lost = |(eng_i.mem.rdata & ~(32'hffff_ffff >> f_q));
     ld_top = eng_i.mem.rdata[5'd31 - f_q];
     conv = add_sum[W-1:2*K];
     one_s = MaxLen'(1) << {WiW'(Words) - nw_q, f_q};   // s = 32 (Words - nw) + (32 nw - n)
+    st_index = WiW'(Words) - nw_q + req_q;
+    st_pair = '0;
+    for (int unsigned j = 0; j < Words; j++) begin
+      if (st_index == WiW'(j)) st_pair[31:0] = ld_q[32 * j +: 32];
+      if (j > 0 && st_index == WiW'(j - 1)) st_pair[63:32] = ld_q[32 * j +: 32];
+    end
+    st_word = 32'(st_pair >> f_q);
     digit    = t_q[0] ? (mul_act_q ? top_digit(a1_q, pad_q, 0) : '0) : top_digit(a0_q, pad_q, 0);
     digit_lo = t_q[0] ? (mul_act_q ? top_digit(a1_q, pad_q, K) : '0) : top_digit(a0_q, pad_q, K);
   end
@@ -324,7 +347,7 @@ module pka_victor_core
             if (eng_i.mem.gnt) req_d = req_q + 1;
           end
           if (eng_i.mem.rvalid) begin
-            ld_d  = ld_new;
+            ld_d  = is_e ? ld_new : ld_aligned;
             rsp_d = rsp_q + 1;
             if (opnd_q == 2'd0 && rsp_q == '0) n_odd_d = eng_i.mem.rdata[0];
             if (rsp_q + 1 == opnd_words) begin  // operand complete
@@ -455,8 +478,9 @@ module pka_victor_core
       // X < 2N': subtract N' if X >= N', undo the alignment for the store
       Reduce: begin
         cyc_d = cyc_q + 1;
-        if (x_one_q) ld_d = MaxLen'(1) << (32 * (32'(Words) - 32'(nw_q)));
-        else ld_d = (add_sum[W] ? MaxLen'(add_sum) : MaxLen'(a1_q)) >> f_q;
+        // X' as it is (the store undoes the alignment); X = 1: 1 in the frame
+        if (x_one_q) ld_d = one_s;
+        else ld_d = add_sum[W] ? MaxLen'(add_sum) : MaxLen'(a1_q);
         req_d = '0;
         state_d = Store;
       end
@@ -465,7 +489,7 @@ module pka_victor_core
         io_d = io_q + 1;
         mem_req = 1'b1; mem_we = 1'b1;
         mem_addr  = addr(SLOT_R, req_q);
-        mem_wdata = ld_q[32 * (32'(Words) - 32'(nw_q) + 32'(req_q)) +: 32];
+        mem_wdata = st_word;
         if (eng_i.mem.gnt) begin
           req_d = req_q + 1;
           if (req_q + 1 == nw_q) state_d = Done;
@@ -495,14 +519,24 @@ module pka_victor_core
     endcase
   end
 
+  always_comb begin
+    asel_d[0] = state_d == Check && cnt_d == '0;
+    asel_d[1] = state_d == Check && cnt_d != '0;
+    asel_d[2] = state_d == Recip;
+    asel_d[3] = state_d == Reduce;
+    asub_d = |asel_d;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      asel_q <= '0; asub_q <= 1'b0;
       state_q <= Idle; status_q <= ST_OK; cyc_q <= '0; io_q <= '0;
       is_exp_q <= 1'b0; opnd_q <= '0; req_q <= '0; rsp_q <= '0; n_odd_q <= 1'b0; wide_q <= 1'b0;
       t_q <= '0; steps_q <= '0; cnt_q <= '0; first_q <= 1'b0; mul_act_q <= 1'b0; x_one_q <= 1'b0;
       elen_q <= '0; tpen_q <= '0; nw_q <= '0; nwe_q <= '0; f_q <= '0; pad_q <= '0;
       dq_q <= '0; dr_q <= '0; dcnt_q <= '0; t_zero_q <= 1'b0; t_last_q <= 1'b0; last_step_q <= 1'b0;
     end else begin
+      asel_q <= asel_d; asub_q <= asub_d;
       state_q <= state_d; status_q <= status_d; cyc_q <= cyc_d; io_q <= io_d;
       is_exp_q <= is_exp_d; opnd_q <= opnd_d; req_q <= req_d; rsp_q <= rsp_d; n_odd_q <= n_odd_d;
       wide_q <= wide_d;

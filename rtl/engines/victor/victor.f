@@ -9,5 +9,6 @@ rtl/common/pka_pkg.sv
 rtl/engines/victor/pka_victor_fa_row.sv
 rtl/engines/victor/pka_victor_sdgen.sv
 rtl/engines/victor/pka_victor_qest.sv
+rtl/engines/victor/pka_victor_cadd.sv
 rtl/engines/victor/pka_victor_acc.sv
 rtl/engines/victor/pka_victor_core.sv
