@@ -5,8 +5,10 @@
 // Data signals are local: slice i reads S and A of slice i+1, the carry of slice i-1 and the wave
 // sum of slice i-2 (for 4B = 4U). The controls from pka_csa2_core are registered here, one copy per
 // group of 32 slices, so that no control net spans the array through logic (the core asserts each
-// one a cycle ahead); only the look-ahead selection vsel (Algorithm 2 steps 4-5, one cycle from the
-// low slices' flip-flops to every V register) is broadcast as computed.
+// one a cycle ahead). The look-ahead selection vsel (Algorithm 2 steps 4-5: q from the low slices'
+// S and C, the A bit from slice 0, one cycle from those flip-flops to every V register) is computed
+// here once per group, from the low slices and the group's own init and wipe copies: each copy
+// drives its RepW slices, where one selection computed in the core drove all L+4.
 //
 // The carry-propagate additions run as a wave of one chunk (ChunkW slices) per cycle, LSB first:
 // per chunk, the token tok_uz (tok_up) marks the Z (P) section adding S/2 + C, tok_bn the Z adder
@@ -49,9 +51,7 @@ module pka_csa2_array #(
   input  logic stz_shift_i,    // A^Z shifts down 32 slices (OP_MODEXP_CT's store)
   input  logic swap_i,         // ladder: A^P := U^Z, 4B := 4 U^P (secret: an exponent bit change)
   input  logic azp_i,          // ladder: A^Z := U^P
-  // the look-ahead selection, this cycle
-  input  logic [1:0] vsel_z_i,
-  input  logic [1:0] vsel_p_i,
+  input  logic wipe_i,         // the wipe runs next cycle: A_0 does not select (V := 0 with init)
   // wave starts: the token is at chunk 0 next cycle (the 4B + N token also follows tok_uz)
   input  logic u_z_start_i,
   input  logic u_p_start_i,
@@ -64,13 +64,6 @@ module pka_csa2_array #(
   input  logic [WiW-1:0] ld_word_i,
   input  logic [31:0] ld_data_i,
   // state seen by the controller
-  output logic [2:1] sz_lo_o,   // S^Z_2, S^Z_1 (S^Z_0 is 0 between steps)
-  output logic [1:0] cz_lo_o,
-  output logic [2:1] sp_lo_o,
-  output logic [1:0] cp_lo_o,
-  output logic n1_o,
-  output logic az0_o,
-  output logic ap0_o,
   output logic [63:0] ap_lo_o,  // words 0 and 1 of A^P (the result after the final round) ...
   output logic [63:0] n_lo_o,   // ... and of N (zeros above slice L+3)
   output logic [63:0] az_lo_o   // words 0 and 1 of A^Z (OP_MODEXP_CT's copy of the result)
@@ -85,11 +78,11 @@ module pka_csa2_array #(
 
   // ---- registered controls, one copy per group of RepW slices --------------------------------
   typedef struct packed {
-    logic init, loop_z, loop_p, shift_z, shift_p, one, run_u, run_bn, clr, st, stz, swap, azp;
+    logic init, wipe, loop_z, loop_p, shift_z, shift_p, one, run_u, run_bn, clr, st, stz, swap, azp;
   } ctl_t;
   ctl_t ctl_d;
   ctl_t [Ng-1:0] ctl_q;
-  assign ctl_d = '{init: init_i, loop_z: loop_z_i, loop_p: loop_p_i, shift_z: shift_z_i,
+  assign ctl_d = '{init: init_i, wipe: wipe_i, loop_z: loop_z_i, loop_p: loop_p_i, shift_z: shift_z_i,
                    shift_p: shift_p_i, one: one_i, run_u: run_u_i, run_bn: run_bn_i, clr: clr_i,
                    st: st_shift_i, stz: stz_shift_i, swap: swap_i, azp: azp_i};
   for (genvar g = 0; g < Ng; g++) begin : g_ctl
@@ -98,6 +91,24 @@ module pka_csa2_array #(
       if (!rst_ni) ctl_q[g] <= '0;
       else ctl_q[g] <= ctl_d;
     end
+  end
+
+  // ---- the look-ahead selection, one per control copy -------------------------------------------
+  // vsel = {A_0, q}. Algorithm 2 step 4: q = f(S2, S1, C1, C0, N1), the LSB of U = S/2 + C one
+  // iteration ahead; 0 while the array initialises (init). In the wipe V is loaded with the
+  // selection 0: q by init, A_0 by the wipe copy.
+  function automatic logic q_lookahead(logic [2:1] s, logic [1:0] c, logic n_1);
+    logic x;
+    x = s[2] ^ c[1];
+    if (!s[1] && !c[0]) return x;
+    if (s[1] ^ c[0]) return ~x ^ n_1;
+    return ~x;
+  endfunction
+
+  logic [Ng-1:0][1:0] vsel_z, vsel_p;
+  for (genvar g = 0; g < Ng; g++) begin : g_vsel
+    assign vsel_z[g] = {az[0] & ~ctl_q[g].wipe, ctl_q[g].init ? 1'b0 : q_lookahead(sz[2:1], cz[1:0], n[1])};
+    assign vsel_p[g] = {ap[0] & ~ctl_q[g].wipe, ctl_q[g].init ? 1'b0 : q_lookahead(sp[2:1], cp[1:0], n[1])};
   end
 
   // ---- wave tokens, one per chunk -------------------------------------------------------------
@@ -208,8 +219,8 @@ module pka_csa2_array #(
       .init_i     (ctl_q[G].init),
       .loop_z_i   (ctl_q[G].loop_z),
       .loop_p_i   (ctl_q[G].loop_p),
-      .vsel_z_i   (vsel_z_i),
-      .vsel_p_i   (vsel_p_i),
+      .vsel_z_i   (vsel_z[G]),
+      .vsel_p_i   (vsel_p[G]),
       .shift_z_i  (ctl_q[G].shift_z),
       .shift_p_i  (ctl_q[G].shift_p),
       .st_i       (ctl_q[G].st),
@@ -256,13 +267,6 @@ module pka_csa2_array #(
     );
   end
 
-  assign sz_lo_o = sz[2:1];
-  assign cz_lo_o = cz[1:0];
-  assign sp_lo_o = sp[2:1];
-  assign cp_lo_o = cp[1:0];
-  assign n1_o    = n[1];
-  assign az0_o   = az[0];
-  assign ap0_o   = ap[0];
   if (Ns >= 64) begin : g_lo
     assign ap_lo_o = ap[63:0];
     assign n_lo_o  = n[63:0];

@@ -134,11 +134,7 @@ module pka_csa2_core
   logic stz_shift_d, swap_d, azp_d;
   // wave starts (the token is at chunk 0 next cycle), loading
   logic u_z_start, u_p_start, clr, ld_valid;
-  logic [1:0] vsel_z, vsel_p;
   logic [2:0] ld_tgt;
-  logic [2:1] sz_lo, sp_lo;
-  logic [1:0] cz_lo, cp_lo;
-  logic n1, az0, ap0;
   logic [63:0] ap_lo, n_lo, az_lo;
 
   pka_csa2_array #(.MaxLen(MaxLen), .ChunkW(ChunkW)) u_array (
@@ -156,8 +152,7 @@ module pka_csa2_core
     .stz_shift_i  (stz_shift_d),
     .swap_i       (swap_d),
     .azp_i        (azp_d),
-    .vsel_z_i     (vsel_z),
-    .vsel_p_i     (vsel_p),
+    .wipe_i       (state_d == Wipe),
     .u_z_start_i  (u_z_start),
     .u_p_start_i  (u_p_start),
     .bn_start_i   (pre0_q),
@@ -167,28 +162,12 @@ module pka_csa2_core
     .ld_tgt_i     (ld_tgt),
     .ld_word_i    (rs_word_q),
     .ld_data_i    (eng_i.mem.rdata),
-    .sz_lo_o      (sz_lo),
-    .cz_lo_o      (cz_lo),
-    .sp_lo_o      (sp_lo),
-    .cp_lo_o      (cp_lo),
-    .n1_o         (n1),
-    .az0_o        (az0),
-    .ap0_o        (ap0),
     .ap_lo_o      (ap_lo),
     .n_lo_o       (n_lo),
     .az_lo_o      (az_lo)
   );
 
   // ---- helpers ----------------------------------------------------------------------------------
-  // Algorithm 2 step 4: q = f(S2, S1, C1, C0, N1), the LSB of U = S/2 + C one iteration ahead.
-  function automatic logic q_lookahead(logic [2:1] s, logic [1:0] c, logic n_1);
-    logic x;
-    x = s[2] ^ c[1];
-    if (!s[1] && !c[0]) return x;
-    if (s[1] ^ c[0]) return ~x ^ n_1;
-    return ~x;
-  endfunction
-
   function automatic logic [3:0] item_slot(logic mul, logic [1:0] item);
     unique case (item)
       2'd0:    return 4'(SLOT_N);
@@ -539,10 +518,6 @@ module pka_csa2_core
     end
     // OP_ZEROIZE accepted: clear the slices' S, C next cycle (with clr, which every accept sends)
     if (state_q == Idle && eng_i.cmd_valid && op_e'(eng_i.cmd.op) == OP_ZEROIZE) init_d = 1'b1;
-
-    // (in the wipe V is loaded with the selection 0: q is forced by init_q, A_0 here)
-    vsel_z = {az0 && state_q != Wipe, init_q ? 1'b0 : q_lookahead(sz_lo, cz_lo, n1)};
-    vsel_p = {ap0 && state_q != Wipe, init_q ? 1'b0 : q_lookahead(sp_lo, cp_lo, n1)};
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
