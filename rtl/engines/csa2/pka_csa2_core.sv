@@ -13,7 +13,7 @@
 // in parallel sharing B: round 0 Z = MonProd(A, W), P = MonProd(1, W) (modmul: P = MonProd(B, W));
 // rounds 1..H Z = MonProd(Z, Z) and, if E_(j) = 1, P = MonProd(P, Z); round H+1 MonProd(P, 1),
 // which is <= N by Walter's result (= N only when A^E = 0 mod N: stored as 0). A round is the loop
-// h = 0..K+4 (V_NEXT selected by the controller from A_h and the look-ahead q while the slices add
+// h = 0..K+4 (V_NEXT selected in the array from A_h and the look-ahead q while the slices add
 // the V selected one cycle earlier), then the carry-propagate waves U = S/2 + C (Z and P) and
 // 4B + N for the next round (B = the new Z, or 1 before the final round).
 //

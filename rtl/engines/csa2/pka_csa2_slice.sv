@@ -21,8 +21,9 @@
 // OP_MODEXP_CT (Montgomery's powering ladder): at the end of a round the wave sums may cross over,
 // swap_i: A^P := U^Z and 4B := 4 U^P (the next round's B = R_b is the P product's result), and
 // azp_i: A^Z := U^P. Same cycles whichever way: a secret-dependent choice of source, no more.
-// OP_ZEROIZE: clr_i with init_i (and the core's vsel = 0) clears every register in one cycle.
-// The controls arrive registered (pka_csa2_array), so each is a flip-flop output here.
+// OP_ZEROIZE: clr_i with init_i (and the array's vsel = 0) clears every register in one cycle.
+// The controls arrive registered (pka_csa2_array), so each is a flip-flop output here; vsel is
+// computed in the array from the low slices (one copy per group of 32 slices).
 `default_nettype none
 
 module pka_csa2_slice #(
