@@ -6,8 +6,9 @@ area and clock report.
     rep["fmax_mhz"], rep["meets_clock"], rep["area"]["lut4"]
 
 Builds (VARIANTS): `rsa` (hscm alone, 2 PEs, MaxLen 512: the RSA-512 signatures, MODEXP, MODADD),
-`ecc` (rns alone, MaxLen 256: P-256 ECDH) and `both`, the CI simulation's build: hscm at MaxLen 512
-and rns built for 256 bits (RnsMaxLen) in one pka_top, the whole job in one bitstream. Before
+`ecc` (rns alone, MaxLen 256: P-256 ECDH; does not route) and `both`, the CI simulation's build: hscm
+at MaxLen 512 and rns built for 256 bits (RnsMaxLen) in one pka_top, the whole job in one bitstream
+(the rns rowers' fold products in LUTs, on the PLL's 12.5 MHz). The default makes `rsa` and `both`. Before
 RnsMaxLen, rns followed MaxLen 512 and that build needed 169 of the ECP5-85's 156 MULT18X18D (and,
 with 17 of them moved to LUTs, 86,679 of its 83,640 LUT4 sites).
 
@@ -91,9 +92,10 @@ DEFAULT_BITS = 512
 # pka_top_seq narrower than 90 bits, i.e. all but the MONT_PARAMS one), hscm's PE products and rns's
 # core's small one. hscm + rns at MaxLen 512 needed it (rns's (MaxLen + 8 + 31) / 32 = 17 rowers of 8,
 # the sequencer 20, PicoRV32 4, hscm 8, rns's core 1: 169); `both` with rns built for 256 bits (9
-# rowers: 105) does not, so no variant uses it now. `rns-fold`: the rowers' two fold products (the
+# rowers: 105) does not need it for the count. `rns-fold`: the rowers' two fold products (the
 # 39 x 10 and 18 x 10-bit H c of the reduction, 4 of each rower's 8 MULT18X18D), which sit with the
-# W x W product in the DSP rows where router2 finds the `both` build congested (doc/results.md).
+# W x W product in the DSP rows where router2 finds the `both` build congested (doc/results.md):
+# `both` moves them, and so routes (router1, 2026-11-27).
 LUT_MULS = {
     "seq": "t:$mul a:src=*pka_top_seq.sv* %i r:Y_WIDTH<90 %i",
     "hscm-pe": "t:$mul a:src=*pka_hscm_pe.sv* %i",
@@ -119,10 +121,13 @@ VARIANTS: dict[str, Variant] = {
     # rns's worst path in pka_top is longer than the oscillator's 40 ns (19 MHz after placement at
     # 25 MHz, doc/results.md): the SoC runs on the PLL's 12.5 MHz
     "ecc": Variant("ecc", "rns alone: P-256 ECDH", False, True, clk_div=2),
+    # the rowers' fold products in LUTs: with them in the DSP rows the build does not route
     "both": Variant("both", "hscm (MaxLen 512) + rns (RnsMaxLen 256) in one pka_top: the whole job", True, True,
-                    clk_div=2),
+                    soft_muls=(LUT_MULS["rns-fold"],), clk_div=2),
 }
-DEFAULT_VARIANTS = ("rsa", "ecc")
+# the two bitstreams a user loads: RSA alone on the oscillator, and the whole job (`ecc`, rns alone,
+# does not route: doc/results.md)
+DEFAULT_VARIANTS = ("rsa", "both")
 
 
 def get_variant(name: str) -> Variant:

@@ -27,8 +27,8 @@ class LogMismatch(PkaError):
 @click.option("--board", type=click.Choice(sorted(BOARDS)), default=None,
               help="build the bitstream for this board (ulx3s: ECP5 LFE5U-85F, 25 MHz)")
 @click.option("--build", "variants", type=click.Choice(sorted(VARIANTS)), multiple=True,
-              help="rsa: hscm alone (RSA-512); ecc: rns alone (P-256 k*G); both: the two in one pka_top, rns "
-                   "built for 256 bits (RnsMaxLen), the whole job; repeatable  [default: rsa, ecc]")
+              help="rsa: hscm alone (RSA-512); ecc: rns alone (P-256 k*G; does not route yet); both: the two in "
+                   "one pka_top, rns built for 256 bits (RnsMaxLen), the whole job; repeatable  [default: rsa, both]")
 @click.option("--bits", type=int, default=512, show_default=True, help="RSA key of the baked job (the build's MaxLen follows)")
 @click.option("--pes", type=int, default=2, show_default=True, help="hscm processing elements")
 @click.option("--seed", type=int, default=19, show_default=True, help="seed of the baked job's key and scalar (as soc/run.py)")
