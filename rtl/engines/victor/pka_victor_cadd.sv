@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// pka_victor_cadd: the core's shared wide adder, sum = x + y + cin (Width + 1 bits, the carry out on
-// top), as a carry-select adder: segment 0 (the low Seg bits) is one carry chain; every further
+// pka_victor_cadd: the core's shared wide adder, sum = x + y + cin (Width + 1 bits, the carry out
+// on top), as a carry-select adder: segment 0 (the low Seg bits) is one carry chain; every further
 // segment is computed twice in parallel, for a carry in of 0 and of 1, and the carry coming from
-// below picks one (the segments' carries from a second, short carry chain, below). The longest carry
-// chain is Seg bits instead of Width, for about one more chain per segment and a mux per bit. Same function, same
-// cycle: the conversion, the checks, the division and the final subtraction keep their one cycle.
+// below picks one (the segments' carries from a second, short carry chain, below). The longest
+// carry chain is Seg bits instead of Width, for about one more chain per segment and a mux per bit.
+// Same function, same cycle: the conversion, the checks, the division and the final subtraction
+// keep their one cycle.
 `default_nettype none
 
 module pka_victor_cadd #(
@@ -16,7 +17,7 @@ module pka_victor_cadd #(
   input  logic             cin_i,
   output logic [Width:0]   sum_o
 );
-  localparam int unsigned NSeg = (Width + Seg - 1) / Seg;
+  localparam int unsigned NSeg = (Seg == 0) ? 1 : (Width + Seg - 1) / Seg;   // (Seg = 0: the $fatal below)
 
   if (Seg == 0) begin : g_bad_seg
     $fatal(1, "Seg must be at least 1");
@@ -62,5 +63,9 @@ module pka_victor_cadd #(
   assign sum_o[Width] = c[NSeg];
 
   logic unused;
-  assign unused = ^{gs[0], ps[0]};
+  if (NSeg > 1) begin : g_unused
+    assign unused = ^{gs[0], ps[0], g_carries.cs[0]};   // (cs[0] recomputes c[1])
+  end else begin : g_unused1
+    assign unused = ^{gs[0], ps[0]};
+  end
 endmodule

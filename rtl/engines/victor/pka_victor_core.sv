@@ -120,6 +120,9 @@ module pka_victor_core
   if (!result_below_2n()) begin : g_bad_result
     $fatal(1, "Delta, Eps do not keep the result below 2N");
   end
+  if (AddSeg < 1) begin : g_bad_addseg
+    $fatal(1, "AddSeg must be at least 1");
+  end
   if (DivSteps + 1 > Eps + 3) begin : g_bad_div
     $fatal(1, "the serial n / K would not finish before the loop");
   end
@@ -201,7 +204,7 @@ module pka_victor_core
   // operands: x - N' in Check (A', B'), Recip (remainder), Reduce (X'); S_a + S_c otherwise. The
   // choice is decoded a cycle ahead (asel_q, one-hot, from state_d and cnt_d): an AND-OR of registered
   // selects in front of the adder instead of the state decode
-  logic [3:0] asel_q, asel_d;   // x is: 0 A' (Check, cnt 0), 1 B' (Check), 2 the remainder (Recip), 3 X' (Reduce)
+  logic [3:0] asel_q, asel_d;   // x: 0 A' (Check, cnt 0), 1 B' (Check), 2 remainder (Recip), 3 X' (Reduce)
   logic       asub_q, asub_d;   // one of them: x - N' (else S_a + S_c)
   always_comb begin
     add_x = ({W{asel_q[0]}} & W'(a0_q)) | ({W{asel_q[1]}} & W'(b_q)) | ({W{asel_q[2]}} & W'(rem_q)) |
@@ -237,7 +240,7 @@ module pka_victor_core
   logic            is_e;
   logic [BW-1:0]   conv;       // the carry-propagated result (S_a + S_c) / 2^(2K)
   logic [MaxLen-1:0] one_s;    // 1 in the frame, 2^s (s = MaxLen - n): the CT accumulators' start
-  logic [WiW-1:0]  st_index;   // the store: word Words - nw + req of X' >> f (its words req, req + 1)
+  logic [WiW-1:0]  st_index;   // the store: word st_index of X' >> f, from X' words st_index and st_index + 1
   logic [63:0]     st_pair;
   logic [31:0]     st_word;
 
@@ -311,7 +314,7 @@ module pka_victor_core
     mul_act_d = mul_act_q; x_one_d = x_one_q; ct_d = ct_q; xb_d = xb_q;
     elen_d = elen_q; nw_d = nw_q; nwe_d = nwe_q; f_d = f_q;
     t_zero_d = t_zero_q; t_last_d = t_last_q; last_step_d = last_step_q;
-    n_d = n_q; b_d = b_q; a0_d = a0_q; a1_d = a1_q; e_d = e_q; ld_d = ld_q; rem_d = rem_q; y_d = y_q;
+    n_d = n_q; b_d = b_q; a0_d = a0_q; a1_d = a1_q; e_d = e_q; ld_d = ld_q; y_d = y_q;
     sa1_d = sa1_q; sc1_d = sc1_q; sa2_d = sa2_q; sc2_d = sc2_q; q2_d = q2_q; first2_d = first2_q;
     mem_req = 1'b0; mem_we = 1'b0; mem_addr = '0; mem_wdata = '0;
     done = 1'b0;
@@ -389,8 +392,7 @@ module pka_victor_core
         if (add_sum[W] || wide_q) begin
           status_d = ST_ERR_OPERAND_RANGE; state_d = Done;
         end else if (is_exp_q || cnt_q == 5'd1) begin
-          state_d = Recip; cnt_d = '0;
-          rem_d = (MaxLen + 2)'(1) << MaxLen;
+          state_d = Recip; cnt_d = '0;   // (the remainder := 2^MaxLen: its own block below)
           y_d = '0;
         end else begin
           cnt_d = cnt_q + 1;
@@ -400,8 +402,7 @@ module pka_victor_core
       // Y = floor(2^(MaxLen+Eps) / N') = floor(2^(n+Eps) / N): Eps+1 restoring-division steps
       Recip: begin
         cyc_d = cyc_q + 1;
-        rem_d = (add_sum[W] ? (MaxLen + 2)'(add_sum) : rem_q) << 1;
-        y_d = {y_q[Eps-1:0], add_sum[W]};
+        y_d = {y_q[Eps-1:0], add_sum[W]};       // (the remainder's step: its own block below)
         cnt_d = cnt_q + 1;
         if (32'(cnt_q) == Eps) begin
           t_d = '0; t_zero_d = 1'b1; t_last_d = 1'b0;
@@ -430,10 +431,11 @@ module pka_victor_core
         // the wide adder converts the context that just finished (add_x/y = S_a, S_c of stage 1)
         if (t_zero_q && ct_q) begin
           // CT: A1 := X_(e_i) for this step's multiply; the other accumulator waits in rem
+          // (rem := X_1 = 1 or the conversion: the remainder's own block below)
           if (first_q) begin
-            a1_d = AW'(one_s); rem_d = (MaxLen + 2)'(one_s);   // X_0 = X_1 = 1
+            a1_d = AW'(one_s);                                 // X_0 = X_1 = 1
           end else if (xb_q ^ e_q[0]) begin
-            a1_d = AW'(rem_q); rem_d = (MaxLen + 2)'(conv);    // the bit changes: swap
+            a1_d = AW'(rem_q);                                 // the bit changes: swap
           end else begin
             a1_d = AW'(conv);
           end
@@ -468,14 +470,12 @@ module pka_victor_core
         cyc_d = cyc_q + 1;
         if (mul_act_q) begin
           a1_d = AW'(conv);
-          if (ct_q && !xb_q) begin                          // CT: the result is X_1
-            a1_d = AW'(rem_q); rem_d = (MaxLen + 2)'(conv);
-          end
+          if (ct_q && !xb_q) a1_d = AW'(rem_q);             // CT: the result is X_1 (rem := conv)
         end
         state_d = Reduce;
       end
 
-      // X < 2N': subtract N' if X >= N', undo the alignment for the store
+      // X < 2N': subtract N' if X >= N' (the store undoes the alignment)
       Reduce: begin
         cyc_d = cyc_q + 1;
         // X' as it is (the store undoes the alignment); X = 1: 1 in the frame
@@ -511,12 +511,35 @@ module pka_victor_core
         ct_d = 1'b0; xb_d = 1'b0;
         elen_d = '0; nw_d = '0; nwe_d = '0; f_d = '0;
         t_zero_d = 1'b0; t_last_d = 1'b0; last_step_d = 1'b0;
-        n_d = '0; b_d = '0; a0_d = '0; a1_d = '0; e_d = '0; ld_d = '0; rem_d = '0; y_d = '0;
+        n_d = '0; b_d = '0; a0_d = '0; a1_d = '0; e_d = '0; ld_d = '0; y_d = '0;
         sa1_d = '0; sc1_d = '0; sa2_d = '0; sc2_d = '0; q2_d = '0; first2_d = 1'b0;
       end
 
       default: state_d = Idle;
     endcase
+  end
+
+  // ---- the remainder register, its mode decoded a cycle ahead -------------------------------------
+  // One-hot, from the next cycle's state: 2^MaxLen in every Check cycle (the division's start; a
+  // constant, harmless when the check fails or a second check follows), a restoring-division step
+  // in Recip, OP_MODEXP_CT's X_1 = 1 at the first step's t = 0 and the swap (X_(1-b) := the
+  // conversion) at a later step's t = 0 when the bit changes or in Drain when the result is X_1,
+  // 0 in the wipe; else hold. So the adder's carry out meets only the step's choice (sum or hold).
+  logic rm_init_q, rm_init_d, rm_div_q, rm_div_d, rm_one_q, rm_one_d;
+  logic rm_conv_q, rm_conv_d, rm_zero_q, rm_zero_d;
+  always_comb begin
+    rm_init_d = state_d == Check;
+    rm_div_d  = state_d == Recip;
+    rm_one_d  = state_d == Loop && t_zero_d && ct_d && first_d;
+    rm_conv_d = (state_d == Loop && t_zero_d && ct_d && !first_d && (xb_d ^ e_d[0])) ||
+                (state_d == Drain && mul_act_d && ct_d && !xb_d);
+    rm_zero_d = state_d == Wipe;
+    if (rm_zero_q)      rem_d = '0;
+    else if (rm_init_q) rem_d = (MaxLen + 2)'(1) << MaxLen;
+    else if (rm_div_q)  rem_d = (add_sum[W] ? (MaxLen + 2)'(add_sum) : rem_q) << 1;
+    else if (rm_one_q)  rem_d = (MaxLen + 2)'(one_s);
+    else if (rm_conv_q) rem_d = (MaxLen + 2)'(conv);
+    else                rem_d = rem_q;
   end
 
   always_comb begin
@@ -530,6 +553,7 @@ module pka_victor_core
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       asel_q <= '0; asub_q <= 1'b0;
+      rm_init_q <= 1'b0; rm_div_q <= 1'b0; rm_one_q <= 1'b0; rm_conv_q <= 1'b0; rm_zero_q <= 1'b0;
       state_q <= Idle; status_q <= ST_OK; cyc_q <= '0; io_q <= '0;
       is_exp_q <= 1'b0; opnd_q <= '0; req_q <= '0; rsp_q <= '0; n_odd_q <= 1'b0; wide_q <= 1'b0;
       t_q <= '0; steps_q <= '0; cnt_q <= '0; first_q <= 1'b0; mul_act_q <= 1'b0; x_one_q <= 1'b0;
@@ -537,6 +561,8 @@ module pka_victor_core
       dq_q <= '0; dr_q <= '0; dcnt_q <= '0; t_zero_q <= 1'b0; t_last_q <= 1'b0; last_step_q <= 1'b0;
     end else begin
       asel_q <= asel_d; asub_q <= asub_d;
+      rm_init_q <= rm_init_d; rm_div_q <= rm_div_d; rm_one_q <= rm_one_d; rm_conv_q <= rm_conv_d;
+      rm_zero_q <= rm_zero_d;
       state_q <= state_d; status_q <= status_d; cyc_q <= cyc_d; io_q <= io_d;
       is_exp_q <= is_exp_d; opnd_q <= opnd_d; req_q <= req_d; rsp_q <= rsp_d; n_odd_q <= n_odd_d;
       wide_q <= wide_d;
