@@ -199,8 +199,8 @@ def run_top(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bo
 
 
 def run_unit(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bool) -> dict[str, Any]:
-    row: dict[str, Any] = {"id": cfg["id"], "unit": cfg["unit"], "rtl_params": cfg["rtl"], "target": target,
-                           "note": cfg.get("note", ""), "kind": "unit"}
+    row: dict[str, Any] = {"id": cfg["id"], "unit": cfg["unit"], "fileset": cfg["fileset"], "rtl_params": cfg["rtl"],
+                           "target": target, "note": cfg.get("note", ""), "kind": "unit"}
     if landed(cfg["fileset"]):
         row["status"] = landed(cfg["fileset"])
         return row
@@ -423,7 +423,8 @@ def markdown(all_rows: list[dict[str, Any]]) -> str:
                 out.append(f"| {r['unit']} | {rp} | {r.get('status')} | | | | | | | {r.get('note', '')} |")
                 continue
             a, flow = r["area"], r.get("flow", {})
-            out.append(f"| {r['unit']} | {rp} | **{r['fmax_mhz']:.1f}** | {_n(a.get('lut4'))} | {_n(a.get('ff'))} | "
+            stale = " (earlier RTL)" if not measured_on_current_rtl(r) else ""
+            out.append(f"| {r['unit']} | {rp} | **{r['fmax_mhz']:.1f}**{stale} | {_n(a.get('lut4'))} | {_n(a.get('ff'))} | "
                        f"{_n(a.get('dsp'))} | {(r.get('wrapper_area') or {}).get('ff', '-')} | "
                        f"{_path(r.get('critical_path'))} | "
                        f"{flow.get('freq', '-'):g} MHz, seed {flow.get('seed', '-')} | {r.get('note', '')} |")

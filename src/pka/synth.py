@@ -631,18 +631,21 @@ def design_key(d: SynDesign, target: Target, opts: FlowOptions) -> str:
 def measured_on_current_rtl(row: dict[str, Any]) -> bool:
     """Whether a bench/results/synth.json row was measured on the design as the sources are now: its
     stored design key equals the key of (engine, params, bits, target) with the flow options it
-    recorded. False for a row whose design no longer elaborates here. The one staleness test of
-    bench/synth.py's doc tables and the README's (pka.readme)."""
+    recorded. False for a row whose design no longer elaborates here, or whose record lacks what
+    rebuilds its design (a unit row from before units recorded their fileset). The one staleness test
+    of bench/synth.py's doc tables and the README's (pka.readme)."""
     flow = row.get("flow") or {}
     opts = FlowOptions(freq=flow.get("freq"), seed=flow.get("seed", 1), no_tmdriv=flow.get("no_tmdriv", False),
                        router=flow.get("router", "router1"))
     try:
         if row.get("kind") == "top":      # pka_top as a unit (bench/synth.py's top rows)
             d = unit_design("pka_top", "top", row["rtl_params"])
+        elif row.get("kind") == "unit":   # a design unit alone (bench/synth.py's unit rows)
+            d = unit_design(row["unit"], row["fileset"], row["rtl_params"])
         else:
             d = design_for(row["engine"], row["params"], row["bits"])
         key = design_key(d, get_target(row["target"]), opts)
-    except PkaError:
+    except (PkaError, KeyError):
         return False
     return bool(row.get("design_key") == key)
 
