@@ -641,11 +641,13 @@ def measured_on_current_rtl(row: dict[str, Any]) -> bool:
         if row.get("kind") == "top":      # pka_top as a unit (bench/synth.py's top rows)
             d = unit_design("pka_top", "top", row["rtl_params"])
         elif row.get("kind") == "unit":   # a design unit alone (bench/synth.py's unit rows)
+            if "fileset" not in row:      # recorded before unit rows kept their fileset
+                return False
             d = unit_design(row["unit"], row["fileset"], row["rtl_params"])
         else:
             d = design_for(row["engine"], row["params"], row["bits"])
         key = design_key(d, get_target(row["target"]), opts)
-    except (PkaError, KeyError):
+    except PkaError:
         return False
     return bool(row.get("design_key") == key)
 
