@@ -221,6 +221,14 @@ module pka_top_seq
   logic [1:0]        pph_q, pph_d;          // phase within a word: reads, then compute/write
   pslot_t            s0_q, s0_d, s1_q, s1_d, s2_q, s2_d, dst_q, dst_d;  // slots of the pass
   logic [31:0]       w0_q, w0_d, w1_q, w1_d;
+  // the pass's write is posted: a word's result is registered and written in the next word's write
+  // cycle (or in the cycle after the pass, which never touches the RAM), so no path runs from the
+  // RAM's read port through the arithmetic into its write port; reads of the next word never name
+  // the posted address (they read index pidx + 1, or pidx + 1 - 2 rnd for FnMac's multiplier)
+  logic              wb_v_q, wb_v_d;
+  logic [PAw-1:0]    wb_a_q, wb_a_d;
+  logic [31:0]       wb_w_q, wb_w_d;
+  logic [95:0]       mp_q, mp_d;            // FnMac: the product s1 r, from the word read first
   logic              c1_q, c1_d, c2_q, c2_d, c3_q, c3_d, c4_q, c4_d;
   logic              sh_q, sh_d, neg_q, neg_d, sign_q, sign_d, sel_q, sel_d;
   logic              odd_q, odd_d, nz_q, nz_d, one_q, one_d;
@@ -284,6 +292,19 @@ module pka_top_seq
       FnDbl, FnFix, FnInvChk, FnEq, FnMac:    return 2'd2;
       default:                                return 2'd3;   // the add/sub passes: N, A, B
     endcase
+  endfunction
+
+  // {carry, sum} of (x + y + ci) mod 2^32 + z + cj, the second addition of two chained ones, computed
+  // beside the first: x + y + z + ci + cj in one carry chain after a 3:2 compressor, whose carries
+  // out (0..2) are the first addition's carry cx plus the second's
+  function automatic logic [32:0] add3(logic [31:0] x, logic [31:0] y, logic [31:0] z, logic ci,
+                                       logic cj, logic cx);
+    logic [31:0] sv, kv;
+    logic [33:0] t;
+    sv = x ^ y ^ z;
+    kv = (x & y) | (x & z) | (y & z);
+    t  = {2'b00, sv} + {1'b0, kv, cj} + 34'(ci);
+    return {1'(t[33:32] - {1'b0, cx}), t[31:0]};
   endfunction
 
   function automatic logic [4:0] lzc32(logic [31:0] x);
@@ -407,7 +428,8 @@ module pka_top_seq
     earg_d = earg_q; map_d = map_q; ewipe_d = ewipe_q; wmid_d = wmid_q; eused_d = eused_q; wd_d = wd_q; wdb_d = wdb_q;
     ret_d = ret_q; rkind_d = rkind_q; rstep_d = rstep_q; msrc_d = msrc_q; mdst_d = mdst_q; mr_d = mr_q; mlen_d = mlen_q;
     fn_d = fn_q; ovh_d = ovh_q; pidx_d = pidx_q; pwords_d = pwords_q; pph_d = pph_q; s0_d = s0_q; s1_d = s1_q;
-    s2_d = s2_q; dst_d = dst_q; w0_d = w0_q; w1_d = w1_q; c1_d = c1_q; c2_d = c2_q; c3_d = c3_q; c4_d = c4_q;
+    s2_d = s2_q; dst_d = dst_q; w0_d = w0_q; w1_d = w1_q; wb_v_d = wb_v_q; wb_a_d = wb_a_q; wb_w_d = wb_w_q;
+    mp_d = mp_q; c1_d = c1_q; c2_d = c2_q; c3_d = c3_q; c4_d = c4_q;
     sh_d = sh_q; neg_d = neg_q; sign_d = sign_q; sel_d = sel_q; odd_d = odd_q; nz_d = nz_q;
     one_d = one_q; topw_d = topw_q; toplz_d = toplz_q; ebits_d = ebits_q; iter_d = iter_q; n0_d = n0_q; y_d = y_q;
     t_d = t_q; mi_d = mi_q;
@@ -1316,11 +1338,21 @@ module pka_top_seq
         if (kind_q != KReset && !ovh_q) comp_d = comp_q + 1;
         if (!last_ph) begin
           mem_req_o  = 1'b1;
-          mem_addr_o = slot_addr((pph_q == 2'd0) ? s0_q : (pph_q == 2'd1) ? s1_q : s2_q,
-                                 (fn_q == FnLd) ? poff_q : (pph_q == 2'd1) ? midx[SlotAw-1:0] : pidx_q[SlotAw-1:0]);
+          if (fn_q == FnMac)
+            // the multiplier's word first (its product is made while the addend's word is read)
+            mem_addr_o = (pph_q == 2'd0) ? slot_addr(s1_q, midx[SlotAw-1:0]) : slot_addr(s0_q, pidx_q[SlotAw-1:0]);
+          else
+            mem_addr_o = slot_addr((pph_q == 2'd0) ? s0_q : (pph_q == 2'd1) ? s1_q : s2_q,
+                                   (fn_q == FnLd) ? poff_q : (pph_q == 2'd1) ? midx[SlotAw-1:0] : pidx_q[SlotAw-1:0]);
           pph_d = pph_q + 1;
           if (pph_q == 2'd1) w0_d = mem_rdata_i;
           if (pph_q == 2'd2) w1_d = mem_rdata_i;
+          if (fn_q == FnMac && pph_q == 2'd1) begin
+            // FnMac: s1's word (bit 0 cleared for s1 - 1; zero outside the multiplier's words) times r
+            m1_w = (pidx_q < CntW'({rnd_q, 1'b0}) || midx >= CntW'(cwords_q)) ? 32'd0
+                 : (msub_q && midx == '0) ? (mem_rdata_i & ~32'd1) : mem_rdata_i;
+            mp_d = 96'(m1_w) * 96'(r64_q);
+          end
         end else begin
           // the operand words of this index: N first, then A (or x), then B
           n_w = (nsrc == 2'd1) ? mem_rdata_i : w0_q;
@@ -1353,10 +1385,9 @@ module pka_top_seq
             end
             FnMac: begin
               // dst = s0 + (s1 [- 1]) r 2^(64 rnd) + carry, word by word; source words from cwords on
-              // are zero (s0's only in round 0: later rounds add into the whole running sum)
-              m1_w = (pidx_q < CntW'({rnd_q, 1'b0}) || midx >= CntW'(cwords_q)) ? 32'd0
-                   : (msub_q && midx == '0) ? (a_w & ~32'd1) : a_w;
-              mac = 97'((mz_q || (rnd_q == '0 && pidx_q >= CntW'(cwords_q))) ? 32'd0 : n_w) + 97'(m1_w) * 97'(r64_q)
+              // are zero (s0's only in round 0: later rounds add into the whole running sum); s1's
+              // word was read first and its product is in mp_q, s0's word arrives now
+              mac = 97'((mz_q || (rnd_q == '0 && pidx_q >= CntW'(cwords_q))) ? 32'd0 : mem_rdata_i) + 97'(mp_q)
                   + 97'(mc_q);
               mc_d = mac[96:32];
               mem_req_o = 1'b1; mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]); mem_wdata_o = mac[31:0];
@@ -1379,14 +1410,14 @@ module pka_top_seq
             end
             FnAddChk, FnAdd: begin
               s3 = {1'b0, a_w} + {1'b0, b_w} + 33'(c3_q);      // A + B
-              s4 = {1'b0, s3[31:0]} + {1'b0, ~n_w} + 33'(c4_q); // A + B - N
+              s4 = add3(a_w, b_w, ~n_w, c3_q, c4_q, s3[32]);    // A + B - N, beside A + B (not after it)
               c1_d = s1[32]; c2_d = s2[32]; c3_d = s3[32]; c4_d = s4[32];
               mem_req_o = (fn_q == FnAdd); mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]);
               mem_wdata_o = sel_q ? s4[31:0] : s3[31:0];
             end
             FnSubChk, FnSub: begin
               s3 = {1'b0, a_w} + {1'b0, ~b_w} + 33'(c3_q);     // A - B
-              s4 = {1'b0, s3[31:0]} + {1'b0, n_w} + 33'(c4_q);  // A - B + N
+              s4 = add3(a_w, ~b_w, n_w, c3_q, c4_q, s3[32]);    // A - B + N, beside A - B
               c1_d = s1[32]; c2_d = s2[32]; c3_d = s3[32]; c4_d = s4[32];
               mem_req_o = (fn_q == FnSub); mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]);
               mem_wdata_o = sel_q ? s4[31:0] : s3[31:0];
@@ -1596,6 +1627,19 @@ module pka_top_seq
       default: state_d = SIdle;
     endcase
 
+    // the posted write: a pass's write cycle registers its word and writes the one posted before;
+    // the last word goes in the cycle after the pass (SNext, SClean or SRst: the sequencer's port,
+    // not touched by those states)
+    if (state_q == SPass && last_ph) begin
+      wb_v_d = mem_req_o && mem_we_o;
+      wb_a_d = mem_addr_o;
+      wb_w_d = mem_wdata_o;
+      mem_req_o = wb_v_q; mem_we_o = wb_v_q; mem_addr_o = wb_a_q; mem_wdata_o = wb_w_q;
+    end else if (state_q != SPass && wb_v_q) begin
+      wb_v_d = 1'b0;
+      mem_req_o = 1'b1; mem_we_o = 1'b1; mem_addr_o = wb_a_q; mem_wdata_o = wb_w_q;
+    end
+
     // the command's own bound (the sequencer's watchdog: a program or pass that runs away)
     if (state_q != SIdle && state_q != SDone && kind_q != KReset && kind_q != KAbort && kind_q != KKeyClr
         && WdW'(cyc_q) >= gwd_q) begin
@@ -1637,6 +1681,7 @@ module pka_top_seq
       rcp_q <= '0; rcw_q <= '0; inprog_q <= 1'b0; gwd_q <= '0;
       ksrc_q <= pslot_t'(SLOT_E); wo_q <= 1'b0; mz_q <= 1'b0; zlim_q <= '1; rmk_q <= 1'b0; poff_q <= '0;
       ldsub_q <= 1'b0; ldcox_q <= 1'b0; cox_q <= '0; ch_q <= '0; cv2_q <= 1'b0; dck_q <= '0; dref_q <= '0;
+      wb_v_q <= 1'b0;
     end else begin
       state_q <= state_d; kind_q <= kind_d; kindc_q <= kind_d; rkindc_q <= rkind_d; engc_q <= eng_d; erstc_q <= erst_d; cwordsc_q <= cwords_d;
       fn_q <= fn_d;
@@ -1656,12 +1701,13 @@ module pka_top_seq
       sbl_q <= sbl_d; rcp_q <= rcp_d; rcw_q <= rcw_d; inprog_q <= inprog_d; gwd_q <= gwd_d;
       ksrc_q <= ksrc_d; wo_q <= wo_d; mz_q <= mz_d; zlim_q <= zlim_d; rmk_q <= rmk_d; poff_q <= poff_d;
       ldsub_q <= ldsub_d; ldcox_q <= ldcox_d; cox_q <= cox_d; ch_q <= ch_d; cv2_q <= cv2_d; dck_q <= dck_d;
-      dref_q <= dref_d;
+      dref_q <= dref_d; wb_v_q <= wb_v_d;
     end
   end
   // datapath registers (no reset needed)
   always_ff @(posedge clk_i) begin
     w0_q <= w0_d; w1_q <= w1_d; n0_q <= n0_d; y_q <= y_d; t_q <= t_d; r64_q <= r64_d;
+    wb_a_q <= wb_a_d; wb_w_q <= wb_w_d; mp_q <= mp_d;
   end
 
   // the command valid depends on the state only (no path from an engine's outputs back into it)
