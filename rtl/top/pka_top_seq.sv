@@ -429,7 +429,8 @@ module pka_top_seq
     ret_d = ret_q; rkind_d = rkind_q; rstep_d = rstep_q; msrc_d = msrc_q; mdst_d = mdst_q; mr_d = mr_q; mlen_d = mlen_q;
     fn_d = fn_q; ovh_d = ovh_q; pidx_d = pidx_q; pwords_d = pwords_q; pph_d = pph_q; s0_d = s0_q; s1_d = s1_q;
     s2_d = s2_q; dst_d = dst_q; w0_d = w0_q; w1_d = w1_q; wb_v_d = wb_v_q; wb_a_d = wb_a_q; wb_w_d = wb_w_q;
-    mp_d = mp_q; c1_d = c1_q; c2_d = c2_q; c3_d = c3_q; c4_d = c4_q;
+    mp_d = '0;                           // the product lives one cycle (it is of secret words)
+    c1_d = c1_q; c2_d = c2_q; c3_d = c3_q; c4_d = c4_q;
     sh_d = sh_q; neg_d = neg_q; sign_d = sign_q; sel_d = sel_q; odd_d = odd_q; nz_d = nz_q;
     one_d = one_q; topw_d = topw_q; toplz_d = toplz_q; ebits_d = ebits_q; iter_d = iter_q; n0_d = n0_q; y_d = y_q;
     t_d = t_q; mi_d = mi_q;
@@ -1636,7 +1637,7 @@ module pka_top_seq
       wb_w_d = mem_wdata_o;
       mem_req_o = wb_v_q; mem_we_o = wb_v_q; mem_addr_o = wb_a_q; mem_wdata_o = wb_w_q;
     end else if (state_q != SPass && wb_v_q) begin
-      wb_v_d = 1'b0;
+      wb_v_d = 1'b0; wb_a_d = '0; wb_w_d = '0;
       mem_req_o = 1'b1; mem_we_o = 1'b1; mem_addr_o = wb_a_q; mem_wdata_o = wb_w_q;
     end
 
