@@ -77,6 +77,9 @@ module pka_hscm_array #(
   logic [W-1:0]    p_q [Pes];
   logic [TagW-1:0] p_tag [Pes], p_em1 [Pes], p_fp1 [Pes];
   logic            ring1 [Pes];
+  // split_i registered here: it is the operation's (set with the command, many cycles before the
+  // rings run), and every PE's input select hangs on it, so it starts from a flip-flop of the array
+  logic            split_q;
 
   // FIFOs
   logic            f_wv [2], f_rv [2], f_pop [2], f_nv [2];
@@ -94,7 +97,7 @@ module pka_hscm_array #(
   // ring membership and per-PE geometry
   always_comb begin
     for (int p = 0; p < Pes; p++) begin
-      ring1[p] = split_i && (p >= int'(Half));
+      ring1[p] = split_q && (p >= int'(Half));
       p_em1[p] = ring1[p] ? em1_i[1] : em1_i[0];
       p_fp1[p] = ring1[p] ? fp1_i[1] : fp1_i[0];
     end
@@ -105,7 +108,7 @@ module pka_hscm_array #(
     if (inj_valid_i[0] && !inj_dir_i[0] && inj_tgt_i[0] == 7'd0) begin
       f_wv[0] = 1'b1;
       f_wd[0] = pack('0, '0, inj_a_i[0], inj_b_i[0], inj_n_i[0], '0, '0, inj_first_i[0], 1'b0);
-    end else if (split_i) begin
+    end else if (split_q) begin
       f_wv[0] = o_valid[LastH];
       f_wd[0] = pack(o_s1[LastH], o_s2[LastH], o_a[LastH], o_b[LastH], o_n[LastH], o_q[LastH],
                      o_tag[LastH], o_first[LastH], o_last[LastH]);
@@ -115,10 +118,10 @@ module pka_hscm_array #(
                      o_tag[Last0], o_first[Last0], o_last[Last0]);
     end
     if (inj_valid_i[1] && !inj_dir_i[1] && 32'(inj_tgt_i[1]) == Half) begin
-      f_wv[1] = split_i;
+      f_wv[1] = split_q;
       f_wd[1] = pack('0, '0, inj_a_i[1], inj_b_i[1], inj_n_i[1], '0, '0, inj_first_i[1], 1'b0);
     end else begin
-      f_wv[1] = split_i && o_valid[Last0];
+      f_wv[1] = split_q && o_valid[Last0];
       f_wd[1] = pack(o_s1[Last0], o_s2[Last0], o_a[Last0], o_b[Last0], o_n[Last0], o_q[Last0],
                      o_tag[Last0], o_first[Last0], o_last[Last0]);
     end
@@ -129,7 +132,7 @@ module pka_hscm_array #(
     for (int p = 0; p < Pes; p++) begin
       logic first_pe, use_inj, r1;
       r1 = ring1[p];
-      first_pe = (p == 0) || (split_i && p == int'(Half));
+      first_pe = (p == 0) || (split_q && p == int'(Half));
       use_inj  = (!first_pe || inj_dir_i[r1]) && inj_valid_i[r1] && (32'(inj_tgt_i[r1]) == 32'(p));
       if (first_pe && !use_inj) begin
         i_valid[p] = f_rv[r1];
@@ -162,7 +165,7 @@ module pka_hscm_array #(
 
   always_comb begin   // the ring's first PE takes from its FIFO unless fed directly
     f_pop[0] = p_take[0] && !(inj_valid_i[0] && inj_dir_i[0]);
-    f_pop[1] = split_i && p_take[Half] && !(inj_valid_i[1] && inj_dir_i[1]);
+    f_pop[1] = split_q && p_take[Half] && !(inj_valid_i[1] && inj_dir_i[1]);
   end
 
   // per-ring buses (AND-OR: at most one driver per ring and cycle)
@@ -181,18 +184,19 @@ module pka_hscm_array #(
       last_start_o[r] = ls_q[r];
       last_pe_o[r]    = lpe_q[r];
     end
-    for (int p = 0; p < Pes; p++) begin
-      logic r1;
-      r1 = ring1[p];
-      if (o_res[p]) begin
-        res_valid_o[r1] = 1'b1;
-        res_s1_o[r1]    = res_s1_o[r1] | o_s1[p];
-        res_s2_o[r1]    = res_s2_o[r1] | o_s2[p];
-      end
-      if (p_qv[p]) begin
-        qv_o[r1]  = 1'b1;
-        q_o[r1]   = q_o[r1] | p_q[p];
-        tag_o[r1] = tag_o[r1] | p_tag[p];
+    // each ring's terms selected with a constant index (ring r takes PE p when ring1[p] == r): a
+    // flat AND-OR the tools balance into a tree (an index that depends on split_i made a chain of
+    // Pes multiplexers, the engine's worst path)
+    for (int r = 0; r < 2; r++) begin
+      for (int p = 0; p < Pes; p++) begin
+        logic mine;
+        mine = (ring1[p] == 1'(r));
+        res_valid_o[r] = res_valid_o[r] | (mine & o_res[p]);
+        res_s1_o[r]    = res_s1_o[r] | ({W{mine & o_res[p]}} & o_s1[p]);
+        res_s2_o[r]    = res_s2_o[r] | ({W{mine & o_res[p]}} & o_s2[p]);
+        qv_o[r]        = qv_o[r] | (mine & p_qv[p]);
+        q_o[r]         = q_o[r] | ({W{mine & p_qv[p]}} & p_q[p]);
+        tag_o[r]       = tag_o[r] | ({TagW{mine & p_qv[p]}} & p_tag[p]);
       end
     end
   end
@@ -202,10 +206,10 @@ module pka_hscm_array #(
     for (int p = 0; p < Pes; p++) begin
       logic r1;
       r1 = ring1[p];
-      if ((p == 0) || (split_i && p == int'(Half))) begin
+      if ((p == 0) || (split_q && p == int'(Half))) begin
         // the FIFO's head register, or (FIFO empty) the ring's last PE through it
         p_lsn[p] = !p_busyn[p] && (f_nv[r1] ? (f_nd[r1][Fw-1] && f_nd[r1][Fw-2])
-                                            : p_lastn[(r1 || !split_i) ? Last0 : LastH]);
+                                            : p_lastn[(r1 || !split_q) ? Last0 : LastH]);
       end else begin
         p_lsn[p] = p_lastn[p-1];
       end
@@ -214,12 +218,12 @@ module pka_hscm_array #(
       ls_d[r]  = 1'b0;
       lpe_d[r] = '0;
     end
-    for (int p = 0; p < Pes; p++) begin
-      logic r1;
-      r1 = ring1[p];
-      if (p_lsn[p]) begin
-        ls_d[r1]  = 1'b1;
-        lpe_d[r1] = lpe_d[r1] | 7'(p);
+    for (int r = 0; r < 2; r++) begin
+      for (int p = 0; p < Pes; p++) begin
+        logic hit;
+        hit = p_lsn[p] && (ring1[p] == 1'(r));
+        ls_d[r]  = ls_d[r] | hit;
+        lpe_d[r] = lpe_d[r] | ({7{hit}} & 7'(p));
       end
     end
     if (wipe_i) begin
@@ -236,7 +240,9 @@ module pka_hscm_array #(
       ls_q[1]  <= 1'b0;
       lpe_q[0] <= '0;
       lpe_q[1] <= '0;
+      split_q  <= 1'b0;
     end else begin
+      split_q  <= split_i;
       ls_q[0]  <= ls_d[0];
       ls_q[1]  <= ls_d[1];
       lpe_q[0] <= lpe_d[0];

@@ -158,15 +158,22 @@ module pka_hscm_seq
   end
 
   // ---- stage C: result adder, result write, inject register ---------------------------------
-  logic [W+1:0] sum, base;
-  logic [W-1:0] add, cpa;
+  logic [W+1:0] sum;
+  logic [W-1:0] add, cpa, op1, op2, csv, ckv;
+  logic [1:0]   cyi;
   logic         in_f, wr_res, wr_q;
 
   always_comb begin
     in_f = cx_q < f_i;
-    base = (cx_q == '0) ? (W+2)'(q_i) : (W+2)'(res_s1_i) + (W+2)'(res_s2_i) + (W+2)'(cy_q);
     add  = (res_v_q && res_q.add_en && in_f) ? rda_i : '0;
-    sum  = base + (W+2)'(add);
+    // q (word 0) or S' + S'' + carry, plus the addend: a 3:2 compressor and one carry chain; the
+    // carry (0..2) goes in as the compressor's free low bit (cy[1]) and the chain's carry-in
+    op1  = (cx_q == '0) ? q_i : res_s1_i;
+    op2  = (cx_q == '0) ? '0 : res_s2_i;
+    cyi  = (cx_q == '0) ? 2'd0 : cy_q;
+    csv  = op1 ^ op2 ^ add;
+    ckv  = (op1 & op2) | (op1 & add) | (op2 & add);
+    sum  = (W+2)'(csv) + {1'b0, ckv, cyi[1]} + (W+2)'(cyi[1] | cyi[0]);
     cpa  = sum[W-1:0];
     cy_d = cx_v_q ? sum[W+1:W] : cy_q;
 
