@@ -111,7 +111,7 @@ def test_the_loop_check_finds_a_missing_default() -> None:
     clean and simulates as before, and the check reports the loop."""
     target = TARGETS["pka_top"]
     seq = REPO / "rtl/top/pka_top_seq.sv"
-    default = "    c1_d = c1_q; c2_d = c2_q; c3_d = c3_q; c4_d = c4_q;\n"
+    default = "c1_d = c1_q; c2_d = c2_q; c3_d = c3_q; c4_d = c4_q;"
     text = seq.read_text()
     assert default in text
     mutant_dir = REPO / "build" / "loop-mutant"        # under the repository: YoWASP sees only it

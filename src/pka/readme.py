@@ -228,7 +228,8 @@ def cycles_table(data: Mapping[str, Any], current: Current) -> str:
                f"(the only placed MM build: l = 256, w = 32{note}); "
                f"paper {PAPER['rns_mm_time'].text}")
     sb = one(data["synth"]["rows"], "synth.json rns-256-w32-sbmm", id="rns-256-w32-sbmm", target=TARGET)
-    sb_time = (f"ours: no SBMM build placed (synth.json: {sb.get('status')}); paper {PAPER['rns_sbmm_time'].text}"
+    sb_time = (f"ours: no routed SBMM build (the l = 256 build was placed and did not route on the "
+               f"ECP5-85, doc/rns.md; synth.json: {sb.get('status')}); paper {PAPER['rns_sbmm_time'].text}"
                if sb.get("status") != "ok" else
                f"ours {durations(chains[l]['squaring_chain_per_product'] / sb['fmax_mhz'] for l in ls)} at "
                f"{mhz(sb)} MHz (the l = 256 SBMM build{also(rtl_note([sb], current))}); "
