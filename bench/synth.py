@@ -185,13 +185,16 @@ def _unit_row(row: dict[str, Any], module: str, fileset: str, rtl: dict[str, Any
     return dict(res)
 
 
+TOP_ROUTER = "router2"   # --top-router
+
+
 def run_top(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bool) -> dict[str, Any]:
     params = cfg["cfg"].verilog_params()
     row: dict[str, Any] = {"id": cfg["id"], "kind": "top", "what": cfg["what"], "rtl_params": params,
                            "target": target}
     row["cycles"] = {op: top_op_cycles(op, params) for op in cfg["ops"]}
     opts = FlowOptions(freq=opts.freq, seed=opts.seed, no_tmdriv=opts.no_tmdriv, timeout=opts.timeout,
-                       router="router2")
+                       router=TOP_ROUTER)
     res = _unit_row(row, "pka_top", "top", params, target, opts, cached_only)
     if res is not None and res["fmax_mhz"]:
         row["time_us"] = {op: {b: c / res["fmax_mhz"] for b, c in cyc.items()} for op, cyc in row["cycles"].items()}
@@ -510,12 +513,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--target", default="ecp5-85k")
     ap.add_argument("--no-tmdriv", action="store_true", help="nextpnr --no-tmdriv (faster, lower fmax)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--top-router", choices=("router1", "router2"), default="router2",
+                    help="nextpnr's router for the pka_top rows (router2: faster; router1 when router2 "
+                         "does not converge; the row records which)")
     ap.add_argument("--cached-only", action="store_true", help="run no tool: report what is cached")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--doc", action="store_true", help="rewrite the tables in doc/results.md from the JSON")
     args = ap.parse_args(argv)
     engines = {e for e in args.engines.split(",") if e}
     ids = {i for i in args.ids.split(",") if i}
+    global TOP_ROUTER
+    TOP_ROUTER = args.top_router
     opts = FlowOptions(seed=args.seed, no_tmdriv=args.no_tmdriv)
     # (configuration, runner, its group for --engines) in the JSON's order: engines, pka_top builds, units
     plan = ([(c, run_one, c["engine"]) for c in CONFIGS] + [(c, run_top, "top") for c in top_builds()]
