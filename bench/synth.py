@@ -390,7 +390,7 @@ def markdown(all_rows: list[dict[str, Any]]) -> str:
     if tops:
         out += ["", "pka_top as a user builds it (`pka synth --unit pka_top`: the whole accelerator - AXI4-Lite "
                 "bus, register block, sequencer, operand RAM, engines - with its ports behind scan registers; "
-                "same device and flow, router2). Time = pka_top's COMPUTE cycles (with the key or curve set up; "
+                "same device and flow; nextpnr's router in the tool-time column). Time = pka_top's COMPUTE cycles (with the key or curve set up; "
                 "blinding off / on; bus transfers excluded) / fmax.", "",
                 "| build | RTL parameters | fmax (MHz) | LUT4 | FF | DSP | EBR | time per operation | worst path "
                 "| tool time |",
@@ -400,8 +400,9 @@ def markdown(all_rows: list[dict[str, Any]]) -> str:
             cyc = r.get("cycles") or {}
             a = r.get("area") or {}
             tt = r.get("tool_time_s") or {}
-            ttext = (f"Yosys {tt.get('yosys_s', 0) / 60:.0f} min, nextpnr {tt.get('nextpnr_s', 0) / 60:.0f} min"
-                     if tt else "-")
+            router = (r.get("flow") or {}).get("router", "router1")
+            ttext = (f"Yosys {tt.get('yosys_s', 0) / 60:.0f} min, nextpnr {tt.get('nextpnr_s', 0) / 60:.0f} min "
+                     f"({router})" if tt else "-")
             if r.get("status") == "ok" and r.get("fmax_mhz"):
                 stale = " (earlier RTL)" if r.get("design_key") and not measured_on_current_rtl(r) else ""
                 times = "; ".join(f"{OP_NAMES[op]}: **{fmt_time(t['off'])}** / {fmt_time(t['on'])} "
