@@ -679,7 +679,7 @@ module pka_top_seq
                   code_d = ST_ERR_LENGTH; state_d = fin_st;
                 end else begin
                   iter_d = IterW'(2 * 32'(r_bits) - 32'(b_bits) + 1);
-                  y_d = 64'd1; t_d = n0_q; mi_d = 6'd1;
+                  y_d = 64'd1; t_d = n0_q >> 1; mi_d = 6'd1;
                   state_d = ret_q ? SNext : SMu;
                 end
               end
@@ -1487,15 +1487,15 @@ module pka_top_seq
       end
 
       SMu: begin
-        // Hensel lifting: y = N^-1 mod 2^(i+1) from y mod 2^i, with t = N * y mod 2^64
+        // Hensel lifting: y = N^-1 mod 2^(i+1) from y mod 2^i. t holds (N * y) >> i, so bit i
+        // of N * y is t[0] and adding N * 2^i is a plain addition: t = (t + N) >> 1, or t >> 1
+        // (the bits of t above 63 - i are never looked at). y is odd, so -y = {~y[63:1], 1}.
         comp_d = comp_q + 1;
-        if (t_q[mi_q]) begin
-          y_d = y_q | (64'd1 << mi_q);
-          t_d = t_q + (n0_q << mi_q);
-        end
+        t_d = (t_q + (t_q[0] ? n0_q : 64'd0)) >> 1;
+        if (t_q[0]) y_d = y_q | (64'd1 << mi_q);
         mi_d = mi_q + 1;
         if (mi_q == 6'd63) begin
-          mu_d = -y_d;
+          mu_d = {~y_d[63:1], 1'b1};
           state_d = SNext;
         end
       end

@@ -14,10 +14,12 @@
 //   2k + 2f + 12 cycles.  X, M and the result T are entries of the operand RAM.
 // wipe_i (OP_ZEROIZE) holds every register at 0.
 // Pipeline of the word passes (PREP's N, REDUCE's passes 1 and 2): read (address registers),
-// M (RAM data registered with the w x (2k+2) product), A (carry add, subtraction, write), and in
-// pass 1 B (the borrow of R1 - M).  The reads of a pass start one cycle before its state (in the
-// last step of the mu loop / the division, or while pass 1 writes its last word), so the extra
-// stage costs no cycle: the cycle counts are those of a read-then-process pass.
+// D (RAM data registered: the block RAM's output drives nothing but flip-flops), M (the
+// w x (2k+2) product), A (carry add, subtraction, write), and in pass 1 B (the borrow of R1 - M).
+// The reads of a pass start two cycles before its state (in the last-but-one step of the mu loop
+// or of the division, or while pass 1's last word is in stage M), and mu / q1 are final when
+// the first word reaches M, so the two extra stages cost no cycle: the cycle counts are those of
+// a read-then-process pass.
 `default_nettype none
 
 module pka_hscm_redc
@@ -84,6 +86,10 @@ module pka_hscm_redc
   logic            rv_q, rv_d;          // RAM data of word rj_q valid
   logic [15:0]     rj_q, rj_d;
   kind_e           rvk_q, rvk_d;
+  logic            dv_q, dv_d;          // stage D: RAM data of word dj_q registered
+  logic [15:0]     dj_q, dj_d;
+  kind_e           dk_q, dk_d;
+  logic [W-1:0]    dx_q, dx_d, dm_q, dm_d;   // X_j (T_j), M_j (0 past word f - 1)
   logic            mv_q, mv_d;          // stage A: the word rj_q of the previous cycle
   kind_e           mk_q, mk_d;
   // stage A's word index compares and addresses, registered from rj_q a cycle ahead (stages A
@@ -116,7 +122,7 @@ module pka_hscm_redc
   logic [T+1:0]    cc, cc2;
   logic [6*W-1:0]  xs, ms;
   logic            unused_xs;
-  logic            rstart;
+  logic            rstart, x2go;
   kind_e           rkind;
   logic [15:0]     rwords;
 
@@ -195,13 +201,7 @@ module pka_hscm_redc
           we_o = 1'b1;
           wa_o = mwa_q;
           wd_o = d1[W-1:0];
-          if (mfm1_q) begin   // pass 2's reads start now
-            st_d   = X_PASS2;
-            rstart = 1'b1;
-            rkind  = K_X2;
-            rwords = f_q;
-            b3_d   = 1'b0;
-          end
+          if (mfm1_q) st_d = X_PASS2;   // its reads started a cycle ago (x2go)
         end
         default: begin   // K_X2: R = R1 - M if R1 >= M
           b3_d = d3[W];
@@ -211,6 +211,15 @@ module pka_hscm_redc
           if (done_o) st_d = R_IDLE;
         end
       endcase
+    end
+
+    // pass 2's reads start while pass 1's last word is in stage M
+    x2go = dv_q && dk_q == K_X1 && dj_q == fm1_q;
+    if (x2go) begin
+      rstart = 1'b1;
+      rkind  = K_X2;
+      rwords = f_q;
+      b3_d   = 1'b0;
     end
 
     // ---- stage B: pass 1's borrow of R1 - M ---------------------------------------------------
@@ -274,13 +283,13 @@ module pka_hscm_redc
         tt_d = (tt_q[0] ? tt_q : tt_q + ml_q) >> 1;
         mu_d = {!tt_q[0], mu_q[2*W-1:1]};
         i_d = i_q + 16'd1;
-        if (i_q == 16'(2 * W - 1)) begin   // the pass's reads start now
-          st_d   = P_PASS;
+        if (i_q == 16'(2 * W - 2)) begin   // the pass's reads start now
           rstart = 1'b1;
           rkind  = K_P;
           rwords = e_q + 16'd2;
           mc_d   = (2*W+4)'(1);   // the + 1
         end
+        if (i_q == 16'(2 * W - 1)) st_d = P_PASS;
       end
       // ---- REDUCE ---------------------------------------------------------------------------
       X_RD: begin   // words j0 .. j0+5 of X and M
@@ -310,8 +319,7 @@ module pka_hscm_redc
         q1_d  = {q1_q[Qw-2:0], !cc2[T+1]};   // q1 fills from the bottom, top bit first
         u_d   = u_q << 1;
         i_d = i_q - 16'd1;
-        if (i_q == '0) begin   // pass 1's reads start now
-          st_d   = X_PASS1;
+        if (i_q == 16'd1) begin   // pass 1's reads start now
           rstart = 1'b1;
           rkind  = K_X1;
           rwords = f_q;
@@ -319,6 +327,7 @@ module pka_hscm_redc
           b1_d = 1'b0;
           b2_d = 1'b0;
         end
+        if (i_q == '0) st_d = X_PASS1;
       end
       default: ;   // P_PASS, X_PASS1, X_PASS2: the pipeline above
     endcase
@@ -355,24 +364,32 @@ module pka_hscm_redc
       rr_d = (ri_q + 16'd1) != rn_q;
     end
 
-    // ---- stage M: the product of the word read in the previous cycle --------------------------
-    opnd = (rvk_q == K_P) ? Qw'(mu_q) : q1_q;   // mu (2k bits) or q1 = 2^k q_h + q_l
-    mv_d = rv_q;
-    mk_d = rvk_q;
-    mfm1_d = rj_q == fm1_q;
-    mep1_d = rj_q == ep1_q;
-    mge2_d = rj_q >= 16'd2;
-    mwa_d  = tb_q + Aw'(rj_q);
-    mnwa_d = TagW'(rj_q - 16'd2);
+    // ---- stage D: the RAM data of the word read in the previous cycle -------------------------
+    dv_d = rv_q;
+    dk_d = rvk_q;
+    dj_d = rj_q;
+    dm_d = (rj_q < f_q) ? rdb_i : '0;
+    dx_d = (rj_q < f_q) ? rda_i : '0;
+
+    // ---- stage M: the product of the word registered by stage D --------------------------------
+    opnd = (dk_q == K_P) ? Qw'(mu_q) : q1_q;   // mu (2k bits) or q1 = 2^k q_h + q_l
+    mv_d = dv_q;
+    mk_d = dk_q;
+    mfm1_d = dj_q == fm1_q;
+    mep1_d = dj_q == ep1_q;
+    mge2_d = dj_q >= 16'd2;
+    mwa_d  = tb_q + Aw'(dj_q);
+    mnwa_d = TagW'(dj_q - 16'd2);
     bfm1_d = mfm1_q;
-    mm_d = (rj_q < f_q) ? rdb_i : '0;
-    xm_d = (rj_q < f_q) ? rda_i : '0;
-    pr_d = (3*W+4)'(opnd) * (3*W+4)'(mm_d);
+    mm_d = dm_q;
+    xm_d = dx_q;
+    pr_d = (3*W+4)'(opnd) * (3*W+4)'(dm_q);
 
     if (wipe_i) begin   // OP_ZEROIZE: mu, the top words of X and M, q1, the pass pipeline, ...
       {st_d, i_d, pv_d, pj_d, mu_d, tt_d, ml_d, m0_d, xw_d, mw_d, u_d, p_d, rem_d, q1_d, mc_d,
        b1_d, b2_d, b3_d, ge_d, x_ent_d, m_ent_d, t_ent_d, n_d, f_d, e_d, fm1_d, ep1_d, xb_d, mb_d,
-       tb_d, x0_d, m0a_d, rr_d, ri_d, rn_d, rk_d, ra_d, rb_d, rv_d, rj_d, rvk_d, mv_d, mk_d,
+       tb_d, x0_d, m0a_d, rr_d, ri_d, rn_d, rk_d, ra_d, rb_d, rv_d, rj_d, rvk_d, dv_d, dj_d, dk_d,
+       dx_d, dm_d, mv_d, mk_d,
        mfm1_d, mep1_d, mge2_d, mwa_d, mnwa_d, bfm1_d, pr_d, xm_d, mm_d, bv_d, bd_d, bm_d} = '0;
     end
   end
@@ -383,6 +400,7 @@ module pka_hscm_redc
       pv_q <= 1'b0;
       rr_q <= 1'b0;
       rv_q <= 1'b0;
+      dv_q <= 1'b0;
       mv_q <= 1'b0;
       bv_q <= 1'b0;
     end else begin
@@ -390,6 +408,7 @@ module pka_hscm_redc
       pv_q <= pv_d;
       rr_q <= rr_d;
       rv_q <= rv_d;
+      dv_q <= dv_d;
       mv_q <= mv_d;
       bv_q <= bv_d;
     end
@@ -433,6 +452,10 @@ module pka_hscm_redc
     rk_q    <= rk_d;
     rj_q    <= rj_d;
     rvk_q   <= rvk_d;
+    dj_q    <= dj_d;
+    dk_q    <= dk_d;
+    dx_q    <= dx_d;
+    dm_q    <= dm_d;
     mk_q    <= mk_d;
     mfm1_q  <= mfm1_d;
     mep1_q  <= mep1_d;
