@@ -164,6 +164,7 @@ module pka_victor_core
   logic [AW-1:0]     a0_q, a0_d, a1_q, a1_d;  // A registers: context 0 (M), context 1 (X)
   logic [MaxLen-1:0] e_q, e_d;            // exponent, LSB first
   logic [MaxLen-1:0] ld_q, ld_d;          // load / store buffer
+  logic [31:0]       ldc_q, ldc_d;        // load: the previous word's bits shifted above its word
   logic [MaxLen+1:0] rem_q, rem_d;        // restoring-division remainder
   logic [Eps:0]      y_q, y_d;            // Y = floor(2^(n+Eps) / N)
   logic [W-1:0]      sa1_q, sa1_d, sc1_q, sc1_d;  // ring: input of stage 1
@@ -231,8 +232,7 @@ module pka_victor_core
   // ---- load bookkeeping ------------------------------------------------------------------------
   logic [WiW-1:0]  opnd_words;
   logic [3:0]      opnd_slot;
-  logic [WiW-1:0]  ld_index;
-  logic [MaxLen-1:0] ld_new, ld_aligned;
+  logic [MaxLen-1:0] ld_aligned;
   logic [63:0]     ld_wsh;
   // checked when N, A or B completes, i.e. on its top word, which is the one arriving: 32 bits
   logic            ld_lost;    // the alignment shifts out set bits: the operand has > n bits
@@ -252,18 +252,14 @@ module pka_victor_core
       2'd1:    opnd_slot = 4'(SLOT_A);
       default: opnd_slot = is_exp_q ? 4'(SLOT_E) : 4'(SLOT_B);
     endcase
-    // N, A, B go to the top words (word-aligned left alignment), E stays right-aligned
-    ld_index = is_e ? rsp_q : WiW'(Words) - nw_q + rsp_q;
-    ld_new = ld_q;
-    ld_new[32 * ld_index +: 32] = eng_i.mem.rdata;
-    // N, A, B: ld_q holds the words so far already shifted left by f (the alignment, s = 32 (Words -
-    // nw) + f): the arriving word, shifted on 64 bits, is ORed into its word and the one above (the
-    // part above MaxLen is the top word's ld_lost); a 64-bit shifter instead of a MaxLen-bit one
+    // N, A, B go to the top words, shifted left by f (the alignment s = 32 (Words - nw) + f): the
+    // words arrive least significant first and enter at the top of ld, which shifts down a word per
+    // arrival, so after nw words the first is at word Words - nw. The arriving word, shifted on 64
+    // bits, fills the top word with the previous word's bits above its own (ldc); its own bits above
+    // go to ldc (the top word's: ld_lost). The memory's read data drives the top word only, not a
+    // word chosen by an index (E enters e the same way at the bottom, read most significant first).
     ld_wsh = {32'b0, eng_i.mem.rdata} << f_q;
-    for (int unsigned j = 0; j < Words; j++) begin
-      ld_aligned[32 * j +: 32] = ld_q[32 * j +: 32] | ((ld_index == WiW'(j)) ? ld_wsh[31:0] : 32'b0) |
-                                 ((j > 0 && ld_index == WiW'(j - 1)) ? ld_wsh[63:32] : 32'b0);
-    end
+    ld_aligned = (ld_q >> 32) | (MaxLen'(ld_wsh[31:0] | ldc_q) << (MaxLen - 32));
     ld_lost = |(eng_i.mem.rdata & ~(32'hffff_ffff >> f_q));
     ld_top = eng_i.mem.rdata[5'd31 - f_q];
     conv = add_sum[W-1:2*K];
@@ -314,14 +310,14 @@ module pka_victor_core
     mul_act_d = mul_act_q; x_one_d = x_one_q; ct_d = ct_q; xb_d = xb_q;
     elen_d = elen_q; nw_d = nw_q; nwe_d = nwe_q; f_d = f_q;
     t_zero_d = t_zero_q; t_last_d = t_last_q; last_step_d = last_step_q;
-    n_d = n_q; b_d = b_q; a0_d = a0_q; a1_d = a1_q; e_d = e_q; ld_d = ld_q; y_d = y_q;
+    n_d = n_q; b_d = b_q; a0_d = a0_q; a1_d = a1_q; e_d = e_q; ld_d = ld_q; ldc_d = ldc_q; y_d = y_q;
     sa1_d = sa1_q; sc1_d = sc1_q; sa2_d = sa2_q; sc2_d = sc2_q; q2_d = q2_q; first2_d = first2_q;
     mem_req = 1'b0; mem_we = 1'b0; mem_addr = '0; mem_wdata = '0;
     done = 1'b0;
 
     unique case (state_q)
       Idle: if (eng_i.cmd_valid) begin
-        cyc_d = '0; io_d = '0; opnd_d = '0; req_d = '0; rsp_d = '0; ld_d = '0;
+        cyc_d = '0; io_d = '0; opnd_d = '0; req_d = '0; rsp_d = '0; ld_d = '0; ldc_d = '0;
         is_exp_d = op_e'(eng_i.cmd.op) == OP_MODEXP || op_e'(eng_i.cmd.op) == OP_MODEXP_CT;
         ct_d = op_e'(eng_i.cmd.op) == OP_MODEXP_CT;
         elen_d = is_exp_d ? eng_i.cmd.elen : 16'd0;
@@ -346,15 +342,20 @@ module pka_victor_core
         begin
           if (req_q != opnd_words) begin
             mem_req  = 1'b1;
-            mem_addr = addr(32'(opnd_slot), req_q);
+            // E most significant word first (it enters e at the bottom), N, A, B least first
+            mem_addr = addr(32'(opnd_slot), is_e ? nwe_q - WiW'(1) - req_q : req_q);
             if (eng_i.mem.gnt) req_d = req_q + 1;
           end
           if (eng_i.mem.rvalid) begin
-            ld_d  = is_e ? ld_new : ld_aligned;
+            if (is_e) e_d = (e_q << 32) | MaxLen'(eng_i.mem.rdata);
+            else begin
+              ld_d  = ld_aligned;
+              ldc_d = ld_wsh[63:32];
+            end
             rsp_d = rsp_q + 1;
             if (opnd_q == 2'd0 && rsp_q == '0) n_odd_d = eng_i.mem.rdata[0];
             if (rsp_q + 1 == opnd_words) begin  // operand complete
-              req_d = '0; rsp_d = '0; ld_d = '0; opnd_d = opnd_q + 1;
+              req_d = '0; rsp_d = '0; ld_d = '0; ldc_d = '0; opnd_d = opnd_q + 1;
               unique case (opnd_q)
                 2'd0: begin
                   n_d = ld_aligned;
@@ -368,13 +369,13 @@ module pka_victor_core
                   a0_d = AW'(ld_aligned);
                   b_d  = BW'(ld_aligned);
                   wide_d = ld_lost;
+                  e_d = '0;                           // E enters at the bottom from here
                   if (is_exp_q && nwe_q == '0) begin  // a zero-length exponent: no E to load
-                    e_d = '0; state_d = Check; cnt_d = '0;
+                    state_d = Check; cnt_d = '0;
                   end
                 end
                 default: begin
-                  if (is_exp_q) e_d = ld_new;
-                  else begin
+                  if (!is_exp_q) begin
                     b_d = BW'(ld_aligned);
                     wide_d = wide_q || ld_lost;
                   end
@@ -511,7 +512,7 @@ module pka_victor_core
         ct_d = 1'b0; xb_d = 1'b0;
         elen_d = '0; nw_d = '0; nwe_d = '0; f_d = '0;
         t_zero_d = 1'b0; t_last_d = 1'b0; last_step_d = 1'b0;
-        n_d = '0; b_d = '0; a0_d = '0; a1_d = '0; e_d = '0; ld_d = '0; y_d = '0;
+        n_d = '0; b_d = '0; a0_d = '0; a1_d = '0; e_d = '0; ld_d = '0; ldc_d = '0; y_d = '0;
         sa1_d = '0; sc1_d = '0; sa2_d = '0; sc2_d = '0; q2_d = '0; first2_d = 1'b0;
       end
 
@@ -575,7 +576,7 @@ module pka_victor_core
     end
   end
   always_ff @(posedge clk_i) begin
-    n_q <= n_d; b_q <= b_d; a0_q <= a0_d; a1_q <= a1_d; e_q <= e_d; ld_q <= ld_d;
+    n_q <= n_d; b_q <= b_d; a0_q <= a0_d; a1_q <= a1_d; e_q <= e_d; ld_q <= ld_d; ldc_q <= ldc_d;
     ct_q <= ct_d; xb_q <= xb_d;
     rem_q <= rem_d; y_q <= y_d;
     sa1_q <= sa1_d; sc1_q <= sc1_d; sa2_q <= sa2_d; sc2_q <= sc2_d; q2_q <= q2_d;
