@@ -281,6 +281,17 @@ def unit_ports(sources: list[Path], module: str, rtl_params: Mapping[str, int | 
     return out
 
 
+def _engine_of(src: Path) -> str | None:
+    """The engine a source file belongs to (rtl/engines/<engine>/..., the example engine's test
+    model), or None for the accelerator's own and the common files."""
+    parts = Path(src).resolve().relative_to(REPO).parts
+    if parts[:2] == ("rtl", "engines") and len(parts) > 3:
+        return parts[2]
+    if Path(src).name == "pka_example_engine.sv":
+        return "example"
+    return None
+
+
 def unit_design(module: str, fileset_name: str, rtl_params: Mapping[str, int | str]) -> SynDesign:
     """A design unit of an engine (a PE, an array) on its own: every input driven by a scan shift
     register from one pin, every output captured each cycle into a register that shifts out to
@@ -296,6 +307,10 @@ def unit_design(module: str, fileset_name: str, rtl_params: Mapping[str, int | s
     # itself, or in pka_top every engine not disabled by its En<Name> parameter
     from pka.sim import param_defaults
     enabled = {**param_defaults(srcs, module), **rtl_params} if module == "pka_top" else {}
+    if module == "pka_top":
+        # a disabled engine's files are not elaborated: they stay out of the build (and its key, so
+        # that an edit to an engine a build does not hold leaves the build's measurement current)
+        srcs = [s for s in srcs if (eng := _engine_of(s)) is None or int(enabled.get(f"En{eng.capitalize()}", 0))]
     pre: list[str] = []
     for engine, ent in load_table().items():
         if module == f"pka_{engine}_core" or int(enabled.get(f"En{engine.capitalize()}", 0)):
