@@ -90,6 +90,9 @@ module pka_hscm_redc
   logic [15:0]     dj_q, dj_d;
   kind_e           dk_q, dk_d;
   logic [W-1:0]    dx_q, dx_d, dm_q, dm_d;   // X_j (T_j), M_j (0 past word f - 1)
+  logic            dfm1_q, dfm1_d;      // dj_q == f - 1
+  // a pass's reads start in the next cycle (registered: no counter compare before the RAM address)
+  logic            pgo_q, pgo_d, xgo_q, xgo_d;
   logic            mv_q, mv_d;          // stage A: the word rj_q of the previous cycle
   kind_e           mk_q, mk_d;
   // stage A's word index compares and addresses, registered from rj_q a cycle ahead (stages A
@@ -214,7 +217,7 @@ module pka_hscm_redc
     end
 
     // pass 2's reads start while pass 1's last word is in stage M
-    x2go = dv_q && dk_q == K_X1 && dj_q == fm1_q;
+    x2go = dv_q && dk_q == K_X1 && dfm1_q;
     if (x2go) begin
       rstart = 1'b1;
       rkind  = K_X2;
@@ -283,7 +286,7 @@ module pka_hscm_redc
         tt_d = (tt_q[0] ? tt_q : tt_q + ml_q) >> 1;
         mu_d = {!tt_q[0], mu_q[2*W-1:1]};
         i_d = i_q + 16'd1;
-        if (i_q == 16'(2 * W - 2)) begin   // the pass's reads start now
+        if (pgo_q) begin   // i = 2k - 2: the pass's reads start now
           rstart = 1'b1;
           rkind  = K_P;
           rwords = e_q + 16'd2;
@@ -319,7 +322,7 @@ module pka_hscm_redc
         q1_d  = {q1_q[Qw-2:0], !cc2[T+1]};   // q1 fills from the bottom, top bit first
         u_d   = u_q << 1;
         i_d = i_q - 16'd1;
-        if (i_q == 16'd1) begin   // pass 1's reads start now
+        if (xgo_q) begin   // i = 1: pass 1's reads start now
           rstart = 1'b1;
           rkind  = K_X1;
           rwords = f_q;
@@ -364,10 +367,14 @@ module pka_hscm_redc
       rr_d = (ri_q + 16'd1) != rn_q;
     end
 
+    pgo_d = st_q == P_MU && i_q == 16'(2 * W - 3);
+    xgo_d = st_q == X_DIV && i_q == 16'd2;
+
     // ---- stage D: the RAM data of the word read in the previous cycle -------------------------
     dv_d = rv_q;
     dk_d = rvk_q;
     dj_d = rj_q;
+    dfm1_d = rj_q == fm1_q;
     dm_d = (rj_q < f_q) ? rdb_i : '0;
     dx_d = (rj_q < f_q) ? rda_i : '0;
 
@@ -375,7 +382,7 @@ module pka_hscm_redc
     opnd = (dk_q == K_P) ? Qw'(mu_q) : q1_q;   // mu (2k bits) or q1 = 2^k q_h + q_l
     mv_d = dv_q;
     mk_d = dk_q;
-    mfm1_d = dj_q == fm1_q;
+    mfm1_d = dfm1_q;
     mep1_d = dj_q == ep1_q;
     mge2_d = dj_q >= 16'd2;
     mwa_d  = tb_q + Aw'(dj_q);
@@ -389,7 +396,7 @@ module pka_hscm_redc
       {st_d, i_d, pv_d, pj_d, mu_d, tt_d, ml_d, m0_d, xw_d, mw_d, u_d, p_d, rem_d, q1_d, mc_d,
        b1_d, b2_d, b3_d, ge_d, x_ent_d, m_ent_d, t_ent_d, n_d, f_d, e_d, fm1_d, ep1_d, xb_d, mb_d,
        tb_d, x0_d, m0a_d, rr_d, ri_d, rn_d, rk_d, ra_d, rb_d, rv_d, rj_d, rvk_d, dv_d, dj_d, dk_d,
-       dx_d, dm_d, mv_d, mk_d,
+       dx_d, dm_d, dfm1_d, pgo_d, xgo_d, mv_d, mk_d,
        mfm1_d, mep1_d, mge2_d, mwa_d, mnwa_d, bfm1_d, pr_d, xm_d, mm_d, bv_d, bd_d, bm_d} = '0;
     end
   end
@@ -401,6 +408,8 @@ module pka_hscm_redc
       rr_q <= 1'b0;
       rv_q <= 1'b0;
       dv_q <= 1'b0;
+      pgo_q <= 1'b0;
+      xgo_q <= 1'b0;
       mv_q <= 1'b0;
       bv_q <= 1'b0;
     end else begin
@@ -409,6 +418,8 @@ module pka_hscm_redc
       rr_q <= rr_d;
       rv_q <= rv_d;
       dv_q <= dv_d;
+      pgo_q <= pgo_d;
+      xgo_q <= xgo_d;
       mv_q <= mv_d;
       bv_q <= bv_d;
     end
@@ -456,6 +467,7 @@ module pka_hscm_redc
     dk_q    <= dk_d;
     dx_q    <= dx_d;
     dm_q    <= dm_d;
+    dfm1_q  <= dfm1_d;
     mk_q    <= mk_d;
     mfm1_q  <= mfm1_d;
     mep1_q  <= mep1_d;
