@@ -121,6 +121,8 @@ module pka_hscm_prog
   logic         ecross;              // this cycle's shift moves the top bit into the word below
   logic [31:0]  ewd;
   logic [63:0]  ewin;                // {ehi_q, elo_q}: the top bit is ewin[32 + eu_q[4:0]]
+  logic [8:0]   top9;                // ewin[32 + eu_q[4:0] -: 9]: the top bit after a shift of <= 8
+  logic         etop_q, etop_d;      // the top bit, ewin[32 + eu_q[4:0]], kept in a register
   logic [3:0]   esh;                 // the exponent's shift this cycle (bits)
   logic [RemW-1:0] rem_q, rem_d;     // exponent bits not yet consumed
   logic [4:0]   cnt_q, cnt_d;        // alignment counter: bits above elen (eload - elen < 32)
@@ -213,7 +215,10 @@ module pka_hscm_prog
     // the next digit, decoded into registers (the top digit has h bits, the others k)
     ewin = {ehi_q, elo_q};
     top8 = ewin[{1'b1, eu_q[4:0]} -: 8];
-    etop = top8[7];   // ehi_q[eu_q[4:0]]
+    top9 = ewin[{1'b1, eu_q[4:0]} -: 9];
+    // ehi_q[eu_q[4:0]] = top8[7], from a register: the alignment's one-bit-a-cycle loop and the
+    // ladder decide on it, and the pointer's multiplexer stays off their path to the pointer
+    etop = etop_q;
     if (crt_q) nb = (rem_q < RemW'(k_q)) ? rem_q[3:0] : k_q;   // fixed window: k, the last b
     else nb = (st_q == C_FIRST || st_q == H_LASTPRE || st_q == H_CONV) ? h_q : k_q;
     dig  = top8 >> (4'd8 - nb);
@@ -287,6 +292,10 @@ module pka_hscm_prog
       eu_d  = {ewp_q + EwW'(1), 5'd31};
       ewp_d = ewp_q + EwW'(1);
     end
+    // the top bit at the next pointer: a shift by esh (<= 8) lands inside the current window
+    etop_d = top9[4'd8 - esh];
+    if (e_clear_i) etop_d = 1'b0;
+    if (e_push_i) etop_d = e_word_i[31];
 
     // ---- program ---------------------------------------------------------------------------
     if (init_i) begin
@@ -487,6 +496,7 @@ module pka_hscm_prog
       d_d        = '0;
       d1_d       = '0;
       eu_d       = '0;      // reads outside the memory: erd_q = 0 from the next cycle
+      etop_d     = 1'b0;
       ehi_d      = '0;
       elo_d      = '0;
       ewp_d      = '0;
@@ -554,6 +564,7 @@ module pka_hscm_prog
     d_q        <= d_d;
     d1_q       <= d1_d;
     eu_q       <= eu_d;
+    etop_q     <= etop_d;
     ehi_q      <= ehi_d;
     elo_q      <= elo_d;
     ewp_q      <= ewp_d;
