@@ -168,7 +168,8 @@ module pka_hscm_core
   logic [TagW-1:0] f_r [2], em1_r [2], fp1_r [2], fm1_r [2];
   logic            inj_valid [2], inj_first [2];
   logic [W-1:0]    inj_a [2], inj_b [2], inj_n [2];
-  logic [6:0]      inj_tgt [2], pe_first [2], pe_last [2];
+  logic [Pes-1:0]  inj_tgt [2];
+  logic [6:0]      pe_first [2], pe_last [2];
   logic            inj_dir [2];
   logic            a_lstart [2], a_res [2], a_qv [2];
   logic [6:0]      a_lpe [2];
@@ -805,6 +806,7 @@ module pka_hscm_core
   for (genvar r = 0; r < 2; r++) begin : g_hscm
     pka_hscm_seq #(
       .W    (W),
+      .Pes  (Pes),
       .TagW (TagW),
       .Aw   (Aw),
       .Ew   (Ew)

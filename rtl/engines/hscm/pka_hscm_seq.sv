@@ -28,6 +28,7 @@ module pka_hscm_seq
   import pka_hscm_pkg::*;
 #(
   parameter int unsigned W    = 16,  // word bits
+  parameter int unsigned Pes  = 4,   // PEs of the array (the injection target's one-hot width)
   parameter int unsigned TagW = 9,   // iteration index bits
   parameter int unsigned Aw   = 12,  // operand RAM address bits
   parameter int unsigned Ew   = 68   // words per RAM entry (e_max)
@@ -70,7 +71,7 @@ module pka_hscm_seq
   output logic [W-1:0]    inj_a_o,
   output logic [W-1:0]    inj_b_o,
   output logic [W-1:0]    inj_n_o,
-  output logic [6:0]      inj_tgt_o,
+  output logic [Pes-1:0]  inj_tgt_o,    // the PE that takes the stream, one-hot
   output logic            inj_dir_o,    // chain start: into the first PE, not its FIFO
   output logic            done_o
 );
@@ -213,6 +214,8 @@ module pka_hscm_seq
   desc_t           cur_w, res_w, inj_w;
   logic            cur_v_w, res_v_w, inj_v_w, dir_w, rx_act_w, cx_v_w, iv_w, if_w, we_w, done_w;
   logic [6:0]      tgt_w;
+  logic [Pes-1:0]  toh_q, toh_w;       // tgt_q one-hot (decoded before the register: the array's
+                                       // per-PE input selects start from a flip-flop)
   logic [TagW-1:0] rx_w, cx_w;
   logic [1:0]      cy_w;
   logic [Aw-1:0]   wa_w, ra_w, rb_w;
@@ -227,6 +230,7 @@ module pka_hscm_seq
       {cur_w, res_w, inj_w, cur_v_w, res_v_w, inj_v_w, dir_w, rx_act_w, cx_v_w, iv_w, if_w, we_w,
        done_w, tgt_w, rx_w, cx_w, cy_w, wa_w, ra_w, rb_w, wd_w, ia_w, ib_w, in_w} = '0;
     end
+    for (int p = 0; p < int'(Pes); p++) toh_w[p] = tgt_w == 7'(p) && !wipe_i;   // 0 in the wipe
   end
 
   // ---- registers ----------------------------------------------------------------------------
@@ -257,6 +261,7 @@ module pka_hscm_seq
     res_q <= res_w;
     inj_q <= inj_w;
     tgt_q <= tgt_w;
+    toh_q <= toh_w;
     dir_q <= dir_w;
     rx_q  <= rx_w;
     cx_q  <= cx_w;
@@ -281,6 +286,6 @@ module pka_hscm_seq
   assign inj_a_o     = ia_q;
   assign inj_b_o     = ib_q;
   assign inj_n_o     = in_q;
-  assign inj_tgt_o   = tgt_q;
+  assign inj_tgt_o   = toh_q;
   assign inj_dir_o   = dir_q;
 endmodule
