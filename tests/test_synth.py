@@ -274,6 +274,21 @@ def _bench_synth():
     return mod
 
 
+def test_top_unit_reads_only_its_engines_files() -> None:
+    """A pka_top build holds the files of the engines it enables and no others, so its key (and its
+    row in bench/results/synth.json) does not change when an engine it does not hold is edited."""
+    params = {"MaxLen": 256, "EnExample": 0, "EnHscm": 1, "HscmPes": 2, "HscmW": 16, "MinSlotAw": 7}
+    rsa = S.unit_design("pka_top", "top", params)
+    names = {Path(p).resolve().relative_to(REPO).as_posix() for p in rsa.sources}
+    assert "rtl/engines/hscm/pka_hscm_core.sv" in names and "rtl/top/pka_top_seq.sv" in names
+    assert not any(n.startswith(("rtl/engines/victor/", "rtl/engines/rns/", "rtl/engines/csa2/"))
+                   for n in names)
+    assert not any(n.endswith("pka_example_engine.sv") for n in names)
+    both = S.unit_design("pka_top", "top", dict(params, EnVictor=1))
+    assert "rtl/engines/victor/pka_victor_core.sv" in {Path(p).resolve().relative_to(REPO).as_posix()
+                                                       for p in both.sources}
+
+
 def test_bench_top_rows_are_the_builds_users_run() -> None:
     """bench/synth.py's pka_top rows: the builds `make demo` (pka.driver's sessions) and `make
     soc-demo` (soc/run.py) simulate, and a row's time per operation = pka_top's COMPUTE / fmax."""

@@ -307,13 +307,17 @@ def unit_design(module: str, fileset_name: str, rtl_params: Mapping[str, int | s
     # itself, or in pka_top every engine not disabled by its En<Name> parameter
     from pka.sim import param_defaults
     enabled = {**param_defaults(srcs, module), **rtl_params} if module == "pka_top" else {}
+
+    def holds(engine: str) -> bool:   # pka_top's En<Name> parameter
+        return bool(int(enabled.get(f"En{engine.capitalize()}", 0)))
+
     if module == "pka_top":
         # a disabled engine's files are not elaborated: they stay out of the build (and its key, so
         # that an edit to an engine a build does not hold leaves the build's measurement current)
-        srcs = [s for s in srcs if (eng := _engine_of(s)) is None or int(enabled.get(f"En{eng.capitalize()}", 0))]
+        srcs = [s for s in srcs if (eng := _engine_of(s)) is None or holds(eng)]
     pre: list[str] = []
     for engine, ent in load_table().items():
-        if module == f"pka_{engine}_core" or int(enabled.get(f"En{engine.capitalize()}", 0)):
+        if module == f"pka_{engine}_core" or holds(engine):
             pre += [c for c in ent.get("yosys_pre", ()) if c not in pre]
     return SynDesign(f"unit-{module}", module, tuple(srcs), dict(rtl_params), 0, 0, {}, mapping=f"unit of {fileset_name}",
                      ports=tuple(ports), yosys_pre=tuple(pre))
