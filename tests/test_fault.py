@@ -167,3 +167,37 @@ def test_pass_length_flip_is_caught() -> None:
     assert single == ["detected:ERR_FAULT"] * len(single), single
     double = _control_flips("cwords", both=True, bits=6)
     assert any(x != "detected:ERR_FAULT" for x in double), double
+
+
+def test_sequencer_watchdog() -> None:
+    """The sequencer's own watchdog (a program or pass that runs away, pka_top_seq's gwd): mid-command
+    its bound is ((elen + 8)(W + 4)^2 << s) + 2^20, W = ceil(len / 32), s >= 5 (two registered
+    products of the lengths captured at the start); a flip of the cycle counter to past the bound
+    ends the command with ERR_TIMEOUT at once, a flip that leaves it below lets the command finish
+    with its result."""
+    import random
+
+    from pka.analysis.fault import Injector, rsa_crt_operation
+
+    op = rsa_crt_operation("hscm", SMALL["bits"], SMALL["params"], 7)
+    inj = Injector(op, check=True)
+    seen: dict[str, int] = {}
+    try:
+        inj.restore()
+
+        def at_cmd() -> None:
+            inj.sim.idle(40)
+            seen.update({n: inj.sim.peek(f"pka_top.u_seq.{n}_q") for n in ("gwd", "elen", "len")})
+
+        inj.bus.on_cmd = at_cmd
+        assert op.run(inj.pka) == op.expected
+        g = seen["gwd"]
+        base = (seen["elen"] + 8) * ((seen["len"] + 31) // 32 + 4) ** 2
+        q, r = divmod(g - (1 << 20), base)
+        assert r == 0 and q >= 32 and q & (q - 1) == 0, (seen, q, r)
+        over = inj.inject(0, random.Random(0), cycle=40, flips=[("pka_top.u_seq.cyc_q", g.bit_length())])
+        assert (over.outcome, over.status) == ("other", "ERR_TIMEOUT"), over
+        under = inj.inject(1, random.Random(0), cycle=40, flips=[("pka_top.u_seq.cyc_q", g.bit_length() - 2)])
+        assert under.outcome == "masked", under
+    finally:
+        inj.close()

@@ -207,6 +207,17 @@ module pka_top_seq
                                             // message blinding: no remnant of m in the engine)
   logic              eused_q, eused_d;      // the command ran an engine operation
   logic [WdW-1:0]    wd_q, wd_d, wdb_q, wdb_d;
+  // the watchdog bounds (elen + 8)(words + 4)^2 2^shift + c, each over two registered products (no
+  // path through two multipliers, nor from the bus through one): the command's from its lengths,
+  // captured at the start (ga, gb); the engine command's from eelen and cwords, tracked each cycle
+  // (wp, wc -> wdp) and taken into wdb in the engine's second waiting cycle. Until then a bound holds
+  // all ones or an earlier value, which is at least its constant c (2^20, 2^16): never a few cycles
+  logic [16:0]       ga_q, ga_d;            // elen + 8
+  logic [8:0]        gb_q, gb_d;            // words + 4
+  logic [25:0]       gp_q;                  // ga gb
+  logic [25:0]       wp_q;                  // (eelen + 8)(cwords + 4)
+  logic [8:0]        wc_q;                  // cwords + 4
+  logic [WdW-1:0]    wdp_q;                 // the engine command's bound
   // a call of the MONT program from another program
   logic              ret_q, ret_d;
   kind_e             rkind_q, rkind_d;
@@ -228,7 +239,8 @@ module pka_top_seq
   logic              wb_v_q, wb_v_d;
   logic [PAw-1:0]    wb_a_q, wb_a_d;
   logic [31:0]       wb_w_q, wb_w_d;
-  logic [95:0]       mp_q, mp_d;            // FnMac: the product s1 r, from the word read first
+  logic [31:0]       m1_q, m1_d;            // FnMac: the multiplier's word (s1's, read first)
+  logic [63:0]       pl_q, pl_d, ph_q, ph_d;  // FnMac: its products with r's low and high 32 bits
   logic              c1_q, c1_d, c2_q, c2_d, c3_q, c3_d, c4_q, c4_d;
   logic              sh_q, sh_d, neg_q, neg_d, sign_q, sign_d, sel_q, sel_d;
   logic              odd_q, odd_d, nz_q, nz_d, one_q, one_d;
@@ -289,8 +301,8 @@ module pka_top_seq
     unique case (fn)
       FnZero, FnInitX, FnClr, FnRand:         return 2'd0;
       FnScanN, FnNm2, FnCopy, FnIsOne, FnLd:  return 2'd1;
-      FnDbl, FnFix, FnInvChk, FnEq, FnMac:    return 2'd2;
-      default:                                return 2'd3;   // the add/sub passes: N, A, B
+      FnDbl, FnFix, FnInvChk, FnEq:           return 2'd2;
+      default:                                return 2'd3;   // the add/sub passes: N, A, B; FnMac
     endcase
   endfunction
 
@@ -415,10 +427,8 @@ module pka_top_seq
   logic [2:0]  e_pick, e_exp, e_mul;
   state_e      fin_st;                 // where a program ends: the clean-up if it read a secret
   logic [15:0] lp, lq;                 // RSA_CRT: bits of p and q
-  logic [WdW-1:0] wd_bound;
   logic        stall;                // FnRand waits for an entropy word
   logic [96:0] mac;                  // FnMac: s0 + s1 * r + carry
-  logic [31:0] m1_w;                 // FnMac: the multiplier's word (bit 0 cleared for s1 - 1)
   logic [CntW-1:0] midx;             // FnMac: the multiplier's word index, pidx - 2 rnd (s1's read address)
 
   always_comb begin
@@ -429,7 +439,7 @@ module pka_top_seq
     ret_d = ret_q; rkind_d = rkind_q; rstep_d = rstep_q; msrc_d = msrc_q; mdst_d = mdst_q; mr_d = mr_q; mlen_d = mlen_q;
     fn_d = fn_q; ovh_d = ovh_q; pidx_d = pidx_q; pwords_d = pwords_q; pph_d = pph_q; s0_d = s0_q; s1_d = s1_q;
     s2_d = s2_q; dst_d = dst_q; w0_d = w0_q; w1_d = w1_q; wb_v_d = wb_v_q; wb_a_d = wb_a_q; wb_w_d = wb_w_q;
-    mp_d = '0;                           // the product lives one cycle (it is of secret words)
+    m1_d = '0; pl_d = '0; ph_d = '0;     // FnMac's word and products live one cycle (secret words)
     c1_d = c1_q; c2_d = c2_q; c3_d = c3_q; c4_d = c4_q;
     sh_d = sh_q; neg_d = neg_q; sign_d = sign_q; sel_d = sel_q; odd_d = odd_q; nz_d = nz_q;
     one_d = one_q; topw_d = topw_q; toplz_d = toplz_q; ebits_d = ebits_q; iter_d = iter_q; n0_d = n0_q; y_d = y_q;
@@ -439,8 +449,8 @@ module pka_top_seq
     blind_d = blind_q; bk_d = bk_q; r64_d = r64_q; ecnt_d = ecnt_q; mc_d = mc_q; msub_d = msub_q; rnd_d = rnd_q; rw_d = rw_q;
     sbl_d = sbl_q; ksrc_d = ksrc_q; wo_d = wo_q; mz_d = mz_q; zlim_d = zlim_q; rmk_d = rmk_q; poff_d = poff_q;
     ldsub_d = ldsub_q; ldcox_d = ldcox_q; cox_d = cox_q; ch_d = ch_q; cv2_d = cv2_q; dck_d = dck_q; dref_d = dref_q;
-    edn_req_o = 1'b0; stall = 1'b0; mac = '0; m1_w = '0;
-    rcp_d = rcp_q; rcw_d = rcw_q; inprog_d = inprog_q; gwd_d = gwd_q;
+    edn_req_o = 1'b0; stall = 1'b0; mac = '0;
+    rcp_d = rcp_q; rcw_d = rcw_q; inprog_d = inprog_q; gwd_d = gwd_q; ga_d = ga_q; gb_d = gb_q;
     mem_req_o = 1'b0; mem_we_o = 1'b0; mem_addr_o = '0; mem_wdata_o = '0;
     done_o = 1'b0;
     nsrc = fn_nsrc(fn_q);
@@ -454,8 +464,7 @@ module pka_top_seq
     fin_st = osec_q ? SClean : SDone;
     lp = elen_q;
     lq = arg_q[15:0];
-    wd_bound = (((WdW'(eelen_q) + 8) * (WdW'(cwords_q) + 4) * (WdW'(cwords_q) + 4)) << WdShift[eng_q])
-               + WdW'(1 << 16);
+    if (state_q != SIdle) gwd_d = (WdW'(35'(gp_q) * 35'(gb_q)) << GwdShift) + WdW'(1 << 20);
 
     if (state_q != SIdle) cyc_d = cyc_q + 1;
 
@@ -488,8 +497,7 @@ module pka_top_seq
           kind_d = KNop; step_d = '0; fin_d = 1'b0; cyc_d = '0; comp_d = '0; io_d = '0; code_d = ST_OK;
           wrm_d = '0; osec_d = 1'b0; eused_d = 1'b0; ret_d = 1'b0; ovh_d = 1'b0; wmid_d = 1'b0;
           blind_d = !blind_off_i; sbl_d = 1'b0; rcp_d = '0; inprog_d = 1'b1; ksrc_d = pslot_t'(SLOT_E);
-          gwd_d = (((WdW'(elen_i) + 8) * (WdW'(wordsof(len_i)) + 4) * (WdW'(wordsof(len_i)) + 4)) << GwdShift)
-                  + WdW'(1 << 20);
+          ga_d = 17'(elen_i) + 17'd8; gb_d = 9'(wordsof(len_i)) + 9'd4; gwd_d = '1;
           state_d = SDecode;
           // an engine id that is not in the build can serve nothing (ERR_UNSUPPORTED)
           badeng_d = (eng_i != 4'd0 && (eng_i >= 4'(NumEng) || !EngMask[eng_i[2:0]]));
@@ -1339,20 +1347,26 @@ module pka_top_seq
         if (kind_q != KReset && !ovh_q) comp_d = comp_q + 1;
         if (!last_ph) begin
           mem_req_o  = 1'b1;
-          if (fn_q == FnMac)
-            // the multiplier's word first (its product is made while the addend's word is read)
+          if (fn_q == FnMac) begin
+            // four cycles a word: the multiplier's word first, then the addend's, a cycle without a
+            // RAM access for the products, the write
             mem_addr_o = (pph_q == 2'd0) ? slot_addr(s1_q, midx[SlotAw-1:0]) : slot_addr(s0_q, pidx_q[SlotAw-1:0]);
-          else
+            mem_req_o  = (pph_q != 2'd2);
+          end else
             mem_addr_o = slot_addr((pph_q == 2'd0) ? s0_q : (pph_q == 2'd1) ? s1_q : s2_q,
                                    (fn_q == FnLd) ? poff_q : (pph_q == 2'd1) ? midx[SlotAw-1:0] : pidx_q[SlotAw-1:0]);
           pph_d = pph_q + 1;
           if (pph_q == 2'd1) w0_d = mem_rdata_i;
           if (pph_q == 2'd2) w1_d = mem_rdata_i;
-          if (fn_q == FnMac && pph_q == 2'd1) begin
-            // FnMac: s1's word (bit 0 cleared for s1 - 1; zero outside the multiplier's words) times r
-            m1_w = (pidx_q < CntW'({rnd_q, 1'b0}) || midx >= CntW'(cwords_q)) ? 32'd0
+          // FnMac: s1's word (bit 0 cleared for s1 - 1; zero outside the multiplier's words) into m1
+          // as it arrives (s0's follows into w1); then its two 32 x 32-bit products with r, each from
+          // registers into a register, so no path holds a multiplier and the adders of the write cycle
+          if (fn_q == FnMac && pph_q == 2'd1)
+            m1_d = (pidx_q < CntW'({rnd_q, 1'b0}) || midx >= CntW'(cwords_q)) ? 32'd0
                  : (msub_q && midx == '0) ? (mem_rdata_i & ~32'd1) : mem_rdata_i;
-            mp_d = 96'(m1_w) * 96'(r64_q);
+          if (fn_q == FnMac && pph_q == 2'd2) begin
+            pl_d = 64'(m1_q) * 64'(r64_q[31:0]);
+            ph_d = 64'(m1_q) * 64'(r64_q[63:32]);
           end
         end else begin
           // the operand words of this index: N first, then A (or x), then B
@@ -1387,9 +1401,9 @@ module pka_top_seq
             FnMac: begin
               // dst = s0 + (s1 [- 1]) r 2^(64 rnd) + carry, word by word; source words from cwords on
               // are zero (s0's only in round 0: later rounds add into the whole running sum); s1's
-              // word was read first and its product is in mp_q, s0's word arrives now
-              mac = 97'((mz_q || (rnd_q == '0 && pidx_q >= CntW'(cwords_q))) ? 32'd0 : mem_rdata_i) + 97'(mp_q)
-                  + 97'(mc_q);
+              // products are in pl_q and ph_q, s0's word in w1_q
+              mac = 97'((mz_q || (rnd_q == '0 && pidx_q >= CntW'(cwords_q))) ? 32'd0 : w1_q) + 97'(pl_q)
+                  + {1'b0, ph_q, 32'd0} + 97'(mc_q);
               mc_d = mac[96:32];
               mem_req_o = 1'b1; mem_addr_o = slot_addr(dst_q, pidx_q[SlotAw-1:0]); mem_wdata_o = mac[31:0];
             end
@@ -1501,7 +1515,7 @@ module pka_top_seq
       end
 
       SEngCmd: begin
-        wd_d = '0; wdb_d = wd_bound;
+        wd_d = '0; wdb_d = '1;
         if (ecmd_ready_i[eng_q]) begin
           state_d = SEngWait;
           if (!ewipe_q) eused_d = 1'b1;
@@ -1510,6 +1524,7 @@ module pka_top_seq
 
       SEngWait: begin
         wd_d = wd_q + 1;
+        if (wd_q == WdW'(1)) wdb_d = wdp_q;   // the bound of this command (wdp two cycles behind SEngCmd)
         if (eres_i[eng_q].done) begin
           if (ewipe_q && wmid_q) begin
             // the wipe after a command (wmid): overhead, then the program goes on
@@ -1679,7 +1694,7 @@ module pka_top_seq
       taint_q <= '0; wrm_q <= '0; osec_q <= 1'b0; bound_q <= 1'b0; kc_q <= 1'b0; wn_q <= 1'b0;
       zm_q <= '0; cst_q <= '0; ze_q <= '0; rcnt_q <= '0; erst_q <= 1'b0;
       blind_q <= 1'b0; bk_q <= 1'b0; ecnt_q <= 1'b0; mc_q <= '0; msub_q <= 1'b0; rnd_q <= '0; rw_q <= '0; sbl_q <= 1'b0;
-      rcp_q <= '0; rcw_q <= '0; inprog_q <= 1'b0; gwd_q <= '0;
+      rcp_q <= '0; rcw_q <= '0; inprog_q <= 1'b0; gwd_q <= '0; ga_q <= '0; gb_q <= '0;
       ksrc_q <= pslot_t'(SLOT_E); wo_q <= 1'b0; mz_q <= 1'b0; zlim_q <= '1; rmk_q <= 1'b0; poff_q <= '0;
       ldsub_q <= 1'b0; ldcox_q <= 1'b0; cox_q <= '0; ch_q <= '0; cv2_q <= 1'b0; dck_q <= '0; dref_q <= '0;
       wb_v_q <= 1'b0;
@@ -1699,16 +1714,28 @@ module pka_top_seq
       taint_q <= taint_d; wrm_q <= wrm_d | acc_wr; osec_q <= osec_d || acc_sec; bound_q <= bound_d; kc_q <= kc_d; wn_q <= wn_d;
       zm_q <= zm_d; cst_q <= cst_d; ze_q <= ze_d; rcnt_q <= rcnt_d; erst_q <= erst_d;
       blind_q <= blind_d; bk_q <= bk_d; ecnt_q <= ecnt_d; mc_q <= mc_d; msub_q <= msub_d; rnd_q <= rnd_d; rw_q <= rw_d;
-      sbl_q <= sbl_d; rcp_q <= rcp_d; rcw_q <= rcw_d; inprog_q <= inprog_d; gwd_q <= gwd_d;
+      sbl_q <= sbl_d; rcp_q <= rcp_d; rcw_q <= rcw_d; inprog_q <= inprog_d; gwd_q <= gwd_d; ga_q <= ga_d; gb_q <= gb_d;
       ksrc_q <= ksrc_d; wo_q <= wo_d; mz_q <= mz_d; zlim_q <= zlim_d; rmk_q <= rmk_d; poff_q <= poff_d;
       ldsub_q <= ldsub_d; ldcox_q <= ldcox_d; cox_q <= cox_d; ch_q <= ch_d; cv2_q <= cv2_d; dck_q <= dck_d;
       dref_q <= dref_d; wb_v_q <= wb_v_d;
     end
   end
+  // the watchdog bounds' products (see ga_q): one multiplication per register
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      gp_q <= '0; wp_q <= '0; wc_q <= '0; wdp_q <= '0;
+    end else begin
+      gp_q  <= 26'(ga_q) * 26'(gb_q);
+      wp_q  <= (26'(eelen_q) + 26'd8) * (26'(cwords_q) + 26'd4);
+      wc_q  <= 9'(cwords_q) + 9'd4;
+      wdp_q <= (WdW'(35'(wp_q) * 35'(wc_q)) << WdShift[eng_q]) + WdW'(1 << 16);
+    end
+  end
+
   // datapath registers (no reset needed)
   always_ff @(posedge clk_i) begin
     w0_q <= w0_d; w1_q <= w1_d; n0_q <= n0_d; y_q <= y_d; t_q <= t_d; r64_q <= r64_d;
-    wb_a_q <= wb_a_d; wb_w_q <= wb_w_d; mp_q <= mp_d;
+    wb_a_q <= wb_a_d; wb_w_q <= wb_w_d; m1_q <= m1_d; pl_q <= pl_d; ph_q <= ph_d;
   end
 
   // the command valid depends on the state only (no path from an engine's outputs back into it)
