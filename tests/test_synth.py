@@ -251,6 +251,10 @@ def test_unit_mode_wrapper_lint_clean_and_ports(tmp_path: Path) -> None:
     assert wa == {"ff": in_w + out_w + 4, "lut4": out_w}
     with pytest.raises(PkaError, match="no module"):
         S.unit_design("pka_nope", "example", {})
+    # a unit with an unpacked array port (hscm's I/O unit: we_o [2]) gets a clear error, not a
+    # wrapper Yosys cannot elaborate
+    with pytest.raises(PkaError, match="unpacked array"):
+        S.unit_design("pka_hscm_io", "hscm", {})
 
 
 def test_unit_pka_top_takes_its_engines_yosys_work_arounds() -> None:

@@ -277,6 +277,9 @@ def unit_ports(sources: list[Path], module: str, rtl_params: Mapping[str, int | 
         d = str(port.direction).rsplit(".", 1)[-1]
         if d not in ("In", "Out"):
             raise PkaError(Status.ERR_UNSUPPORTED, f"{module}: port {port.name} is {d} (only in/out supported)")
+        if port.type.isUnpackedArray:
+            raise PkaError(Status.ERR_UNSUPPORTED, f"{module}: port {port.name} is an unpacked array "
+                                                   "(the scan wrapper connects packed ports only)")
         out.append((str(port.name), "in" if d == "In" else "out", int(port.type.bitWidth)))
     return out
 
