@@ -22,7 +22,12 @@
 // One port access at a time: about 3 cycles per port word plus stalls (io_cycles).
 // Timing: the load item, the RAM write addresses, the port address and the length masks are
 // registers (computed one cycle ahead), so the RAM and the port see flip-flops, not the item
-// table's decoding.  wipe_i (OP_ZEROIZE) holds every register at 0 (no port access).
+// table's decoding. The item and port word counters move in three ways only (to 0, held, + 1):
+// the state machine picks one (lis, lps) and each registered value takes the matching one of
+// three candidates made from registers (the next item is itself a register, nitem_q, made a
+// cycle ahead: the item never advances in two cycles in a row), so no path runs from the state
+// machine's conditions through the item table, a length compare or an address adder.
+// wipe_i (OP_ZEROIZE) holds every register at 0 (no port access).
 `default_nettype none
 
 module pka_hscm_io
@@ -76,6 +81,7 @@ module pka_hscm_io
   localparam int unsigned SlotWords = 1 << (MemAw - 4);
 
   typedef enum logic [1:0] {DST_RAM, DST_NRAM, DST_EXP} dst_e;
+  typedef enum logic [1:0] {MV_ZERO, MV_HOLD, MV_INC} mv_e;   // a counter's next value
   typedef enum logic [1:0] {CHK_NONE, CHK_MOD, CHK_LEN, CHK_LIM} chk_e;
   typedef struct packed {
     logic        valid;
@@ -197,6 +203,10 @@ module pka_hscm_io
 
   item_t       item, item_d;     // item_q: the current load item (of li_q)
   item_t       item_q;
+  item_t       nitem_q, nitem_d; // the item after it (of li_q + 1)
+  logic [15:0] npw_q, npw_d, nnpw_q, nnpw_d;   // port words of item_q, of nitem_q
+  mv_e         lis, lps;         // how li and lp move this cycle
+  logic [15:0] lpn;              // lp_q + 1
   logic [Aw-1:0] wa_q [2], wa_d [2];   // RAM write addresses (entry base + lw)
   logic [Aw-1:0] sa_q, sa_d;     // store: RAM read address
   logic [MemAw-1:0] pa_q, pa_d;  // port address of port word lp
@@ -211,48 +221,83 @@ module pka_hscm_io
   logic [15:0] half;             // MUL: port words of R (then R_HI)
   logic [7:0]  err_w;            // error found in this port word
 
+  // the bits of port word p that a value of `lim` bits may have set
+  function automatic logic [31:0] lmask_of(logic [16:0] lim, logic [15:0] p);
+    logic signed [17:0] rel;
+    rel = $signed({1'b0, lim}) - $signed(18'({p, 5'd0}));
+    if (rel <= 0) return '0;
+    if (rel >= 32) return '1;
+    return (32'd1 << rel[4:0]) - 32'd1;
+  endfunction
+
+  // store: the bits of port word p inside the result (MONTMUL's has n + 2W + 1 bits; the RES
+  // entry's words above it are stale)
+  function automatic logic [31:0] smask_of(op_e op, logic [15:0] n, logic [15:0] p);
+    logic signed [22:0] srel;
+    srel = $signed(23'(n) + 23'(2 * W + 1)) - $signed(23'({p, 5'd0}));
+    if (op != OP_MONTMUL || srel >= 32) return '1;
+    if (srel <= 0) return '0;
+    return (32'd1 << srel[4:0]) - 32'd1;
+  endfunction
+
+  // the port address of port word p (store: R, MUL's second half R_HI; load: the item's slot)
+  function automatic logic [MemAw-1:0] pa_of(logic st, op_e op, logic [15:0] hw, logic [3:0] slot,
+                                             logic [15:0] p);
+    if (!st) return MemAw'(32'(slot) * SlotWords + 32'(p));
+    if (op == OP_MUL && p >= hw) return MemAw'(32'(SLOT_R_HI) * SlotWords + 32'(p - hw));
+    return MemAw'(32'(SLOT_R) * SlotWords + 32'(p));
+  endfunction
+
   // ---- one cycle ahead: the next item, masks and addresses of port word lp_d -----------------
+  assign lpn = lp_q + 16'd1;
+
   always_comb begin
-    item_d = load_item(op_i, li_d, len_i, elen_i, lenq_i, dpl_i, dql_i);
-    begin
-      logic signed [17:0] rel;
-      rel = $signed({1'b0, item.lim}) - $signed(18'({lp_d, 5'd0}));
-      if (rel <= 0) lmask_d = '0;
-      else if (rel >= 32) lmask_d = '1;
-      else lmask_d = (32'd1 << rel[4:0]) - 32'd1;
-    end
-    begin   // MONTMUL's result has n + 2W + 1 bits; the RES entry's words above it are stale
-      logic signed [22:0] srel;
-      srel = $signed(23'(len_i) + 23'(2 * W + 1)) - $signed(23'({lp_d, 5'd0}));
-      if (op_i != OP_MONTMUL || srel >= 32) smask_d = '1;
-      else if (srel <= 0) smask_d = '0;
-      else smask_d = (32'd1 << srel[4:0]) - 32'd1;
-    end
-    top_d  = lp_d == topw;
-    topm_d = 32'd1 << 5'(item.lim[4:0] - 5'd1);
+    item_t i0;
+    i0  = load_item(op_i, '0, len_i, elen_i, lenq_i, dpl_i, dql_i);
+    nitem_d = load_item(op_i, li_q + 4'd1, len_i, elen_i, lenq_i, dpl_i, dql_i);
+    nnpw_d  = pw(nitem_d.bits);
     storing = store_i || st_q == S_RD0 || st_q == S_RD1 || st_q == S_ASM || st_q == S_REQ;
-    if (storing) begin
-      if (op_i == OP_MUL && lp_d >= half) begin
-        pa_d = MemAw'(32'(SLOT_R_HI) * SlotWords + 32'(lp_d - half));
-      end else begin
-        pa_d = MemAw'(32'(SLOT_R) * SlotWords + 32'(lp_d));
+    unique case (lis)
+      MV_ZERO: begin item_d = i0;      npw_d = pw(i0.bits); end
+      MV_INC:  begin item_d = nitem_q; npw_d = nnpw_q;      end
+      default: begin item_d = item_q;  npw_d = npw_q;       end
+    endcase
+    // the masks, the top-bit flag and the port address of port word lp_d (with item_q: a new item
+    // starts from port word 0 in L_ITEM, a cycle after it became item_q)
+    unique case (lps)
+      MV_ZERO: begin
+        lmask_d = lmask_of(item.lim, '0);
+        smask_d = smask_of(op_i, len_i, '0);
+        top_d   = topw == '0;
+        pa_d    = pa_of(storing, op_i, half, item.slot, '0);
       end
-    end else begin
-      pa_d = MemAw'(32'(item.slot) * SlotWords + 32'(lp_d));
-    end
-    if (wipe_i) {item_d, lmask_d, smask_d, top_d, topm_d, pa_d} = '0;
+      MV_INC: begin
+        lmask_d = lmask_of(item.lim, lpn);
+        smask_d = smask_of(op_i, len_i, lpn);
+        top_d   = topw == lpn;
+        pa_d    = pa_of(storing, op_i, half, item.slot, lpn);
+      end
+      default: begin
+        lmask_d = lmask_q;
+        smask_d = smask_q;
+        top_d   = top_q;
+        pa_d    = pa_q;
+      end
+    endcase
+    topm_d = 32'd1 << 5'(item.lim[4:0] - 5'd1);
+    if (wipe_i) {item_d, nitem_d, npw_d, nnpw_d, lmask_d, smask_d, top_d, topm_d, pa_d} = '0;
   end
 
   always_comb begin
     item = item_q;
-    npw  = pw(item.bits);
+    npw  = npw_q;
     topw = (item.lim[15:0] - 16'd1) >> 5;
     rd64 = 64'(rd_i);
     half = store_words_i >> 1;
 
     st_d  = st_q;
-    li_d  = li_q;
-    lp_d  = lp_q;
+    lis   = MV_HOLD;
+    lps   = MV_HOLD;
     lw_d  = lw_q;
     buf_d = buf_q;
     lh_d  = lh_q;
@@ -283,15 +328,15 @@ module pka_hscm_io
 
     unique case (st_q)
       IO_IDLE: begin
-        li_d  = '0;
-        lp_d  = '0;
+        lis   = MV_ZERO;
+        lps   = MV_ZERO;
         err_d = ST_OK;
         sa_d  = addr(store_ent_i, '0);
         if (load_i) st_d = L_ITEM;
         if (store_i) st_d = S_RD0;
       end
       L_ITEM: begin
-        lp_d = '0;
+        lps = MV_ZERO;
         lw_d = item.off;
         wa_d[0] = addr(item.ent0, item.off);
         wa_d[1] = addr(item.ent1, item.off);
@@ -321,19 +366,19 @@ module pka_hscm_io
         end
         if (item.chk == CHK_MOD && lp_q == '0 && !mem_rdata_i[0]) err_w = ST_ERR_EVEN_MODULUS;
         if (err_q == ST_OK) err_d = err_w;   // the first error wins
-        lp_d = lp_q + 16'd1;
+        lps = MV_INC;
         if (item.dst == DST_EXP) begin
           e_push_o[0] = item.en0;
           e_push_o[1] = item.en1;
-          if (lp_q + 16'd1 == npw) begin
-            li_d = li_q + 4'd1;
+          if (lpn == npw) begin
+            lis  = MV_INC;
             st_d = L_ITEM;
           end else begin
             st_d = L_REQ;
           end
         end else if (W == 64 && !lp_q[0]) begin
           buf_d = {32'd0, mem_rdata_i};
-          if (lp_q + 16'd1 == npw) begin
+          if (lpn == npw) begin
             lh_d = 2'd1;
             st_d = L_WR;
           end else begin
@@ -366,7 +411,7 @@ module pka_hscm_io
           wa_d[0] = wa_q[0] + Aw'(1);
           wa_d[1] = wa_q[1] + Aw'(1);
         end else begin
-          li_d = li_q + 4'd1;
+          lis  = MV_INC;
           st_d = L_ITEM;
         end
       end
@@ -398,8 +443,8 @@ module pka_hscm_io
         mem_wdata_o = sw_q & smask_q;
         mem_addr_o  = pa_q;
         if (mem_gnt_i) begin
-          lp_d = lp_q + 16'd1;
-          if (lp_q + 16'd1 == store_words_i) begin
+          lps = MV_INC;
+          if (lpn == store_words_i) begin
             store_done_o = 1'b1;
             st_d = IO_IDLE;
           end else begin
@@ -410,10 +455,14 @@ module pka_hscm_io
       default: st_d = IO_IDLE;
     endcase
     if (wipe_i) begin   // OP_ZEROIZE: the word buffers (operand and result words) and the rest
-      {st_d, li_d, lp_d, lw_d, buf_d, lh_d, err_d, sw_d, sa_d} = '0;
+      {st_d, lw_d, buf_d, lh_d, err_d, sw_d, sa_d} = '0;
+      lis = MV_ZERO;
+      lps = MV_ZERO;
       wa_d[0] = '0;
       wa_d[1] = '0;
     end
+    li_d = (lis == MV_ZERO) ? '0 : (lis == MV_INC) ? li_q + 4'd1 : li_q;
+    lp_d = (lps == MV_ZERO) ? '0 : (lps == MV_INC) ? lpn : lp_q;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -434,6 +483,9 @@ module pka_hscm_io
     lh_q  <= lh_d;
     sw_q  <= sw_d;
     item_q  <= item_d;
+    nitem_q <= nitem_d;
+    npw_q   <= npw_d;
+    nnpw_q  <= nnpw_d;
     wa_q[0] <= wa_d[0];
     wa_q[1] <= wa_d[1];
     sa_q    <= sa_d;
@@ -445,4 +497,8 @@ module pka_hscm_io
   end
 
   assign load_err_o = err_q;
+
+  // the current item's length is only needed a cycle ahead (npw_q is made beside item_q)
+  logic unused;
+  assign unused = ^item.bits;
 endmodule
