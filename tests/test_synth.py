@@ -291,6 +291,11 @@ def test_top_unit_reads_only_its_engines_files() -> None:
     both = S.unit_design("pka_top", "top", dict(params, EnVictor=1))
     assert "rtl/engines/victor/pka_victor_core.sv" in {Path(p).resolve().relative_to(REPO).as_posix()
                                                        for p in both.sources}
+    # the sequencer alone (bench/synth.py's unit-top-seq-rsa) holds no engine: an engine edit leaves
+    # its row current
+    seq = S.unit_design("pka_top_seq", "top", {"MaxLen": 256, "SlotAw": 5, "EngMask": 32, "MontK": 16})
+    names = {Path(p).resolve().relative_to(REPO).as_posix() for p in seq.sources}
+    assert "rtl/top/pka_top_seq.sv" in names and not any(n.startswith("rtl/engines/") for n in names)
 
 
 def test_bench_top_rows_are_the_builds_users_run() -> None:

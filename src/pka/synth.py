@@ -314,9 +314,10 @@ def unit_design(module: str, fileset_name: str, rtl_params: Mapping[str, int | s
     def holds(engine: str) -> bool:   # pka_top's En<Name> parameter
         return bool(int(enabled.get(f"En{engine.capitalize()}", 0)))
 
-    if module == "pka_top":
+    if fileset_name == "top":
         # a disabled engine's files are not elaborated: they stay out of the build (and its key, so
-        # that an edit to an engine a build does not hold leaves the build's measurement current)
+        # that an edit to an engine a build does not hold leaves the build's measurement current);
+        # pka_top's other units (its sequencer) hold no engine
         srcs = [s for s in srcs if (eng := _engine_of(s)) is None or holds(eng)]
     pre: list[str] = []
     for engine, ent in load_table().items():
