@@ -208,7 +208,7 @@ def run_top(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bo
 def run_unit(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bool) -> dict[str, Any]:
     row: dict[str, Any] = {"id": cfg["id"], "unit": cfg["unit"], "fileset": cfg["fileset"], "rtl_params": cfg["rtl"],
                            "target": target, "note": cfg.get("note", ""), "kind": "unit"}
-    if cfg["fileset"] != "top" and landed(cfg["fileset"]):
+    if landed(cfg["fileset"]):
         row["status"] = landed(cfg["fileset"])
         return row
     if cfg.get("freq"):
@@ -226,7 +226,9 @@ def paper_cols(cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 def landed(engine: str) -> str | None:
-    """None if the engine can be synthesised, else why not."""
+    """None if the engine (or `top`, pka_top's own fileset) can be synthesised, else why not."""
+    if engine == "top":
+        return None if (REPO / "rtl" / "top" / "top.f").exists() else "RTL not landed"
     if not (REPO / "rtl" / "engines" / engine / f"{engine}.f").exists():
         return "RTL not landed"
     if not (REPO / "src" / "pka" / "model" / f"{engine}.py").exists():

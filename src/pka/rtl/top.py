@@ -260,6 +260,11 @@ class TopSim(SimProcess):
 
 # ---- the sequencer's cycle model ------------------------------------------------------------------
 
+# pka_top_seq's FnMac (dst = s0 + s1 r + carry, r of 64 bits): cycles per word (reads of s1 and s0,
+# the two 32 x 32-bit products from registers, the write; doc/top.md)
+FNMAC_CYCLES = 4
+
+
 def seq_cycles(op: int, bits: int, n: int = 0, r: int = 0, fix: bool = False,
                mem_words: int = 0, wipe_cycles: int = 0) -> tuple[int, int]:
     """(COMPUTE, CYCLES) of an operation the sequencer runs itself (rtl/top/pka_top_seq.sv).
@@ -310,7 +315,7 @@ def crt_compute(m: int, key: "object", params: dict[str, object], key_setup: boo
     blind_setup (the first blinded signature with a key): u (W_n words from the entropy port, the
     last zero), p - 2 and q - 2 (2 W each), u^-1 mod N by the engine's RSA_CRT with those exponents,
     u^e mod N by MODEXP, a copy (2 W_n). Every signature: unblinded, the engine's RSA_CRT; blinded,
-    m u^e (MODMUL), dp + r (p - 1) and dq + r (q - 1) (FnMac: 4 cycles a word, W + 3 words each), the
+    m u^e (MODMUL), dp + r (p - 1) and dq + r (q - 1) (FnMac, FNMAC_CYCLES a word, W + 3 words each), the
     engine's RSA_CRT with 64 more exponent bits, s' u^-1 (MODMUL), both factors squared (MODMUL and
     a copy of 2 W_n each); then the check s^e mod N by MODEXP (binary) and the compare (3 W_n). The
     engine cycles of these operations do not depend on the values (constant time), only on lengths."""
@@ -343,7 +348,7 @@ def crt_compute(m: int, key: "object", params: dict[str, object], key_setup: boo
         total += wn + 2 * wp + 2 * wq + int(hscm.rsa_crt(u, inv, dict(params, window=0)).cycles or 0)
         total += int(hscm.modexp(u, key.e, key.n, dict(prm, window=0)).cycles or 0) + 2 * wn
     if blind:
-        total += 4 * modmul_n() + 4 * (wp + 3) + 4 * (wq + 3) + 2 * (2 * wn)
+        total += 4 * modmul_n() + FNMAC_CYCLES * (wp + 3 + wq + 3) + 2 * (2 * wn)
         total += int(hscm.rsa_crt(m, key, params, xbits=64).cycles or 0)
     else:
         total += int(hscm.rsa_crt(m, key, params).cycles or 0)
@@ -355,7 +360,7 @@ def ecc_compute(curve: str, w: int, blind: bool, order_given: bool = True, check
     """COMPUTE of ECC_MUL on rns through pka_top (pka_top_seq's KEcc program): blinded, the random Z
     (2n words from the entropy port, one cycle each) and, with the order given (A_HI), the scalar
     k + r n with r of the curve's length (pka.model.rns.blind_bits, the driver's ARG[5:4]): one
-    FnMac round per 64 bits of r, each 4 cycles a word over W + 2 rounds + 1 words of the scalar,
+    FnMac round per 64 bits of r, each FNMAC_CYCLES a word over W + 2 rounds + 1 words of the scalar,
     and that many more ladder steps; then the engine's count (pka.model.rns.ecc_cycles). The scan
     of A_HI and the entropy fetches of r are overhead."""
     from pka.model import rns
@@ -366,7 +371,7 @@ def ecc_compute(curve: str, w: int, blind: bool, order_given: bool = True, check
     zwords = 2 * rns.channels_mm(c.p.bit_length(), w)
     r_bits = rns.blind_bits(c) if order_given else 0
     rounds = r_bits // 64
-    extra = rounds * 4 * (-(-elen // 32) + 2 * rounds + 1)
+    extra = rounds * FNMAC_CYCLES * (-(-elen // 32) + 2 * rounds + 1)
     return zwords + extra + rns.ecc_cycles(curve, w, elen + r_bits, checked, True)
 
 
@@ -427,9 +432,10 @@ def ecdsa_compute(curve: str, w: int, hscm_params: dict[str, object], blind: boo
     R^2 mod n by the sequencer (its internal MONT program, R = 2^r, r = hscm's); the nonce (W words
     from the entropy port, one cycle each; a given nonce: its copy from SLOT_P, 2 W), k < n? (3 W),
     n - 2 (2 W), k^(n-2) mod n by hscm's MODEXP (window 4); k G by KEcc (ecc_compute: blinded or not); x from the B' half: P = 1, A = 0 (Wc each),
-    per channel two loads of m'_j and one of xi'_j (2 cycles each) and three MAC passes (4 Wc each),
-    alpha M' (4 Wc), A - alpha M' (4 Wc), x' mod p (two passes of 4 (W + 1)), all of it twice, the
-    first x copied (2 W) and compared with the second (3 W); mod n (two passes of 4 W), r != 0 (3 W);
+    per channel two loads of m'_j and one of xi'_j (2 cycles each) and three MAC passes (FNMAC_CYCLES
+    Wc each), alpha M' (FNMAC_CYCLES Wc), A - alpha M' (4 Wc), x' mod p (two passes of 4 (W + 1)),
+    all of it twice, the first x copied (2 W) and compared with the second (3 W); mod n (two passes
+    of 4 W), r != 0 (3 W);
     t = r d, s = k^-1 (h + t), t2 = r d again and k s by hscm's MODMUL (4 products), h + t and
     h + t2 (8 W each), s != 0 (3 W), k s == h + t2 (3 W), d's check word again (3 W). The clears of R
     and R_HI and the copies of r and s are overhead.
@@ -455,7 +461,8 @@ def ecdsa_parts(curve: str, w: int, hscm_params: dict[str, object], blind: bool,
     hw = int(prm.get("w", 16))  # type: ignore[call-overload]
     n = c.order
     mul = int(hscm.modmul(2, 3, n, prm).detail["total_cycles"])
-    conversion = 10 * wc + ch * (6 + 12 * wc) + 8 * nw + 8
+    mac = FNMAC_CYCLES * wc                # one FnMac pass over the CRT's Wc words
+    conversion = 6 * wc + mac + ch * (6 + 3 * mac) + 8 * nw + 8
     checks = conversion + 2 * nw + 3 * nw + mul + 8 * nw + 3 * nw
     parts = {
         "ladder": ecc_compute(curve, w, blind),
@@ -465,7 +472,7 @@ def ecdsa_parts(curve: str, w: int, hscm_params: dict[str, object], blind: bool,
         "checks": checks,
     }
     # 70 W + 16 + 2 (10 Wc + c (6 + 12 Wc)) [+ W] + 4 MODMULs in all (doc/top.md)
-    parts["rest"] = (70 * nw + 16 + 2 * (10 * wc + ch * (6 + 12 * wc)) + (nw if given_k else 0) + 4 * mul
+    parts["rest"] = (70 * nw + 16 + 2 * (6 * wc + mac + ch * (6 + 3 * mac)) + (nw if given_k else 0) + 4 * mul
                      - conversion - checks)
     return parts
 
