@@ -3,8 +3,16 @@
 //
 // A boundary is the cycle T in which a PE starts the last iteration (i = f+1) of the product in
 // flight, or the chain's start (T = t0).  From T on, for x = 0 .. e-1:
-//   cycle T+x:    read word x of the next product's A and B (RAM), of N, and of the addend
-//                 (MRDC: word f+x of floor(w/R)'s entry) on the RAM's two read ports;
+//   cycle T+x:    read word x of the next product's A and B (RAM) and of N on the RAM's two
+//                 read ports;
+//   cycle T+x-1:  read word x of the addend (MRDC: word f+x of floor(w/R)'s entry) on port A,
+//                 a cycle ahead, into a register (ad_q) at T+x+1: the block RAM's output (several
+//                 RAMs behind a multiplexer in a large build) does not feed the result adder.
+//                 Port A is free for it: a product that adds an entry is never followed by one
+//                 that reads its A from the RAM (pka_hscm_prog), so the finishing product's
+//                 add_en alone says which of the two port A reads; word 0 is read in every idle
+//                 cycle of the read stage while such a product is in flight (the boundary is not
+//                 known a cycle ahead, and boundaries are at least 2 (f+2) > e + 1 cycles apart);
 //   cycle T+x+1:  result word x of the finishing product through a w-bit carry-propagate adder:
 //                 x = 0: q_(f+1) (q bus), x >= 1: S'_(x-1) + S''_(x-1) of S_(f+2) (result bus),
 //                 plus the addend word and the carry; written to its entry (x < f);
@@ -96,6 +104,11 @@ module pka_hscm_seq
   logic [Aw-1:0]   ra_q, ra_d, rb_q, rb_d;  // read addresses of word rx_q (read stage busy)
   logic            done_q, done_d;
   logic [W-1:0]    ia_q, ia_d, ib_q, ib_d, in_q, in_d;
+  logic [W-1:0]    ad_q, ad_d;           // addend word (port A's data of the previous cycle)
+  logic [Aw-1:0]   ap_q, ap_d;           // word f of the in-flight product's addend entry
+  logic            am_q, am_d;           // the in-flight product adds an entry (port A: addend)
+  logic            inf_q, inf_d;         // stage C's word is below f (cx_q < f)
+  logic            cz_q, cz_d;           // stage C's word is word 0
 
   function automatic logic [Aw-1:0] addr(logic [7:0] ent, logic [TagW-1:0] x);
     return Aw'(ent_base(ent, Ew) + 32'(x));
@@ -117,12 +130,12 @@ module pka_hscm_seq
     x      = bnd ? '0 : rx_q;
 
     // word 0 at a boundary from the descriptors (registers), words 1.. from address registers:
-    // the boundary only selects (reading an unused word is harmless)
+    // the boundary only selects (reading an unused word is harmless).  Port A with an addend
+    // (am_q): word 0 in every idle cycle, word 1 at the boundary (see the header)
     nra_o = x;
-    if (desc_i.a_src == SRC_RAM) ra0 = addr(desc_i.a_ent, '0);
-    else ra0 = addr(cur_q.add_ent, f_i);   // MRDC addend (never with an A from the RAM)
+    ra0  = am_q ? ap_q + Aw'(1) : addr(desc_i.a_ent, '0);
     rb0  = addr(desc_i.b_ent, '0);
-    ra_o = bnd ? ra0 : ra_q;
+    ra_o = bnd ? ra0 : (am_q && !rx_act_q) ? ap_q : ra_q;
     rb_o = bnd ? rb0 : rb_q;
     ra_d = ra_o + Aw'(1);
     rb_d = rb_o + Aw'(1);
@@ -156,6 +169,12 @@ module pka_hscm_seq
     end
     cx_v_d = bnd || rx_act_q;
     cx_d   = x;
+    inf_d  = x < f_i;
+    cz_d   = x == '0;
+    // the addend's entry and its flag follow cur_q a cycle later (used from the next idle cycle)
+    am_d   = cur_v_q && cur_q.add_en;
+    ap_d   = addr(cur_q.add_ent, f_i);
+    ad_d   = rda_i;
   end
 
   // ---- stage C: result adder, result write, inject register ---------------------------------
@@ -165,13 +184,13 @@ module pka_hscm_seq
   logic         in_f, wr_res, wr_q;
 
   always_comb begin
-    in_f = cx_q < f_i;
-    add  = (res_v_q && res_q.add_en && in_f) ? rda_i : '0;
+    in_f = inf_q;
+    add  = (res_v_q && res_q.add_en && in_f) ? ad_q : '0;
     // q (word 0) or S' + S'' + carry, plus the addend: a 3:2 compressor and one carry chain; the
     // carry (0..2) goes in as the compressor's free low bit (cy[1]) and the chain's carry-in
-    op1  = (cx_q == '0) ? q_i : res_s1_i;
-    op2  = (cx_q == '0) ? '0 : res_s2_i;
-    cyi  = (cx_q == '0) ? 2'd0 : cy_q;
+    op1  = cz_q ? q_i : res_s1_i;
+    op2  = cz_q ? '0 : res_s2_i;
+    cyi  = cz_q ? 2'd0 : cy_q;
     csv  = op1 ^ op2 ^ add;
     ckv  = (op1 & op2) | (op1 & add) | (op2 & add);
     sum  = (W+2)'(csv) + {1'b0, ckv, cyi[1]} + (W+2)'(cyi[1] | cyi[0]);
@@ -192,15 +211,15 @@ module pka_hscm_seq
     end
 
     iv_d = cx_v_q && inj_v_q;
-    if_d = cx_v_q && (cx_q == '0);
+    if_d = cx_v_q && cz_q;
     unique case (inj_q.a_src)
       SRC_CPA: ia_d = in_f ? cpa : '0;
-      SRC_ONE: ia_d = W'(cx_q == '0);
+      SRC_ONE: ia_d = W'(cz_q);
       default: ia_d = in_f ? rda_i : '0;
     endcase
     unique case (inj_q.b_src)
       SRC_CPA:   ib_d = in_f ? cpa : '0;
-      SRC_ONE:   ib_d = W'(cx_q == '0);
+      SRC_ONE:   ib_d = W'(cz_q);
       SRC_RAM:   ib_d = in_f ? rdb_i : '0;
       default:   ib_d = in_f ? other_i : '0;
     endcase
@@ -219,16 +238,21 @@ module pka_hscm_seq
   logic [TagW-1:0] rx_w, cx_w;
   logic [1:0]      cy_w;
   logic [Aw-1:0]   wa_w, ra_w, rb_w;
-  logic [W-1:0]    wd_w, ia_w, ib_w, in_w;
+  logic [W-1:0]    wd_w, ia_w, ib_w, in_w, ad_w;
+  logic [Aw-1:0]   ap_w;
+  logic            am_w, inf_w, cz_w;
 
   always_comb begin
     {cur_w, res_w, inj_w, cur_v_w, res_v_w, inj_v_w, dir_w, rx_act_w, cx_v_w, iv_w, if_w, we_w,
-     done_w, tgt_w, rx_w, cx_w, cy_w, wa_w, ra_w, rb_w, wd_w, ia_w, ib_w, in_w} =
+     done_w, tgt_w, rx_w, cx_w, cy_w, wa_w, ra_w, rb_w, wd_w, ia_w, ib_w, in_w, ad_w, ap_w, am_w,
+     inf_w, cz_w} =
     {cur_d, res_d, inj_d, cur_v_d, res_v_d, inj_v_d, dir_d, rx_act_d, cx_v_d, iv_d, if_d, we_d,
-     done_d, tgt_d, rx_d, cx_d, cy_d, wa_d, ra_d, rb_d, wd_d, ia_d, ib_d, in_d};
+     done_d, tgt_d, rx_d, cx_d, cy_d, wa_d, ra_d, rb_d, wd_d, ia_d, ib_d, in_d, ad_d, ap_d, am_d,
+     inf_d, cz_d};
     if (wipe_i) begin
       {cur_w, res_w, inj_w, cur_v_w, res_v_w, inj_v_w, dir_w, rx_act_w, cx_v_w, iv_w, if_w, we_w,
-       done_w, tgt_w, rx_w, cx_w, cy_w, wa_w, ra_w, rb_w, wd_w, ia_w, ib_w, in_w} = '0;
+       done_w, tgt_w, rx_w, cx_w, cy_w, wa_w, ra_w, rb_w, wd_w, ia_w, ib_w, in_w, ad_w, ap_w, am_w,
+       inf_w, cz_w} = '0;
     end
     for (int p = 0; p < int'(Pes); p++) toh_w[p] = tgt_w == 7'(p) && !wipe_i;   // 0 in the wipe
   end
@@ -274,6 +298,11 @@ module pka_hscm_seq
     rb_q  <= rb_w;
     wa_q  <= wa_w;
     wd_q  <= wd_w;
+    ad_q  <= ad_w;
+    ap_q  <= ap_w;
+    am_q  <= am_w;
+    inf_q <= inf_w;
+    cz_q  <= cz_w;
   end
 
   assign cpa_o       = cpa;
