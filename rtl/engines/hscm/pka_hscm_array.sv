@@ -36,14 +36,14 @@ module pka_hscm_array #(
   input  logic            wipe_i,        // OP_ZEROIZE: PEs, FIFOs and look-ahead to 0
   input  logic [TagW-1:0] em1_i [2],     // e - 1 per ring
   input  logic [TagW-1:0] fp1_i [2],     // f + 1 per ring
-  // inject ports (one per ring): a new product's stream
-  input  logic            inj_valid_i [2],
+  // inject ports (one per ring): a new product's stream, with its destination decoded by the
+  // sequencer into registers (a ring's sequencer selects only PEs of its ring)
   input  logic            inj_first_i [2],
   input  logic [W-1:0]    inj_a_i [2],
   input  logic [W-1:0]    inj_b_i [2],
   input  logic [W-1:0]    inj_n_i [2],
-  input  logic [Pes-1:0]  inj_tgt_i [2],  // PE that takes the stream, one-hot
-  input  logic            inj_dir_i [2],  // chain start: straight into the ring's first PE
+  input  logic [Pes-1:0]  inj_sel_i [2],  // PE p takes the stream's word in this cycle
+  input  logic            inj_fifo_i [2], // the ring's FIFO takes it
   // per ring: a PE starts a product's last iteration (registered, see above), and which one
   output logic            last_start_o [2],
   output logic [6:0]      last_pe_o [2],
@@ -105,7 +105,7 @@ module pka_hscm_array #(
 
   // FIFO inputs: the ring's last PE, or the sequencer's stream for the ring's first PE
   always_comb begin
-    if (inj_valid_i[0] && !inj_dir_i[0] && inj_tgt_i[0][0]) begin
+    if (inj_fifo_i[0]) begin
       f_wv[0] = 1'b1;
       f_wd[0] = pack('0, '0, inj_a_i[0], inj_b_i[0], inj_n_i[0], '0, '0, inj_first_i[0], 1'b0);
     end else if (split_q) begin
@@ -117,7 +117,7 @@ module pka_hscm_array #(
       f_wd[0] = pack(o_s1[Last0], o_s2[Last0], o_a[Last0], o_b[Last0], o_n[Last0], o_q[Last0],
                      o_tag[Last0], o_first[Last0], o_last[Last0]);
     end
-    if (inj_valid_i[1] && !inj_dir_i[1] && inj_tgt_i[1][Half]) begin
+    if (inj_fifo_i[1]) begin
       f_wv[1] = split_q;
       f_wd[1] = pack('0, '0, inj_a_i[1], inj_b_i[1], inj_n_i[1], '0, '0, inj_first_i[1], 1'b0);
     end else begin
@@ -133,7 +133,7 @@ module pka_hscm_array #(
       logic first_pe, use_inj, r1;
       r1 = ring1[p];
       first_pe = (p == 0) || (split_q && p == int'(Half));
-      use_inj  = (!first_pe || inj_dir_i[r1]) && inj_valid_i[r1] && inj_tgt_i[r1][p];
+      use_inj  = inj_sel_i[0][p] || inj_sel_i[1][p];
       if (first_pe && !use_inj) begin
         i_valid[p] = f_rv[r1];
         {i_last[p], i_first[p], i_tag[p], i_q[p], i_n[p], i_b[p], i_a[p], i_s2[p], i_s1[p]} = f_rd[r1];
@@ -164,8 +164,8 @@ module pka_hscm_array #(
   end
 
   always_comb begin   // the ring's first PE takes from its FIFO unless fed directly
-    f_pop[0] = p_take[0] && !(inj_valid_i[0] && inj_dir_i[0]);
-    f_pop[1] = split_q && p_take[Half] && !(inj_valid_i[1] && inj_dir_i[1]);
+    f_pop[0] = p_take[0] && !inj_sel_i[0][0];
+    f_pop[1] = split_q && p_take[Half] && !inj_sel_i[1][Half];
   end
 
   // per-ring buses (AND-OR: at most one driver per ring and cycle)

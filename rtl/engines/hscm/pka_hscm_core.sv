@@ -166,11 +166,10 @@ module pka_hscm_core
   desc_t           pg_desc [2], pg_desc1 [2];
   logic [15:0]     pg_elen [2], pg_eload [2];
   logic [TagW-1:0] f_r [2], em1_r [2], fp1_r [2], fm1_r [2];
-  logic            inj_valid [2], inj_first [2];
+  logic            inj_first [2], inj_fifo [2];
   logic [W-1:0]    inj_a [2], inj_b [2], inj_n [2];
-  logic [Pes-1:0]  inj_tgt [2];
+  logic [Pes-1:0]  inj_sel [2];
   logic [6:0]      pe_first [2], pe_last [2];
-  logic            inj_dir [2];
   logic            a_lstart [2], a_res [2], a_qv [2];
   logic [6:0]      a_lpe [2];
   logic [W-1:0]    a_s1 [2], a_s2 [2], a_q [2];
@@ -786,13 +785,12 @@ module pka_hscm_core
     .flush_i      (st_q == S_IDLE),
     .em1_i        (em1_r),
     .fp1_i        (fp1_r),
-    .inj_valid_i  (inj_valid),
     .inj_first_i  (inj_first),
     .inj_a_i      (inj_a),
     .inj_b_i      (inj_b),
     .inj_n_i      (inj_n),
-    .inj_tgt_i    (inj_tgt),
-    .inj_dir_i    (inj_dir),
+    .inj_sel_i    (inj_sel),
+    .inj_fifo_i   (inj_fifo),
     .last_start_o (a_lstart),
     .last_pe_o    (a_lpe),
     .res_valid_o  (a_res),
@@ -840,13 +838,12 @@ module pka_hscm_core
       .we_o         (sq_we[r]),
       .wa_o         (sq_wa[r]),
       .wd_o         (sq_wd[r]),
-      .inj_valid_o  (inj_valid[r]),
       .inj_first_o  (inj_first[r]),
       .inj_a_o      (inj_a[r]),
       .inj_b_o      (inj_b[r]),
       .inj_n_o      (inj_n[r]),
-      .inj_tgt_o    (inj_tgt[r]),
-      .inj_dir_o    (inj_dir[r]),
+      .inj_sel_o    (inj_sel[r]),
+      .inj_fifo_o   (inj_fifo[r]),
       .done_o       (sq_done[r])
     );
 

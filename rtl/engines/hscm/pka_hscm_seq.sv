@@ -74,13 +74,12 @@ module pka_hscm_seq
   output logic [Aw-1:0]   wa_o,
   output logic [W-1:0]    wd_o,
   // inject port
-  output logic            inj_valid_o,
   output logic            inj_first_o,
   output logic [W-1:0]    inj_a_o,
   output logic [W-1:0]    inj_b_o,
   output logic [W-1:0]    inj_n_o,
-  output logic [Pes-1:0]  inj_tgt_o,    // the PE that takes the stream, one-hot
-  output logic            inj_dir_o,    // chain start: into the first PE, not its FIFO
+  output logic [Pes-1:0]  inj_sel_o,    // PE p takes the stream's word in this cycle (one-hot)
+  output logic            inj_fifo_o,   // the ring's FIFO takes it (the first PE may be busy)
   output logic            done_o
 );
   // ---- state ------------------------------------------------------------------------------
@@ -97,7 +96,7 @@ module pka_hscm_seq
   logic            cx_v_q, cx_v_d;       // stage C valid, word cx_q
   logic [TagW-1:0] cx_q, cx_d;
   logic [1:0]      cy_q, cy_d;           // carry of the result adder
-  logic            iv_q, iv_d, if_q, if_d;
+  logic            iv_d, if_q, if_d;   // iv: stage C injects a word (into sel_q/fsel_q)
   logic            we_q, we_d;           // registered RAM write port
   logic [Aw-1:0]   wa_q, wa_d;
   logic [W-1:0]    wd_q, wd_d;
@@ -233,8 +232,11 @@ module pka_hscm_seq
   desc_t           cur_w, res_w, inj_w;
   logic            cur_v_w, res_v_w, inj_v_w, dir_w, rx_act_w, cx_v_w, iv_w, if_w, we_w, done_w;
   logic [6:0]      tgt_w;
-  logic [Pes-1:0]  toh_q, toh_w;       // tgt_q one-hot (decoded before the register: the array's
-                                       // per-PE input selects start from a flip-flop)
+  // the injection's target decoded before the register, valid and direction included: the
+  // array's per-PE input selects and its FIFO's write select are flip-flops (the decode of
+  // valid, target and direction in front of every PE's multipliers was the engine's worst path)
+  logic [Pes-1:0]  sel_q, sel_w;
+  logic            fsel_q, fsel_w;
   logic [TagW-1:0] rx_w, cx_w;
   logic [1:0]      cy_w;
   logic [Aw-1:0]   wa_w, ra_w, rb_w;
@@ -254,7 +256,11 @@ module pka_hscm_seq
        done_w, tgt_w, rx_w, cx_w, cy_w, wa_w, ra_w, rb_w, wd_w, ia_w, ib_w, in_w, ad_w, ap_w, am_w,
        inf_w, cz_w} = '0;
     end
-    for (int p = 0; p < int'(Pes); p++) toh_w[p] = tgt_w == 7'(p) && !wipe_i;   // 0 in the wipe
+    // a chain's start (dir) goes straight into the ring's first PE, a later product into the PE
+    // after the one running the last iteration, through the FIFO when that is the first PE
+    for (int p = 0; p < int'(Pes); p++)
+      sel_w[p] = iv_w && tgt_w == 7'(p) && (dir_w || 7'(p) != pe_first_i);   // 0 in the wipe
+    fsel_w = iv_w && tgt_w == pe_first_i && !dir_w;
   end
 
   // ---- registers ----------------------------------------------------------------------------
@@ -265,7 +271,6 @@ module pka_hscm_seq
       inj_v_q  <= 1'b0;
       rx_act_q <= 1'b0;
       cx_v_q   <= 1'b0;
-      iv_q     <= 1'b0;
       we_q     <= 1'b0;
       done_q   <= 1'b0;
     end else begin
@@ -274,7 +279,6 @@ module pka_hscm_seq
       inj_v_q  <= inj_v_w;
       rx_act_q <= rx_act_w;
       cx_v_q   <= cx_v_w;
-      iv_q     <= iv_w;
       we_q     <= we_w;
       done_q   <= done_w;
     end
@@ -285,7 +289,8 @@ module pka_hscm_seq
     res_q <= res_w;
     inj_q <= inj_w;
     tgt_q <= tgt_w;
-    toh_q <= toh_w;
+    sel_q <= sel_w;
+    fsel_q <= fsel_w;
     dir_q <= dir_w;
     rx_q  <= rx_w;
     cx_q  <= cx_w;
@@ -310,11 +315,10 @@ module pka_hscm_seq
   assign done_o      = done_q;
   assign wa_o        = wa_q;
   assign wd_o        = wd_q;
-  assign inj_valid_o = iv_q;
   assign inj_first_o = if_q;
   assign inj_a_o     = ia_q;
   assign inj_b_o     = ib_q;
   assign inj_n_o     = in_q;
-  assign inj_tgt_o   = toh_q;
-  assign inj_dir_o   = dir_q;
+  assign inj_sel_o   = sel_q;
+  assign inj_fifo_o  = fsel_q;
 endmodule
