@@ -6,7 +6,9 @@ becomes free (back to back, overlapping the previous iteration's last stage-2 wo
 idle gaps are inserted otherwise.  Every output word is compared with the golden model's PE
 (pka.model.hscm.hscm_iteration): the carry-save words S'_j and S''_j exactly, q_i, the index,
 the "last" flag, B shifted down one digit, A and N; the last iteration's words must appear on
-the result port only.  The final 2^k S_(f+2) + q_(f+1) is the model's Montgomery product.
+the result port, and in their place the output carries the injection stream of the cycle before
+(random words, valid or not) with S = 0, q = 0, index 0 and no "last" flag.  The final
+2^k S_(f+2) + q_(f+1) is the model's Montgomery product.
 """
 
 from __future__ import annotations
@@ -57,21 +59,48 @@ class Product:
         return words, side
 
 
-async def monitor(dut, got: list[dict[str, object]]) -> None:
+INJ = ("valid", "a", "b", "n")
+
+
+async def injector(dut, rng: random.Random) -> None:
+    """Random injection words every cycle (what the ring's sequencer would offer)."""
+    while True:
+        await RisingEdge(dut.clk_i)
+        dut.inj_valid_i.value = rng.getrandbits(1)
+        for f in INJ[1:]:
+            getattr(dut, f"inj_{f}_i").value = rng.getrandbits(W)
+
+
+async def monitor(dut, got: list[dict[str, object]], injected: list[int]) -> None:
     cur: dict[str, object] | None = None
+    prev: dict[str, int] = {f: 0 for f in INJ}
     while True:
         await RisingEdge(dut.clk_i)
         await ReadOnly()
         ov, rv = int(dut.out_valid_o.value), int(dut.res_valid_o.value)
-        assert not (ov and rv)
+        first = int(dut.out_first_o.value)
+        if rv:   # a result word: the output carries the injection word of the previous cycle
+            assert ov == prev["valid"], "injected word's valid"
+            if ov:
+                for f in INJ[1:]:
+                    assert int(getattr(dut, f"out_{f}_o").value) == prev[f], f"injected {f}"
+                for f in ("s1", "s2", "q", "tag", "last"):
+                    assert int(getattr(dut, f"out_{f}_o").value) == 0, f"injected word's {f}"
+                injected.append(1)
+            word = {"s1": int(dut.res_s1_o.value), "s2": int(dut.res_s2_o.value), "a": 0, "b": 0, "n": 0}
+        elif ov:
+            word = {f: int(getattr(dut, f"out_{f}_o").value) for f in ("s1", "s2", "a", "b", "n")}
+        prev = {f: int(getattr(dut, f"inj_{f}_i").value) for f in INJ}
         if not (ov or rv):
             continue
-        word = {f: int(getattr(dut, f"out_{f}_o").value) for f in ("s1", "s2", "a", "b", "n")}
-        first = int(dut.out_first_o.value)
-        if cur is None or first or len(cur["s1"]) == int(dut.em1_i.value) + 1:  # type: ignore[arg-type]
+        full = cur is not None and len(cur["s1"]) == int(dut.em1_i.value) + 1  # type: ignore[arg-type]
+        if cur is None or full or bool(rv) != cur["res"] or (first and not rv):
             cur = {k: [] for k in ("s1", "s2", "a", "b", "n")}
-            cur.update(q=int(dut.out_q_o.value), tag=int(dut.out_tag_o.value),
-                       olast=int(dut.out_last_o.value), res=bool(rv), first=first)
+            if rv:   # q_(f+1) and the index from the q port (the stream's q and index are 0)
+                cur.update(q=int(dut.q_o.value), tag=int(dut.tag_o.value) + 1, olast=0, res=True, first=1)
+            else:
+                cur.update(q=int(dut.out_q_o.value), tag=int(dut.out_tag_o.value),
+                           olast=int(dut.out_last_o.value), res=False, first=first)
             got.append(cur)
         for f, v in word.items():
             cur[f].append(v)  # type: ignore[union-attr]
@@ -85,11 +114,14 @@ async def products_through_one_pe(dut):
     dut.wipe_i.value = 0          # OP_ZEROIZE's clear (tested on the whole core in tb/pka_hscm_core)
     dut.in_valid_i.value = 0
     dut.in_first_i.value = 0
+    dut.inj_valid_i.value = 0
     for _ in range(3):
         await RisingEdge(dut.clk_i)
     dut.rst_ni.value = 1
     got: list[dict[str, object]] = []
-    cocotb.start_soon(monitor(dut, got))
+    injected: list[int] = []
+    cocotb.start_soon(monitor(dut, got, injected))
+    cocotb.start_soon(injector(dut, random.Random(rng.getrandbits(32))))
 
     for n in (40, 64, 79):
         g = M.Geometry(n, W)
@@ -135,12 +167,13 @@ async def products_through_one_pe(dut):
                 if owner is not p:
                     continue
                 e = next(exp)
-                for f in ("s1", "s2", "a", "b", "n", "q", "tag", "res"):
+                for f in ("s1", "s2", "q", "tag", "res") + (() if e["res"] else ("a", "b", "n")):
                     assert o[f] == e[f], (n, f, o[f], e[f])
                 if not e["res"]:
                     assert o["olast"] == e["olast"] and o["first"] == 1
             s = (M.from_words(p.s1, W) + M.from_words(p.s2, W) << W) + p.q_prev
             assert s == M.montmul(p.a, p.b, p.mod)
+    assert len(injected) >= 10, "the injection path was exercised"
 
 
 @pytest.mark.rtl

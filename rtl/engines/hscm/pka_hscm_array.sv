@@ -10,8 +10,11 @@
 // A ring's sequencer injects a new product's stream (S = 0, A, B, N) into the PE after the one
 // that runs the previous product's last iteration (through the FIFO when that is the ring's
 // first PE, which may still be busy), in place of that PE's output, which goes to the ring's
-// result bus (res_*).  A chain's first product goes straight into the (idle) first PE, so that
-// the FIFO stays free for the ring's feedback.  Every
+// result bus (res_*): the finishing PE itself puts the stream into its output registers
+// (pka_hscm_pe), so a PE's input is the previous PE's output registers with no multiplexer, and
+// the FIFO's input is the ring's last PE.  A chain's first product goes straight into the
+// (idle) first PE from the sequencer's registers (dinj_*), so that the FIFO stays free for the
+// ring's feedback: a ring's first PE selects between the two.  Every
 // PE reports the q_i of the iteration it started in the previous cycle on the ring's q bus (one
 // start per ring per cycle at most: starts are two cycles apart), used for q_(f+1) and for the
 // low words of a MULT product (Figure 6).
@@ -36,17 +39,19 @@ module pka_hscm_array #(
   input  logic            wipe_i,        // OP_ZEROIZE: PEs, FIFOs and look-ahead to 0
   input  logic [TagW-1:0] em1_i [2],     // e - 1 per ring
   input  logic [TagW-1:0] fp1_i [2],     // f + 1 per ring
-  // inject ports (one per ring): a new product's stream, with its destination decoded by the
-  // sequencer into registers (a ring's sequencer selects only PEs of its ring)
-  input  logic            inj_first_i [2],
+  // inject ports (one per ring): the next product's stream for the PE finishing a product
+  // (combinational, see above), and a chain's first product for the ring's first PE (registers)
+  input  logic            inj_valid_i [2],
   input  logic [W-1:0]    inj_a_i [2],
   input  logic [W-1:0]    inj_b_i [2],
   input  logic [W-1:0]    inj_n_i [2],
-  input  logic [Pes-1:0]  inj_sel_i [2],  // PE p takes the stream's word in this cycle
-  input  logic            inj_fifo_i [2], // the ring's FIFO takes it
-  // per ring: a PE starts a product's last iteration (registered, see above), and which one
+  input  logic            dinj_valid_i [2],
+  input  logic            dinj_first_i [2],
+  input  logic [W-1:0]    dinj_a_i [2],
+  input  logic [W-1:0]    dinj_b_i [2],
+  input  logic [W-1:0]    dinj_n_i [2],
+  // per ring: a PE starts a product's last iteration (registered, see above)
   output logic            last_start_o [2],
-  output logic [6:0]      last_pe_o [2],
   // per ring: words of S_(f+2) from the PE running a last iteration
   output logic            res_valid_o [2],
   output logic [W-1:0]    res_s1_o [2],
@@ -69,11 +74,13 @@ module pka_hscm_array #(
   logic [TagW-1:0] i_tag [Pes];
   logic            o_valid [Pes], o_first [Pes], o_last [Pes], o_res [Pes];
   logic [W-1:0]    o_s1 [Pes], o_s2 [Pes], o_a [Pes], o_b [Pes], o_n [Pes], o_q [Pes];
+  logic [W-1:0]    r_s1 [Pes], r_s2 [Pes];   // a PE's result words (S_(f+2))
   logic [TagW-1:0] o_tag [Pes];
   logic            p_free [Pes], p_take [Pes], p_lstart [Pes], p_qv [Pes];
   logic            p_busyn [Pes], p_lastn [Pes], p_lsn [Pes];
   logic            ls_q [2], ls_d [2];
-  logic [6:0]      lpe_q [2], lpe_d [2];
+  logic            p_iv [Pes];
+  logic [W-1:0]    p_ia [Pes], p_ib [Pes], p_in [Pes];
   logic [W-1:0]    p_q [Pes];
   logic [TagW-1:0] p_tag [Pes], p_em1 [Pes], p_fp1 [Pes];
   logic            ring1 [Pes];
@@ -103,12 +110,9 @@ module pka_hscm_array #(
     end
   end
 
-  // FIFO inputs: the ring's last PE, or the sequencer's stream for the ring's first PE
+  // FIFO inputs: the ring's last PE (which carries the injected stream when it finishes a product)
   always_comb begin
-    if (inj_fifo_i[0]) begin
-      f_wv[0] = 1'b1;
-      f_wd[0] = pack('0, '0, inj_a_i[0], inj_b_i[0], inj_n_i[0], '0, '0, inj_first_i[0], 1'b0);
-    end else if (split_q) begin
+    if (split_q) begin
       f_wv[0] = o_valid[LastH];
       f_wd[0] = pack(o_s1[LastH], o_s2[LastH], o_a[LastH], o_b[LastH], o_n[LastH], o_q[LastH],
                      o_tag[LastH], o_first[LastH], o_last[LastH]);
@@ -117,37 +121,41 @@ module pka_hscm_array #(
       f_wd[0] = pack(o_s1[Last0], o_s2[Last0], o_a[Last0], o_b[Last0], o_n[Last0], o_q[Last0],
                      o_tag[Last0], o_first[Last0], o_last[Last0]);
     end
-    if (inj_fifo_i[1]) begin
-      f_wv[1] = split_q;
-      f_wd[1] = pack('0, '0, inj_a_i[1], inj_b_i[1], inj_n_i[1], '0, '0, inj_first_i[1], 1'b0);
-    end else begin
-      f_wv[1] = split_q && o_valid[Last0];
-      f_wd[1] = pack(o_s1[Last0], o_s2[Last0], o_a[Last0], o_b[Last0], o_n[Last0], o_q[Last0],
-                     o_tag[Last0], o_first[Last0], o_last[Last0]);
+    f_wv[1] = split_q && o_valid[Last0];
+    f_wd[1] = pack(o_s1[Last0], o_s2[Last0], o_a[Last0], o_b[Last0], o_n[Last0], o_q[Last0],
+                   o_tag[Last0], o_first[Last0], o_last[Last0]);
+  end
+
+  // each PE's injection stream: its ring's
+  always_comb begin
+    for (int p = 0; p < Pes; p++) begin
+      p_iv[p] = ring1[p] ? inj_valid_i[1] : inj_valid_i[0];
+      p_ia[p] = ring1[p] ? inj_a_i[1] : inj_a_i[0];
+      p_ib[p] = ring1[p] ? inj_b_i[1] : inj_b_i[0];
+      p_in[p] = ring1[p] ? inj_n_i[1] : inj_n_i[0];
     end
   end
 
-  // PE inputs: the FIFO (a ring's first PE), the sequencer's stream, or the previous PE
+  // PE inputs: a ring's first PE its FIFO or the chain-start stream, the others the previous PE
   always_comb begin
     for (int p = 0; p < Pes; p++) begin
-      logic first_pe, use_inj, r1;
+      logic first_pe, r1;
       r1 = ring1[p];
       first_pe = (p == 0) || (split_q && p == int'(Half));
-      use_inj  = inj_sel_i[0][p] || inj_sel_i[1][p];
-      if (first_pe && !use_inj) begin
-        i_valid[p] = f_rv[r1];
-        {i_last[p], i_first[p], i_tag[p], i_q[p], i_n[p], i_b[p], i_a[p], i_s2[p], i_s1[p]} = f_rd[r1];
-      end else if (use_inj) begin
+      if (first_pe && dinj_valid_i[r1]) begin
         i_valid[p] = 1'b1;
-        i_first[p] = inj_first_i[r1];
+        i_first[p] = dinj_first_i[r1];
         i_last[p]  = 1'b0;
         i_tag[p]   = '0;
         i_q[p]     = '0;
         i_s1[p]    = '0;
         i_s2[p]    = '0;
-        i_a[p]     = inj_a_i[r1];
-        i_b[p]     = inj_b_i[r1];
-        i_n[p]     = inj_n_i[r1];
+        i_a[p]     = dinj_a_i[r1];
+        i_b[p]     = dinj_b_i[r1];
+        i_n[p]     = dinj_n_i[r1];
+      end else if (first_pe) begin
+        i_valid[p] = f_rv[r1];
+        {i_last[p], i_first[p], i_tag[p], i_q[p], i_n[p], i_b[p], i_a[p], i_s2[p], i_s1[p]} = f_rd[r1];
       end else begin
         i_valid[p] = o_valid[p-1];
         i_first[p] = o_first[p-1];
@@ -164,15 +172,14 @@ module pka_hscm_array #(
   end
 
   always_comb begin   // the ring's first PE takes from its FIFO unless fed directly
-    f_pop[0] = p_take[0] && !inj_sel_i[0][0];
-    f_pop[1] = split_q && p_take[Half] && !inj_sel_i[1][Half];
+    f_pop[0] = p_take[0] && !dinj_valid_i[0];
+    f_pop[1] = split_q && p_take[Half] && !dinj_valid_i[1];
   end
 
   // per-ring buses (AND-OR: at most one driver per ring and cycle)
   always_comb begin
     for (int r = 0; r < 2; r++) begin
       last_start_o[r] = 1'b0;
-      last_pe_o[r]    = '0;
       res_valid_o[r]  = 1'b0;
       res_s1_o[r]     = '0;
       res_s2_o[r]     = '0;
@@ -180,10 +187,7 @@ module pka_hscm_array #(
       q_o[r]          = '0;
       tag_o[r]        = '0;
     end
-    for (int r = 0; r < 2; r++) begin
-      last_start_o[r] = ls_q[r];
-      last_pe_o[r]    = lpe_q[r];
-    end
+    for (int r = 0; r < 2; r++) last_start_o[r] = ls_q[r];
     // each ring's terms selected with a constant index (ring r takes PE p when ring1[p] == r): a
     // flat AND-OR the tools balance into a tree (an index that depends on split_i made a chain of
     // Pes multiplexers, the engine's worst path)
@@ -192,8 +196,8 @@ module pka_hscm_array #(
         logic mine;
         mine = (ring1[p] == 1'(r));
         res_valid_o[r] = res_valid_o[r] | (mine & o_res[p]);
-        res_s1_o[r]    = res_s1_o[r] | ({W{mine & o_res[p]}} & o_s1[p]);
-        res_s2_o[r]    = res_s2_o[r] | ({W{mine & o_res[p]}} & o_s2[p]);
+        res_s1_o[r]    = res_s1_o[r] | ({W{mine & o_res[p]}} & r_s1[p]);
+        res_s2_o[r]    = res_s2_o[r] | ({W{mine & o_res[p]}} & r_s2[p]);
         qv_o[r]        = qv_o[r] | (mine & p_qv[p]);
         q_o[r]         = q_o[r] | ({W{mine & p_qv[p]}} & p_q[p]);
         tag_o[r]       = tag_o[r] | ({TagW{mine & p_qv[p]}} & p_tag[p]);
@@ -214,23 +218,12 @@ module pka_hscm_array #(
         p_lsn[p] = p_lastn[p-1];
       end
     end
+    for (int r = 0; r < 2; r++) ls_d[r] = 1'b0;
     for (int r = 0; r < 2; r++) begin
-      ls_d[r]  = 1'b0;
-      lpe_d[r] = '0;
-    end
-    for (int r = 0; r < 2; r++) begin
-      for (int p = 0; p < Pes; p++) begin
-        logic hit;
-        hit = p_lsn[p] && (ring1[p] == 1'(r));
-        ls_d[r]  = ls_d[r] | hit;
-        lpe_d[r] = lpe_d[r] | ({7{hit}} & 7'(p));
-      end
+      for (int p = 0; p < Pes; p++) ls_d[r] = ls_d[r] | (p_lsn[p] && (ring1[p] == 1'(r)));
     end
     if (wipe_i) begin
-      for (int r = 0; r < 2; r++) begin
-        ls_d[r]  = 1'b0;
-        lpe_d[r] = '0;
-      end
+      for (int r = 0; r < 2; r++) ls_d[r] = 1'b0;
     end
   end
 
@@ -238,15 +231,11 @@ module pka_hscm_array #(
     if (!rst_ni) begin
       ls_q[0]  <= 1'b0;
       ls_q[1]  <= 1'b0;
-      lpe_q[0] <= '0;
-      lpe_q[1] <= '0;
       split_q  <= 1'b0;
     end else begin
       split_q  <= split_i;
       ls_q[0]  <= ls_d[0];
       ls_q[1]  <= ls_d[1];
-      lpe_q[0] <= lpe_d[0];
-      lpe_q[1] <= lpe_d[1];
     end
   end
 
@@ -300,6 +289,8 @@ module pka_hscm_array #(
       .out_tag_o    (o_tag[p]),
       .out_last_o   (o_last[p]),
       .res_valid_o  (o_res[p]),
+      .res_s1_o     (r_s1[p]),
+      .res_s2_o     (r_s2[p]),
       .free_o       (p_free[p]),
       .take_o       (p_take[p]),
       .last_start_o (p_lstart[p]),
@@ -307,7 +298,11 @@ module pka_hscm_array #(
       .last_next_o  (p_lastn[p]),
       .qv_o         (p_qv[p]),
       .q_o          (p_q[p]),
-      .tag_o        (p_tag[p])
+      .tag_o        (p_tag[p]),
+      .inj_valid_i  (p_iv[p]),
+      .inj_a_i      (p_ia[p]),
+      .inj_b_i      (p_ib[p]),
+      .inj_n_i      (p_in[p])
     );
   end
 

@@ -91,7 +91,6 @@ module pka_hscm_core
   localparam int unsigned Aw        = $clog2(Depth);
   localparam int unsigned TagW      = $clog2(FMax + 2) + 1;
   localparam int unsigned NAw       = $clog2(EMax);
-  localparam int unsigned Half      = Pes / 2;
   localparam int unsigned SlotWords = 1 << (MemAw - 4);
   localparam int unsigned MinLen    = 2 * W + 4;
   // exponent register bits: MODEXP's elen <= MaxLen; RSA_CRT's bits(p) + X <= MaxLen/2 + MaxXBits,
@@ -166,12 +165,9 @@ module pka_hscm_core
   desc_t           pg_desc [2], pg_desc1 [2];
   logic [15:0]     pg_elen [2], pg_eload [2];
   logic [TagW-1:0] f_r [2], em1_r [2], fp1_r [2], fm1_r [2];
-  logic            inj_first [2], inj_fifo [2];
-  logic [W-1:0]    inj_a [2], inj_b [2], inj_n [2];
-  logic [Pes-1:0]  inj_sel [2];
-  logic [6:0]      pe_first [2], pe_last [2];
+  logic            inj_valid [2], dinj_valid [2], dinj_first [2];
+  logic [W-1:0]    inj_a [2], inj_b [2], inj_n [2], dinj_a [2], dinj_b [2], dinj_n [2];
   logic            a_lstart [2], a_res [2], a_qv [2];
-  logic [6:0]      a_lpe [2];
   logic [W-1:0]    a_s1 [2], a_s2 [2], a_q [2];
   logic [TagW-1:0] a_tag [2];
   // io and alu
@@ -242,10 +238,6 @@ module pka_hscm_core
       fp1_r[r] = fp1_q[r];
       fm1_r[r] = fm1_q[r];
     end
-    pe_first[0] = '0;
-    pe_last[0]  = split ? 7'(Half - 1) : 7'(Pes - 1);
-    pe_first[1] = 7'(Half);
-    pe_last[1]  = 7'(Pes - 1);
     unique case (op_q)
       OP_MONTMUL: begin
         sw_d = pw(len_q + 16'(2 * W + 1));
@@ -785,14 +777,16 @@ module pka_hscm_core
     .flush_i      (st_q == S_IDLE),
     .em1_i        (em1_r),
     .fp1_i        (fp1_r),
-    .inj_first_i  (inj_first),
+    .inj_valid_i  (inj_valid),
     .inj_a_i      (inj_a),
     .inj_b_i      (inj_b),
     .inj_n_i      (inj_n),
-    .inj_sel_i    (inj_sel),
-    .inj_fifo_i   (inj_fifo),
+    .dinj_valid_i (dinj_valid),
+    .dinj_first_i (dinj_first),
+    .dinj_a_i     (dinj_a),
+    .dinj_b_i     (dinj_b),
+    .dinj_n_i     (dinj_n),
     .last_start_o (a_lstart),
-    .last_pe_o    (a_lpe),
     .res_valid_o  (a_res),
     .res_s1_o     (a_s1),
     .res_s2_o     (a_s2),
@@ -804,7 +798,6 @@ module pka_hscm_core
   for (genvar r = 0; r < 2; r++) begin : g_hscm
     pka_hscm_seq #(
       .W    (W),
-      .Pes  (Pes),
       .TagW (TagW),
       .Aw   (Aw),
       .Ew   (Ew)
@@ -816,12 +809,9 @@ module pka_hscm_core
       .f_i          (f_r[r]),
       .em1_i        (em1_r[r]),
       .fm1_i        (fm1_r[r]),
-      .pe_first_i   (pe_first[r]),
-      .pe_last_i    (pe_last[r]),
       .desc_i       (sq_desc[r]),
       .desc_take_o  (sq_take[r]),
       .last_start_i (a_lstart[r]),
-      .last_pe_i    (a_lpe[r]),
       .res_s1_i     (a_s1[r]),
       .res_s2_i     (a_s2[r]),
       .qv_i         (a_qv[r]),
@@ -838,12 +828,15 @@ module pka_hscm_core
       .we_o         (sq_we[r]),
       .wa_o         (sq_wa[r]),
       .wd_o         (sq_wd[r]),
-      .inj_first_o  (inj_first[r]),
+      .inj_valid_o  (inj_valid[r]),
       .inj_a_o      (inj_a[r]),
       .inj_b_o      (inj_b[r]),
       .inj_n_o      (inj_n[r]),
-      .inj_sel_o    (inj_sel[r]),
-      .inj_fifo_o   (inj_fifo[r]),
+      .dinj_valid_o (dinj_valid[r]),
+      .dinj_first_o (dinj_first[r]),
+      .dinj_a_o     (dinj_a[r]),
+      .dinj_b_o     (dinj_b[r]),
+      .dinj_n_o     (dinj_n[r]),
       .done_o       (sq_done[r])
     );
 

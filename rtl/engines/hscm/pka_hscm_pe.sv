@@ -16,7 +16,14 @@
 // next PE starts two cycles after this one; q_i, i + 1 and "i+1 is last" go with its first word.
 // The PE is busy for e cycles: it can start the next iteration in cycle t + e.
 // The words of a product's last iteration (i = f+1, S_(f+2)) are flagged res_* and not passed
-// on: the ring's sequencer collects them (and q_(f+1)) and injects the next product instead.
+// on: the ring's sequencer collects them (and q_(f+1)) from the result bus and injects the next
+// product in their place, into this PE's own output registers: while stage 2 holds result word
+// x, its A, B, N outputs take word x of the ring's injection stream (inj_*, combinational from
+// the sequencer's result adder and RAM reads, in the same cycle), and the S, q, tag and last
+// outputs read as 0 (S_0 = 0, q_(-1) = 0, i = 0); the stream is valid for the next PE if
+// inj_valid_i (the chain has a next product).  The injection thus enters every PE through a
+// register of the PE before it, with no multiplexer in front of the next PE's multipliers
+// (only a ring's first PE selects, between its FIFO and the sequencer's chain-start stream).
 // Latency 2 cycles per PE; words per iteration e = em1_i + 1 (runtime).
 // wipe_i (OP_ZEROIZE) holds every register at 0.
 `default_nettype none
@@ -52,7 +59,9 @@ module pka_hscm_pe #(
   output logic [W-1:0]    out_q_o,     // q_i
   output logic [TagW-1:0] out_tag_o,   // i + 1
   output logic            out_last_o,  // i + 1 = f + 1
-  output logic            res_valid_o, // a word of S_(f+2) (same data as out_s1_o/out_s2_o)
+  output logic            res_valid_o, // a word of S_(f+2)
+  output logic [W-1:0]    res_s1_o,
+  output logic [W-1:0]    res_s2_o,
   // status
   output logic            free_o,       // can start an iteration in this cycle
   output logic            take_o,       // stage 1 consumes an input word in this cycle
@@ -62,7 +71,12 @@ module pka_hscm_pe #(
                                         //   iteration flagged last (from registers only)
   output logic            qv_o,         // started an iteration in the previous cycle:
   output logic [W-1:0]    q_o,          //   its q_i
-  output logic [TagW-1:0] tag_o         //   and its index i
+  output logic [TagW-1:0] tag_o,        //   and its index i
+  // the ring's injection stream (used while stage 2 holds result words, see above)
+  input  logic            inj_valid_i,
+  input  logic [W-1:0]    inj_a_i,
+  input  logic [W-1:0]    inj_b_i,
+  input  logic [W-1:0]    inj_n_i
 );
   initial begin
     if (W != 16 && W != 32 && W != 64) $fatal(1, "pka_hscm_pe: W must be 16, 32 or 64");
@@ -80,6 +94,7 @@ module pka_hscm_pe #(
   logic            s2_d, s2_first_d, s2_top_d, s2_res_d;
   logic [W-1:0]    a1_q, a1_d, n1_q, n1_d;  // A, N one cycle after the input
   logic            ov_q, ov_d, of_q, of_d, or_q, or_d;
+  logic            oi_q, oi_d;            // the output word is an injected one (with or_q)
   logic [W-1:0]    o1_q, o1_d, o2_q, o2_d, ob_q, ob_d, oa_q, oa_d, on_q, on_d;
   logic [W-1:0]    qi_q, qi_d;            // q_i
   logic [TagW-1:0] tag_q, tag_d;          // i
@@ -169,6 +184,17 @@ module pka_hscm_pe #(
     o1_d = s2_q ? x1 ^ x2 ^ x3 : o1_q;
     o2_d = s2_q ? {maj[W-2:0], c_q[3]} : o2_q;
     ob_d = s2_top_q ? '0 : in_b_i;    // B shifted down one digit
+    a1_d = in_a_i;
+    n1_d = in_n_i;
+    oa_d = a1_q;
+    on_d = n1_q;
+    oi_d = 1'b0;
+    if (s2_res_q) begin               // a result word: the next product's word takes its place
+      oa_d = inj_a_i;
+      ob_d = inj_b_i;
+      on_d = inj_n_i;
+      oi_d = s2_q && inj_valid_i;
+    end
     hn_d = pn_q[2*W-1:W];
     ha_d = pa_q[2*W-1:W];
     c_d  = {maj[W-1], fa3[W], fa2[W], fa1[W]};
@@ -178,10 +204,6 @@ module pka_hscm_pe #(
     ov_d = s2_q;
     of_d = s2_q && s2_first_q;
     or_d = s2_q && s2_res_q;
-    a1_d = in_a_i;
-    n1_d = in_n_i;
-    oa_d = a1_q;
-    on_d = n1_q;
     if (wipe_i) begin   // OP_ZEROIZE: stage 2 and the output registers to 0
       o1_d = '0;
       o2_d = '0;
@@ -192,6 +214,7 @@ module pka_hscm_pe #(
       ov_d = 1'b0;
       of_d = 1'b0;
       or_d = 1'b0;
+      oi_d = 1'b0;
       a1_d = '0;
       n1_d = '0;
       oa_d = '0;
@@ -208,6 +231,7 @@ module pka_hscm_pe #(
       ov_q  <= 1'b0;
       of_q  <= 1'b0;
       or_q  <= 1'b0;
+      oi_q  <= 1'b0;
       qv_q  <= 1'b0;
     end else begin
       run_q <= run_d;
@@ -216,6 +240,7 @@ module pka_hscm_pe #(
       ov_q  <= ov_d;
       of_q  <= of_d;
       or_q  <= or_d;
+      oi_q  <= oi_d;
       qv_q  <= qv_d;
     end
   end
@@ -244,17 +269,20 @@ module pka_hscm_pe #(
     on_q       <= on_d;
   end
 
-  assign out_valid_o  = ov_q && !or_q;
-  assign out_first_o  = of_q && !or_q;
-  assign out_s1_o     = o1_q;
-  assign out_s2_o     = o2_q;
+  // an injected word (or_q): S = 0, q = 0, i = 0, not last
+  assign out_valid_o  = ov_q && (!or_q || oi_q);
+  assign out_first_o  = of_q && (!or_q || oi_q);
+  assign out_s1_o     = or_q ? '0 : o1_q;
+  assign out_s2_o     = or_q ? '0 : o2_q;
   assign out_a_o      = oa_q;
   assign out_b_o      = ob_q;
   assign out_n_o      = on_q;
-  assign out_q_o      = qi_q;
-  assign out_tag_o    = tag_q + TagW'(1);
-  assign out_last_o   = olast_q;
+  assign out_q_o      = or_q ? '0 : qi_q;
+  assign out_tag_o    = or_q ? '0 : tag_q + TagW'(1);
+  assign out_last_o   = olast_q && !or_q;
   assign res_valid_o  = ov_q && or_q;
+  assign res_s1_o     = o1_q;
+  assign res_s2_o     = o2_q;
   assign free_o       = !run_q;
   assign take_o       = s1;
   assign last_start_o = start && in_last_i;

@@ -16,10 +16,14 @@
 //   cycle T+x+1:  result word x of the finishing product through a w-bit carry-propagate adder:
 //                 x = 0: q_(f+1) (q bus), x >= 1: S'_(x-1) + S''_(x-1) of S_(f+2) (result bus),
 //                 plus the addend word and the carry; written to its entry (x < f);
-//                 the inject register gets word x of the next product (A, B, N, S = 0), so it
-//                 enters the PE after the last one (or the ring's FIFO) at T+x+2 - the same time
-//                 that PE's own output word x would have arrived: the next product's first
-//                 iteration starts at T+2 and the ring never idles between products.
+//                 word x of the next product (A, B, N; S = 0) goes out on the injection port
+//                 in the same cycle, into the output registers of the PE that runs the last
+//                 iteration (its stage 2 holds result word x in this cycle, pka_hscm_pe), so it
+//                 enters the next PE (or the ring's FIFO) at T+x+2 - the same time that PE's own
+//                 output word x would have arrived: the next product's first iteration starts
+//                 at T+2 and the ring never idles between products.  A chain's first product
+//                 (no PE is finishing one) goes through registers (dinj_*) straight into the
+//                 ring's first PE instead, at the same time.
 // MULT products: the q bus's q_1 .. q_f (the low words, Figure 6) are written to words 0..f-1 of
 // the destination as the iterations start, the result words go to f .. 2f-1.
 // The RAM write port is registered (a word reaches the RAM one cycle after it is computed): no
@@ -36,7 +40,6 @@ module pka_hscm_seq
   import pka_hscm_pkg::*;
 #(
   parameter int unsigned W    = 16,  // word bits
-  parameter int unsigned Pes  = 4,   // PEs of the array (the injection target's one-hot width)
   parameter int unsigned TagW = 9,   // iteration index bits
   parameter int unsigned Aw   = 12,  // operand RAM address bits
   parameter int unsigned Ew   = 68   // words per RAM entry (e_max)
@@ -48,13 +51,10 @@ module pka_hscm_seq
   input  logic [TagW-1:0] f_i,          // f of this ring
   input  logic [TagW-1:0] em1_i,        // e - 1
   input  logic [TagW-1:0] fm1_i,        // f - 1
-  input  logic [6:0]      pe_first_i,   // index of the ring's first and last PE
-  input  logic [6:0]      pe_last_i,
   input  desc_t           desc_i,       // next product (valid at every boundary)
   output logic            desc_take_o,
   // ring
   input  logic            last_start_i,
-  input  logic [6:0]      last_pe_i,
   input  logic [W-1:0]    res_s1_i,
   input  logic [W-1:0]    res_s2_i,
   input  logic            qv_i,
@@ -73,13 +73,17 @@ module pka_hscm_seq
   output logic            we_o,
   output logic [Aw-1:0]   wa_o,
   output logic [W-1:0]    wd_o,
-  // inject port
-  output logic            inj_first_o,
+  // inject port: the next product's word, combinational, for the PE finishing a product
+  output logic            inj_valid_o,
   output logic [W-1:0]    inj_a_o,
   output logic [W-1:0]    inj_b_o,
   output logic [W-1:0]    inj_n_o,
-  output logic [Pes-1:0]  inj_sel_o,    // PE p takes the stream's word in this cycle (one-hot)
-  output logic            inj_fifo_o,   // the ring's FIFO takes it (the first PE may be busy)
+  // a chain's first product: registered, straight into the ring's first PE
+  output logic            dinj_valid_o,
+  output logic            dinj_first_o,
+  output logic [W-1:0]    dinj_a_o,
+  output logic [W-1:0]    dinj_b_o,
+  output logic [W-1:0]    dinj_n_o,
   output logic            done_o
 );
   // ---- state ------------------------------------------------------------------------------
@@ -89,14 +93,13 @@ module pka_hscm_seq
   logic            res_v_q, res_v_d;
   desc_t           inj_q, inj_d;     // product being injected
   logic            inj_v_q, inj_v_d;
-  logic [6:0]      tgt_q, tgt_d;
-  logic            dir_q, dir_d;
+  logic            dir_q, dir_d;         // the product being injected is a chain's first
   logic            rx_act_q, rx_act_d;   // read stage busy (words 1 .. e-1)
   logic [TagW-1:0] rx_q, rx_d;
   logic            cx_v_q, cx_v_d;       // stage C valid, word cx_q
   logic [TagW-1:0] cx_q, cx_d;
   logic [1:0]      cy_q, cy_d;           // carry of the result adder
-  logic            iv_d, if_q, if_d;   // iv: stage C injects a word (into sel_q/fsel_q)
+  logic            iv_d, if_q, if_d;   // stage C injects a word; word 0 of the stream
   logic            we_q, we_d;           // registered RAM write port
   logic [Aw-1:0]   wa_q, wa_d;
   logic [W-1:0]    wd_q, wd_d;
@@ -146,7 +149,6 @@ module pka_hscm_seq
     res_v_d = res_v_q;
     inj_d   = inj_q;
     inj_v_d = inj_v_q;
-    tgt_d   = tgt_q;
     dir_d   = dir_q;
     rx_act_d = rx_act_q;
     rx_d     = rx_q;
@@ -157,8 +159,6 @@ module pka_hscm_seq
       inj_v_d = rinj_v;
       cur_d   = rinj;
       cur_v_d = rinj_v;
-      if (start_i || last_pe_i == pe_last_i) tgt_d = pe_first_i;
-      else tgt_d = last_pe_i + 7'd1;
       dir_d = start_i;
       rx_act_d = 1'b1;
       rx_d     = TagW'(1);
@@ -231,12 +231,7 @@ module pka_hscm_seq
   // addresses, the adder's carry, the inject and write registers ------------------------------
   desc_t           cur_w, res_w, inj_w;
   logic            cur_v_w, res_v_w, inj_v_w, dir_w, rx_act_w, cx_v_w, iv_w, if_w, we_w, done_w;
-  logic [6:0]      tgt_w;
-  // the injection's target decoded before the register, valid and direction included: the
-  // array's per-PE input selects and its FIFO's write select are flip-flops (the decode of
-  // valid, target and direction in front of every PE's multipliers was the engine's worst path)
-  logic [Pes-1:0]  sel_q, sel_w;
-  logic            fsel_q, fsel_w;
+  logic            dv_q, dv_w;           // dinj_*: a chain's first product's word
   logic [TagW-1:0] rx_w, cx_w;
   logic [1:0]      cy_w;
   logic [Aw-1:0]   wa_w, ra_w, rb_w;
@@ -246,21 +241,17 @@ module pka_hscm_seq
 
   always_comb begin
     {cur_w, res_w, inj_w, cur_v_w, res_v_w, inj_v_w, dir_w, rx_act_w, cx_v_w, iv_w, if_w, we_w,
-     done_w, tgt_w, rx_w, cx_w, cy_w, wa_w, ra_w, rb_w, wd_w, ia_w, ib_w, in_w, ad_w, ap_w, am_w,
+     done_w, rx_w, cx_w, cy_w, wa_w, ra_w, rb_w, wd_w, ia_w, ib_w, in_w, ad_w, ap_w, am_w,
      inf_w, cz_w} =
     {cur_d, res_d, inj_d, cur_v_d, res_v_d, inj_v_d, dir_d, rx_act_d, cx_v_d, iv_d, if_d, we_d,
-     done_d, tgt_d, rx_d, cx_d, cy_d, wa_d, ra_d, rb_d, wd_d, ia_d, ib_d, in_d, ad_d, ap_d, am_d,
+     done_d, rx_d, cx_d, cy_d, wa_d, ra_d, rb_d, wd_d, ia_d, ib_d, in_d, ad_d, ap_d, am_d,
      inf_d, cz_d};
     if (wipe_i) begin
       {cur_w, res_w, inj_w, cur_v_w, res_v_w, inj_v_w, dir_w, rx_act_w, cx_v_w, iv_w, if_w, we_w,
-       done_w, tgt_w, rx_w, cx_w, cy_w, wa_w, ra_w, rb_w, wd_w, ia_w, ib_w, in_w, ad_w, ap_w, am_w,
+       done_w, rx_w, cx_w, cy_w, wa_w, ra_w, rb_w, wd_w, ia_w, ib_w, in_w, ad_w, ap_w, am_w,
        inf_w, cz_w} = '0;
     end
-    // a chain's start (dir) goes straight into the ring's first PE, a later product into the PE
-    // after the one running the last iteration, through the FIFO when that is the first PE
-    for (int p = 0; p < int'(Pes); p++)
-      sel_w[p] = iv_w && tgt_w == 7'(p) && (dir_w || 7'(p) != pe_first_i);   // 0 in the wipe
-    fsel_w = iv_w && tgt_w == pe_first_i && !dir_w;
+    dv_w = iv_w && dir_q;   // 0 in the wipe
   end
 
   // ---- registers ----------------------------------------------------------------------------
@@ -288,9 +279,7 @@ module pka_hscm_seq
     cur_q <= cur_w;
     res_q <= res_w;
     inj_q <= inj_w;
-    tgt_q <= tgt_w;
-    sel_q <= sel_w;
-    fsel_q <= fsel_w;
+    dv_q  <= dv_w;
     dir_q <= dir_w;
     rx_q  <= rx_w;
     cx_q  <= cx_w;
@@ -315,10 +304,13 @@ module pka_hscm_seq
   assign done_o      = done_q;
   assign wa_o        = wa_q;
   assign wd_o        = wd_q;
-  assign inj_first_o = if_q;
-  assign inj_a_o     = ia_q;
-  assign inj_b_o     = ib_q;
-  assign inj_n_o     = in_q;
-  assign inj_sel_o   = sel_q;
-  assign inj_fifo_o  = fsel_q;
+  assign inj_valid_o  = iv_d;
+  assign inj_a_o      = ia_d;
+  assign inj_b_o      = ib_d;
+  assign inj_n_o      = in_d;
+  assign dinj_valid_o = dv_q;
+  assign dinj_first_o = if_q;
+  assign dinj_a_o     = ia_q;
+  assign dinj_b_o     = ib_q;
+  assign dinj_n_o     = in_q;
 endmodule
