@@ -556,3 +556,61 @@ def test_paper_product_cycles() -> None:
     assert H.montmul_cycles(H.Geometry(1024, 16), 16) <= 354
     assert H.montmul_cycles(H.Geometry(1024, 16), 32) <= 218
     assert H.montmul_cycles(H.Geometry(2048, 16), 32) <= 674
+
+
+# ---- digits of k = 2w bits on w-bit PEs (issue 16 item 4) --------------------------------------
+
+@pytest.mark.parametrize("k,w", [(16, 16), (32, 16), (64, 32), (32, 32)])
+def test_hscm_kw_equals_the_k_bit_algorithm(k: int, w: int) -> None:
+    """hscm_kw runs m (f + 2) steps of the unchanged w-bit PE (quotient from m steps back, A and N
+    scaled by 2^(w(m-1))) and must give the k-bit algorithm's S, every q_i and S_(f+2) (asserted
+    inside), which is A B R^-1 mod M; in MULT mode the product A B; edge operands included."""
+    rng = random.Random(SEED)
+    for n in (2 * k + 4, 3 * k - 1, 100, 257, 520):
+        if n < H.min_bits(k):
+            continue
+        for m in [rand_mod(rng, n) for _ in range(vectors(3))] + edge_moduli(n):
+            mod = H.modulus(m, k)
+            top = 1 << (n + 2 * k + 1)
+            for a, b in [(rng.randrange(top), rng.randrange(top)), (top - 1, top - 1), (0, top - 1), (1, 1)]:
+                out = H.hscm_kw(a, b, mod, w)
+                assert out.s % m == a * b * pow(2, -mod.g.r_bits, m) % m
+                assert out.s < 1 << (n + 2 * k + 1)
+                g = mod.g
+                low = sum(q << (k * (i - 1)) for i, q in enumerate(H.hscm_kw(a, b, mod, w, mult=True).qs) if i)
+                prod = H.hscm_kw(a, b, mod, w, mult=True)
+                assert low + (prod.s_last << (k * (g.f + 1))) == a * b
+
+
+def test_hscm_kw_sizes() -> None:
+    """The w-bit stream of k = 2w: m (f + 2) steps of m (f + 2) - 1 words; k = w is the engine's."""
+    g = H.Geometry(1024, 32)
+    assert g.f == 35 and H.kw_words(g, 16) == 2 * 37 - 1
+    g16 = H.Geometry(1024, 16)
+    assert H.kw_words(g16, 16) == g16.e
+
+
+@pytest.mark.parametrize("k,w", [(48, 16), (16, 32), (64, 16), (24, 24)])
+def test_hscm_kw_refuses_other_ratios(k: int, w: int) -> None:
+    with pytest.raises(PkaError) as ei:
+        H.kw_ratio(k, w)
+    assert ei.value.status == Status.ERR_UNSUPPORTED and "k must be w or 2w" in str(ei.value)
+
+
+def test_hscm_kw_needs_the_quotient_from_m_steps_back() -> None:
+    """The control: with the quotient of the previous step (depth 1, the k = w ring unchanged) the
+    w-bit steps do not compute the k = 2w product."""
+    rng = random.Random(SEED)
+    mod = H.modulus(rand_mod(rng, 200), 32)
+    a, b = rng.randrange(1 << 250), rng.randrange(1 << 250)
+    ref = H.hscm(a, b, mod, word_level=False)
+    w, m, f = 16, 2, mod.g.f
+    e = H.kw_words(mod.g, w)
+    aw, nw = H.to_words(a << w, w, e), H.to_words(mod.nt << w, w, e)
+    cw = H.to_words(b, w, m * (f + 2))
+    s1, s2, ds = [0] * e, [0] * e, [0]
+    for j in range(m * (f + 2)):
+        s1, s2, d = H._pe_pass(w, e, s1, s2, ds[-1], cw[j], aw, nw)
+        ds.append(d)
+    s = (H.from_words(s1, w) + H.from_words(s2, w) << 32) + H.from_words(ds[-2:], w)
+    assert s != ref.s

@@ -223,8 +223,13 @@ def hscm_iteration(g: Geometry, s1: Sequence[int], s2: Sequence[int], q_prev: in
 
     (s1, s2) = S_i; returns (S'_(i+1), S''_(i+1), q_i).  q_prev = q_(i-1), b = b_i.
     """
-    k, e = g.k, g.e
-    mask = g.mask
+    return _pe_pass(g.k, g.e, s1, s2, q_prev, b, a, nt)
+
+
+def _pe_pass(k: int, e: int, s1: Sequence[int], s2: Sequence[int], q_prev: int, b: int,
+             a: Sequence[int], nt: Sequence[int]) -> tuple[list[int], list[int], int]:
+    """One PE pass on e words of k bits (hscm_iteration; hscm_kw's w-bit steps)."""
+    mask = (1 << k) - 1
     w0 = s1[0] + s2[0]
     q, c = w0 & mask, w0 >> k
     cin: Carries = (c, 0, 0, 0)
@@ -306,6 +311,67 @@ def hscm(a: int, b: int, mod: Modulus, *, mult: bool = False, word_level: bool |
         assert s < 1 << (g.n + 2 * k + 1), "eq. (3) violated"
         assert s < 1 << (k * f)
     return HscmOut(s, tuple(qs), s_last)
+
+
+# ---- digits of k = 2w bits on PEs of w-bit words (issue 16 item 4) ---------------------------
+
+
+def kw_ratio(k: int, w: int) -> int:
+    """m = k / w, the w-bit steps per k-bit digit: 1 (k = w) or 2 (k = 2w)."""
+    if w not in WIDTHS or k % w or k // w not in (1, 2):
+        raise PkaError(Status.ERR_UNSUPPORTED, f"digit size k = {k} with word size w = {w}: k must be w or 2w")
+    return k // w
+
+
+def kw_words(g: Geometry, w: int) -> int:
+    """Words of w bits of a w-step stream: m (f + 2) - 1 (= e = f + 1 for m = 1).
+
+    Every intermediate T fits: S_i < 2^(k(f+1)) (eq. 1 and f), and the sum after a step inside a
+    digit is below 2^(k(f+1)) + 2^(n+3k+2-w) < 2^(k(f+1)+w); A 2^(w(m-1)) < 2^(kf+w(m-1)).
+    """
+    m = kw_ratio(g.k, w)
+    return m * (g.f + 2) - 1
+
+
+def hscm_kw(a: int, b: int, mod: Modulus, w: int, *, mult: bool = False) -> HscmOut:
+    """Algorithm 3 with digits of k = m w bits (mod.g.k = k) run as m (f + 2) steps of the w-bit PE.
+
+    A k-bit iteration S_(i+1) = floor(S_i / 2^k) + q_(i-1) N + b_i A is m steps of w bits,
+        T_(j+1) = floor(T_j / 2^w) + 2^(w(m-1)) (d_(j-m) N + c_j A),   d_j = T_j mod 2^w,
+    with T_(mi) = S_i, c_j the w-bit words of B and d_(mi+t) = the t-th w-bit word of q_i: the
+    term added at step t of a digit is divided by 2^w in its m - 1 - t later steps, so it lands
+    with weight 2^(wt); and T_(mi+t) mod 2^w = word t of S_i, since every term added inside the
+    digit is a multiple of 2^(w(m-1)).  So it is the w-bit PE of k = w (`_pe_pass`) unchanged, with
+    the quotient taken from m steps back instead of one (a ring passes the last m quotients on),
+    and A and N scaled by 2^(w(m-1)) (one zero word in front of their streams for m = 2).  The
+    result S = 2^k T_(m(f+2)) + q_(f+1), q_(f+1) = the last m quotient words, is exactly that of
+    the k-bit algorithm (`hscm`), which is asserted together with every digit q_i.
+    """
+    g = mod.g
+    k, f = g.k, g.f
+    m = kw_ratio(k, w)
+    assert 0 <= a < 1 << g.r_bits and 0 <= b < 1 << g.r_bits, "operand beyond f digits"
+    nt = 0 if mult else mod.nt
+    e, steps, sh = kw_words(g, w), m * (f + 2), w * (m - 1)
+    aw, nw = to_words(a << sh, w, e), to_words(nt << sh, w, e)
+    cw = to_words(b, w, steps)
+    s1, s2 = [0] * e, [0] * e
+    ds: list[int] = []
+    for j in range(steps):
+        d_prev = ds[j - m] if j >= m else 0
+        t_j = from_words(s1, w) + from_words(s2, w)
+        n1, n2, d = _pe_pass(w, e, s1, s2, d_prev, cw[j], aw, nw)
+        assert d == t_j & ((1 << w) - 1)
+        t_next = from_words(n1, w) + from_words(n2, w)
+        assert t_next == (t_j >> w) + ((d_prev * nt + cw[j] * a) << sh), "w-bit step"
+        s1, s2 = n1, n2
+        ds.append(d)
+    s_last = from_words(s1, w) + from_words(s2, w)
+    qs = tuple(from_words(ds[m * i:m * i + m], w) for i in range(f + 2))
+    s = (s_last << k) + qs[-1]
+    ref = hscm(a, b, mod, mult=mult, word_level=False)
+    assert (s, qs, s_last) == (ref.s, ref.qs, ref.s_last), "k = m w differs from the k-bit algorithm"
+    return HscmOut(s, qs, s_last)
 
 
 def montmul(a: int, b: int, mod: Modulus) -> int:
