@@ -576,10 +576,9 @@ def test_hscm_kw_equals_the_k_bit_algorithm(k: int, w: int) -> None:
                 out = H.hscm_kw(a, b, mod, w)
                 assert out.s % m == a * b * pow(2, -mod.g.r_bits, m) % m
                 assert out.s < 1 << (n + 2 * k + 1)
-                g = mod.g
-                low = sum(q << (k * (i - 1)) for i, q in enumerate(H.hscm_kw(a, b, mod, w, mult=True).qs) if i)
                 prod = H.hscm_kw(a, b, mod, w, mult=True)
-                assert low + (prod.s_last << (k * (g.f + 1))) == a * b
+                low = sum(q << (k * (i - 1)) for i, q in enumerate(prod.qs) if i)
+                assert low + (prod.s_last << (k * (mod.g.f + 1))) == a * b
 
 
 def test_hscm_kw_sizes() -> None:

@@ -446,3 +446,51 @@ def test_breakdown_of_an_engine(cache_env: Path) -> None:
     assert pe["count"] == 2
     assert {c["module"] for c in pe["children"]} >= {"pka_mwr4_booth", "pka_mwr4_mrec", "pka_mwr4_ppgen", "pka_mwr4_pmgen"}
     assert 0 < pe["total"]["lut4"] < tree["total"]["lut4"]
+
+
+def _area_rows(text: str, heading: str) -> list[list[str]]:
+    """The table rows (cells) of doc/results.md's per-module table that follows `heading`."""
+    part = text.split(heading, 1)[1].split("\n\n**", 1)[0]
+    return [[c.strip() for c in ln.strip().strip("|").split("|")] for ln in part.splitlines()
+            if ln.startswith("| ") and not ln.startswith("| module") and not ln.startswith("| build")]
+
+
+def _num(cell: str) -> int:
+    return int(cell.split()[0].replace(",", "").strip("*"))
+
+
+def test_results_area_tables_match_the_breakdown_json() -> None:
+    """doc/results.md's per-module area tables (hscm's, rns MM against SBMM) are typed from
+    bench/results/breakdown.json: every figure they give must be the JSON's, so a re-measured row
+    that the prose was not updated for fails here."""
+    rows = {r["id"]: r for r in json.loads((REPO / "bench" / "results" / "breakdown.json").read_text())["rows"]}
+    text = (REPO / "doc" / "results.md").read_text()
+
+    def total(rid: str, module: str, depth: int | None = None, key: str = "lut4") -> int:
+        hits = [x for x in rows[rid]["rows"] if x["module"] == module and (depth is None or x["depth"] == depth)]
+        assert hits, (rid, module)
+        return sum(int(x["all"][key]) for x in hits)
+
+    hs = _area_rows(text, "**hscm, 1024 bits, 16 PEs, w = 16**")
+    assert len(hs) == 11
+    for cells in hs:
+        name = cells[0]
+        if name.startswith("pka_hscm_core"):
+            want = (total("hscm-1024-16pe", "pka_hscm_core"), total("hscm-1024-16pe", "pka_hscm_core", key="ff"))
+        elif name.startswith("the array's own logic"):
+            want = (total("hscm-1024-16pe", "(own logic)", 2), total("hscm-1024-16pe", "(own logic)", 2, "ff"))
+        elif name.startswith("the core's own logic"):
+            want = (total("hscm-1024-16pe", "(own logic)", 1), total("hscm-1024-16pe", "(own logic)", 1, "ff"))
+        else:
+            mod = name.split()[0]
+            want = (total("hscm-1024-16pe", mod), total("hscm-1024-16pe", mod, key="ff"))
+        assert (_num(cells[2]), _num(cells[3])) == want, cells
+
+    rn = _area_rows(text, "**rns, l = 192, w = 16: MM against SBMM**")
+    for cells, rid, rower, own_depth in ((rn[0], "rns-192-mm", "pka_rns_rower", 1),
+                                         (rn[1], "rns-192-sbmm", "pka_rns_sb_rower", 2)):
+        inst = [x for x in rows[rid]["rows"] if x["module"] == rower]
+        count = sum(int(x["count"]) for x in inst)
+        each = max(inst, key=lambda x: int(x["count"]))["each"]["lut4"]   # the common instance
+        assert [_num(c) for c in cells[1:6]] == [total(rid, "pka_rns_core"), count, each,
+                                                 total(rid, rower), total(rid, "(own logic)", own_depth)], cells
