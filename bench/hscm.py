@@ -2,7 +2,7 @@
 
     python bench/hscm.py            # RTL (Verilator), checks every result and the model's cycles
     python bench/hscm.py --model    # golden model only (the same cycle counts, seconds)
-    python bench/hscm.py --only mm  # one group: mm, exp, ladder, crt, blind, wipe, table
+    python bench/hscm.py --only mm  # one group: mm, exp, ladder, crt, blind, wipe, table, kw
     python bench/hscm.py --only blind --max-bits 2048   # rows up to 2048 bits only
 
 Prints a table and writes bench/results/hscm.json.  Paper figures: Table 2 (one Montgomery
@@ -15,7 +15,8 @@ X = 64 extra exponent bits (what pka_top's sequencer sends), beside the unblinde
 cost of exponent blinding (a second key and r give the same count).  The `table` rows are
 build constants from the model (no command runs, RTL or model): the operand-RAM bits of the
 precomputed table of each window the README compares, per HSCM that holds one (MODEXP: one ring,
-RSA_CRT: both).  Cycle counts are exact (cycles_o of the core = pka.model.hscm); wall-clock times
+RSA_CRT: both).  The `kw` rows run digits of k = 32 bits on the same 16-bit PEs (the `k`
+parameter, issue 16): a product takes 2 (f + 2) PE passes, beside the k = w count.  Cycle counts are exact (cycles_o of the core = pka.model.hscm); wall-clock times
 are recorded, not asserted.
 """
 
@@ -63,7 +64,7 @@ def run(backend: Any, fn: str, *args: Any, progress: bool = False) -> tuple[OpRe
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", action="store_true", help="golden model only")
-    ap.add_argument("--only", choices=["mm", "exp", "ladder", "crt", "blind", "wipe", "table"], default=None)
+    ap.add_argument("--only", choices=["mm", "exp", "ladder", "crt", "blind", "wipe", "table", "kw"], default=None)
     ap.add_argument("--max-bits", type=int, default=None, help="skip crt/blind rows above this size")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
@@ -221,6 +222,29 @@ def main() -> None:
                              "bits": tables * per, "backend": "model"})
                 print(f"{rows[-1]['name']:44s} {tables} x {M.table_entries(win)} x "
                       f"{M.Geometry(max_len, w).e * w} = {tables * per:,} bits", flush=True)
+    if args.only in (None, "kw"):
+        # k = 2w: the same PEs (w = 16) on digits of k = 32 bits, beside k = w on the same operands
+        n = 1024
+        m = rand_mod(rng, n)
+        a, b = rng.randrange(m), rng.randrange(m)
+        e = rng.getrandbits(n) | (1 << (n - 1))
+        fn = "montmul_op" if backend is M else "montmul"
+        for pes, paper in ((16, 354), (32, 218)):
+            p = {"pes": pes, "w": w, "k": 2 * w, "window": 0, "ladder": 0}
+            r, wall = run(backend, fn, a, b, m, p)
+            geo = M.Geometry(n, 2 * w, w)
+            same_pes = M.montmul_cycles(M.Geometry(n, w), pes)
+            record("kw", f"Montgomery product {n}-bit, {pes} PEs, k = {2 * w}", n, pes, p, r,
+                   M.montmul(a, b, M.modulus(m, 2 * w)), M.montmul_cycles(geo, pes), paper,
+                   f"Table 2 (k = w = 16); ours with k = w: {same_pes}", wall,
+                   {"k": 2 * w, "w": w, "passes": geo.passes, "words": geo.words, "k_eq_w_cycles": same_pes})
+        p = {"pes": 16, "w": w, "k": 2 * w, "window": 4, "ladder": 0}
+        r, wall = run(backend, "modexp", a, e, m, p, progress=True)
+        mdl = M.modexp(a, e, m, p).cycles if backend is not M else r.cycles
+        same_pes = M.modexp(a, e, m, {**p, "k": 0}).cycles
+        record("kw", f"modexp {n}-bit, 16 PEs, window 4, k = {2 * w}", n, 16, p, r, pow(a, e, m), mdl,
+               454_648, f"Table 4 (k = w = 16); ours with k = w: {same_pes:,}", wall,
+               {"k": 2 * w, "w": w, "k_eq_w_cycles": same_pes})
     args.out.parent.mkdir(parents=True, exist_ok=True)
     old: list[dict[str, Any]] = []
     if args.only is not None and args.out.exists():

@@ -613,3 +613,36 @@ def test_hscm_kw_needs_the_quotient_from_m_steps_back() -> None:
         ds.append(d)
     s = (H.from_words(s1, w) + H.from_words(s2, w) << 32) + H.from_words(ds[-2:], w)
     assert s != ref.s
+
+
+def test_k_2w_public_ops_and_cycle_model() -> None:
+    """The `k` parameter (0 or w: the engine of k = w, unchanged): the operations compute with
+    k-bit digits (the same results as a k = w build of w = k), and the cycle model counts m (f + 2)
+    passes of m (f + 2) - 1 words, m f result words, mu over 2k bits with 2m words of M, and x1
+    from `reduce_top_words` words; the doc's prediction for 1024 bits, 16 / 32 PEs."""
+    rng = random.Random(SEED)
+    m = rand_mod(rng, 300)
+    a, b, e = rng.randrange(m), rng.randrange(m), rng.getrandbits(300)
+    base = {"pes": 4, "w": 16, "window": 3}
+    for k in (0, 16):
+        assert H.modexp(a, e, m, {**base, "k": k}) == H.modexp(a, e, m, base)
+    kw, wide = H.modexp(a, e, m, {**base, "k": 32}), H.modexp(a, e, m, {**base, "w": 32})
+    assert kw.result == wide.result == pow(a, e, m) and kw.cycles > wide.cycles
+    assert H.montmul_op(a, b, m, {**base, "k": 32}).result == H.montmul_op(a, b, m, {**base, "w": 32}).result
+    g = H.Geometry(1024, 32, 16)
+    assert (g.m, g.f, g.passes, g.words, g.fw) == (2, 35, 74, 73, 70)
+    assert (H.montmul_cycles(g, 16), H.montmul_cycles(H.Geometry(1024, 16), 16)) == (383, 350)
+    assert (H.montmul_cycles(g, 32), H.montmul_cycles(H.Geometry(1024, 16), 32)) == (237, 214)
+    assert H.prep_cycles(g) == 4 + 2 + 63 + 73 + 4
+    assert H.reduce_cycles(g) == 3 + 10 + 66 + 2 * 71
+    assert H.reduce_cycles(H.Geometry(1024, 16)) == 9 + 34 + 2 * 68
+    assert [H.reduce_top_words(k, w) for k, w in ((16, 16), (32, 32), (64, 64), (32, 16), (64, 32))] == [6, 6, 6, 10, 10]
+    assert H.wipe_cycles(512, 16, 6, 32) == (15 + 32) * H.Geometry(512, 32, 16).words
+    assert H.table_bits(512, 16, 6, 32) == 32 * H.Geometry(512, 32, 16).words * 16
+    for k in (48, 64, 8):
+        with pytest.raises(PkaError) as ei:
+            H.modexp(a, e, m, {**base, "k": k})
+        assert ei.value.status == Status.ERR_UNSUPPORTED
+    with pytest.raises(PkaError) as ei:
+        H.modmul(3, 5, rand_mod(rng, 67), {**base, "k": 32})
+    assert ei.value.status == Status.ERR_LENGTH

@@ -556,3 +556,104 @@ def test_ring_longer_than_a_product(pes: int) -> None:
             with pytest.raises(PkaError) as exc:
                 R.modexp(a, e, m, params(pes, ladder=1))
             assert exc.value.status == Status.ERR_UNSUPPORTED
+
+
+# ---- digits of k = 2w bits on w-bit PEs (issue 16 item 4; doc/hscm.md) --------------------------
+
+
+def params_kw(pes: int, window: int = 0, ladder: int = 0, w: int = K, k: int = 2 * K) -> dict[str, int]:
+    return {**params(pes, window, ladder, w), "k": k}
+
+
+@pytest.mark.parametrize("pes", [2, 4])
+@pytest.mark.parametrize("n", [68, 95, 200])
+def test_k_2w_every_op(pes: int, n: int) -> None:
+    """k = 32 on 16-bit PEs, every operation, results and cycles against the model (whose
+    `hscm_kw` runs the same w-bit steps and asserts them equal to the k-bit algorithm's digits):
+    n = 2k + 4 (the minimum), n = -1 mod k (one more digit), and a ring shorter and longer than a
+    digit's two passes."""
+    rng = random.Random(SEED + 7 * n + pes)
+    p, pw = params_kw(pes), params_kw(pes, 3)
+    mods = [(1 << (n - 1)) + 1, (1 << n) - 1] + [rand_mod(rng, n) for _ in range(vectors(1))]
+    for m in mods:
+        for a, b in ((0, 0), (1, m - 1), (m - 1, m - 1), (rng.randrange(m), rng.randrange(m))):
+            same(R.montmul(a, b, m, p), M.montmul_op(a, b, m, p))
+        a, b, e = rng.randrange(m), rng.randrange(m), rng.getrandbits(n)
+        r, x = R.modmul(a, b, m, p), M.modmul(a, b, m, p)
+        same(r, x)
+        assert r.detail["total_cycles"] == x.detail["total_cycles"]
+        same(R.mul((1 << n) - 1, b, n, p), M.mul((1 << n) - 1, b, n, p))
+        for w in (0, (1 << (2 * n)) - 1, rng.getrandbits(2 * n)):
+            same(R.modred(w, m, p), M.modred(w, m, p))
+        same(R.modexp(a, e, m, p), M.modexp(a, e, m, p))
+        same(R.modexp(a, e, m, pw), M.modexp(a, e, m, pw))
+        same(R.modexp(a, e, m, params_kw(pes, ladder=1), elen=n), M.modexp(a, e, m, params_kw(pes, ladder=1), elen=n))
+    key = crt_key(rng, 2 * n)
+    msg = rng.randrange(key.n)
+    for window, x in ((2, 0), (4, 16)):
+        bk = blind(key, rng.getrandbits(x), rng.getrandbits(x)) if x else key
+        r = R.rsa_crt(msg, bk, params_kw(pes, window), xbits=x)
+        same(r, M.rsa_crt(msg, bk, params_kw(pes, window), xbits=x))
+        assert r.result == pow(msg, key.d, key.n)
+
+
+def test_k_2w_sizes_errors_and_wipe() -> None:
+    """k = 2w: the engine's minimum length is 2k + 4 (not 2w + 4), CRT's p and q may differ by 2k
+    bits, a product costs 2 (f + 2) passes (more cycles than k = w on the same PEs: the PE still
+    retires w bits of B per pass), k other than w and 2w is ERR_UNSUPPORTED in model and driver,
+    and the wipe clears the larger entries (m (f_max + 2) - 1 words) in the model's cycles."""
+    rng = random.Random(SEED + 99)
+    pes = 4
+    h = R.harness(512, K, pes, k=2 * K)
+    m = rand_mod(rng, 80)
+    h.write_slot(Slot.N, m)
+    h.write_slot(Slot.A, 3)
+    h.write_slot(Slot.B, 5)
+    h.write_slot(Slot.W, M.r2(m, 2 * K))
+    assert status(h, Op.MODMUL, 80) == Status.OK
+    assert status(h, Op.MODMUL, 4 * K + 3) == Status.ERR_LENGTH      # below 2k + 4
+    h.write_slot(Slot.N, rand_mod(rng, 4 * K + 4))
+    assert status(h, Op.MODMUL, 4 * K + 4) == Status.OK
+    for fn in (R.modmul, M.modmul):
+        with pytest.raises(PkaError) as exc:
+            fn(3, 5, rand_mod(rng, 4 * K + 3), params_kw(pes))
+        assert exc.value.status == Status.ERR_LENGTH
+        for k in (3 * K, 4 * K, 8):
+            with pytest.raises(PkaError) as exc:
+                fn(3, 5, m, params_kw(pes, k=k))
+            assert exc.value.status in (Status.ERR_UNSUPPORTED, Status.ERR_PARAM), k
+    # p and q: 2k bits apart is legal, 2k + 1 is not (at command decode)
+    p1, q1 = prime(rng, 100), prime(rng, 100 + 4 * K)
+    key = CrtKey.from_pq(p1, q1)
+    msg = rng.randrange(key.n)
+    same(R.rsa_crt(msg, key, params_kw(pes)), M.rsa_crt(msg, key, params_kw(pes)))
+    h.write_slot(Slot.P, p1)
+    h.write_slot(Slot.Q, q1)
+    assert status(h, Op.RSA_CRT, key.n.bit_length(), 99, q1.bit_length()) == Status.ERR_LENGTH
+    # cycles: k = 2w on the same 4 PEs costs more than k = w (a prediction the doc makes)
+    a, b = rng.randrange(m), rng.randrange(m)
+    assert R.montmul(a, b, m, params_kw(pes)).cycles > R.montmul(a, b, m, params(pes)).cycles
+    wp = params_kw(pes)
+    R.rsa_crt(msg, key, wp)
+    wr = R.wipe(512, wp)
+    assert (wr.cycles, wr.io_cycles) == (M.wipe_cycles(512, K, 6, 2 * K), 0)
+    assert wr.cycles > M.wipe_cycles(512, K, 6)
+    assert R.modmul(a, b, m, wp).result == a * b % m
+
+
+@pytest.mark.slow
+def test_k_2w_wide_and_full_size() -> None:
+    """w = 32, k = 64 (the other legal pair), and one 1024-bit product on 16 PEs with k = 32,
+    w = 16: 383 cycles against 350 for k = w (doc/hscm.md)."""
+    rng = random.Random(SEED + 64)
+    p = params_kw(4, 3, w=32, k=64)
+    for n in (132, 300):
+        m = rand_mod(rng, n)
+        a, e = rng.randrange(m), rng.getrandbits(n)
+        same(R.modexp(a, e, m, p), M.modexp(a, e, m, p))
+        same(R.mul(a, e, n, p), M.mul(a, e, n, p))
+    m = rand_mod(rng, 1024)
+    a, b = rng.randrange(m), rng.randrange(m)
+    r = R.montmul(a, b, m, params_kw(16))
+    same(r, M.montmul_op(a, b, m, params_kw(16)))
+    assert (r.cycles, R.montmul(a, b, m, params(16)).cycles) == (383, 350)

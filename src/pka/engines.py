@@ -124,7 +124,8 @@ ENGINES: dict[str, Engine] = {
             "hscm", "004", "quotient-pipelined high-radix scalable Montgomery, HSCM (Wu, Li, Liu)",
             (
                 Param("pes", 16, lo=1, hi=128, help="number of processing elements L"),
-                Param("w", 16, (16, 32, 64), help="word = digit size w = k"),
+                Param("w", 16, (16, 32, 64), help="PE word size w (bits of each multiplier input)"),
+                Param("k", 0, (0, 16, 32, 64), help="digit size k: 0 = w, or 2w (each k-bit digit is two passes of the w-bit PEs)"),
                 Param("window", 0, lo=0, hi=8, help="window (digit) size of Algorithm A1 with odd powers; 0 = left-to-right binary"),
                 Param("ladder", 0, (0, 1), help="1 = Montgomery ladder on two HSCMs (constant time)"),
             ),

@@ -246,6 +246,8 @@ def cycles_table(data: Mapping[str, Any], current: Current) -> str:
     mm16 = one(hs, "hscm mm", group="mm", n=1024, pes=16)["cycles"]
     mm32 = one(hs, "hscm mm", group="mm", n=1024, pes=32)["cycles"]
     mm2048 = one(hs, "hscm mm", group="mm", n=2048, pes=32)["cycles"]
+    kw16 = one(hs, "hscm kw", group="kw", n=1024, pes=16, name="Montgomery product 1024-bit, 16 PEs, k = 32")["cycles"]
+    kw32 = one(hs, "hscm kw", group="kw", n=1024, pes=32)["cycles"]
 
     def exp(win: int) -> int:
         return int(one(hs, "hscm exp", group="exp", n=1024, pes=16, name=f"modexp 1024-bit, 16 PEs, window {win}")
@@ -286,6 +288,10 @@ def cycles_table(data: Mapping[str, Any], current: Current) -> str:
          f"{vic[5]['paper_formula_efficiency']:.3f}); [doc/victor.md](doc/victor.md)"],
         ["hscm", "one 1024-bit Montgomery product, 16 / 32 PEs", PAPER["hscm_mm"].text, f"{mm16} / {mm32}", "", ""],
         ["hscm", "one 2048-bit product, 32 PEs", PAPER["hscm_mm2"].text, str(mm2048), "", ""],
+        ["hscm", "one 1024-bit product with k = 32-bit digits on the same 16-bit PEs (`k=32`), 16 / 32 PEs",
+         f"{PAPER['hscm_mm'].text} (k = w = 16)", f"{kw16} / {kw32}", "",
+         "each digit two PE passes, the quotient from two PEs back; on the same PEs k = 2w costs cycles, "
+         "[doc/hscm.md](doc/hscm.md#digits-of-k--2w-bits-on-w-bit-pes-issue-16-item-4)"],
         ["hscm", "1024-bit modexp, sliding window 4 / 6, 16 PEs", PAPER["hscm_exp"].text,
          f"{n(exp(4))} / {n(exp(6))}", f"{ram('modexp', 1024, (4, 6))}; paper: {PAPER['hscm_exp_ram'].text}",
          "next product enters while the last drains; window 4's table is what the paper's RAM holds beside "

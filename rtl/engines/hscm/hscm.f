@@ -6,6 +6,10 @@
 // lint-params: MaxLen=512 MemAw=9 W=16 Pes=8 MaxWindow=6
 // lint-params: MaxLen=1024 MemAw=10 W=16 Pes=16 MaxWindow=6
 // lint-params: MaxLen=2048 MemAw=11 W=16 Pes=32 MaxWindow=6
+// lint-params: MaxLen=512 MemAw=9 W=16 K=32 Pes=2 MaxWindow=6
+// lint-params: MaxLen=512 MemAw=9 W=16 K=32 Pes=4 MaxWindow=6
+// lint-params: MaxLen=1024 MemAw=10 W=16 K=32 Pes=16 MaxWindow=6
+// lint-params: MaxLen=512 MemAw=9 W=32 K=64 Pes=4 MaxWindow=6
 rtl/common/pka_pkg.sv
 rtl/engines/hscm/pka_hscm_pkg.sv
 rtl/engines/hscm/pka_hscm_pe.sv

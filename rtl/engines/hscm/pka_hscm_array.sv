@@ -24,13 +24,16 @@
 // the ring's last PE's output, known the same way - so the sequencers' boundary logic and RAM
 // reads start from flip-flops, not from the PE inputs' multiplexers.
 // wipe_i (OP_ZEROIZE, at least Depth cycles) zeroes every PE register and the FIFOs' storage.
+// Dq = 2 (digits of k = 2w bits): each PE passes the quotient it received beside its own
+// (pka_hscm_pe), one more word through the ring and its FIFO.
 `default_nettype none
 
 module pka_hscm_array #(
   parameter int unsigned W     = 16,  // word bits
   parameter int unsigned Pes   = 4,   // number of PEs (two rings need an even number)
   parameter int unsigned TagW  = 9,   // iteration index bits
-  parameter int unsigned Depth = 8    // FIFO entries, >= e_max
+  parameter int unsigned Depth = 8,   // FIFO entries, >= e_max
+  parameter int unsigned Dq    = 1    // quotient delay in passes: k / w (1 or 2)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -62,7 +65,8 @@ module pka_hscm_array #(
   output logic [TagW-1:0] tag_o [2]
 );
   localparam int unsigned Half = Pes / 2;
-  localparam int unsigned Fw   = 6 * W + TagW + 2;   // FIFO word: s1 s2 a b n q tag first last
+  localparam int unsigned Q2w  = (Dq == 2) ? W : 1;  // the second quotient field (1 unused bit)
+  localparam int unsigned Fw   = 6 * W + Q2w + TagW + 2;  // FIFO word: s1 s2 a b n q q2 tag first last
 
   initial begin
     if (Pes < 1 || Pes > 128) $fatal(1, "pka_hscm_array: Pes must be 1..128");
@@ -70,10 +74,10 @@ module pka_hscm_array #(
 
   // PE inputs and outputs
   logic            i_valid [Pes], i_first [Pes], i_last [Pes];
-  logic [W-1:0]    i_s1 [Pes], i_s2 [Pes], i_a [Pes], i_b [Pes], i_n [Pes], i_q [Pes];
+  logic [W-1:0]    i_s1 [Pes], i_s2 [Pes], i_a [Pes], i_b [Pes], i_n [Pes], i_q [Pes], i_q2 [Pes];
   logic [TagW-1:0] i_tag [Pes];
   logic            o_valid [Pes], o_first [Pes], o_last [Pes], o_res [Pes];
-  logic [W-1:0]    o_s1 [Pes], o_s2 [Pes], o_a [Pes], o_b [Pes], o_n [Pes], o_q [Pes];
+  logic [W-1:0]    o_s1 [Pes], o_s2 [Pes], o_a [Pes], o_b [Pes], o_n [Pes], o_q [Pes], o_q2 [Pes];
   logic [W-1:0]    r_s1 [Pes], r_s2 [Pes];   // a PE's result words (S_(f+2))
   logic [TagW-1:0] o_tag [Pes];
   logic            p_free [Pes], p_take [Pes], p_lstart [Pes], p_qv [Pes];
@@ -94,8 +98,9 @@ module pka_hscm_array #(
 
   function automatic logic [Fw-1:0] pack(logic [W-1:0] s1, logic [W-1:0] s2, logic [W-1:0] a,
                                           logic [W-1:0] b, logic [W-1:0] n, logic [W-1:0] q,
-                                          logic [TagW-1:0] tag, logic first, logic last);
-    return {last, first, tag, q, n, b, a, s2, s1};
+                                          logic [Q2w-1:0] q2, logic [TagW-1:0] tag, logic first,
+                                          logic last);
+    return {last, first, tag, q2, q, n, b, a, s2, s1};
   endfunction
 
   localparam int unsigned Last0 = Pes - 1;
@@ -115,15 +120,15 @@ module pka_hscm_array #(
     if (split_q) begin
       f_wv[0] = o_valid[LastH];
       f_wd[0] = pack(o_s1[LastH], o_s2[LastH], o_a[LastH], o_b[LastH], o_n[LastH], o_q[LastH],
-                     o_tag[LastH], o_first[LastH], o_last[LastH]);
+                     o_q2[LastH][Q2w-1:0], o_tag[LastH], o_first[LastH], o_last[LastH]);
     end else begin
       f_wv[0] = o_valid[Last0];
       f_wd[0] = pack(o_s1[Last0], o_s2[Last0], o_a[Last0], o_b[Last0], o_n[Last0], o_q[Last0],
-                     o_tag[Last0], o_first[Last0], o_last[Last0]);
+                     o_q2[Last0][Q2w-1:0], o_tag[Last0], o_first[Last0], o_last[Last0]);
     end
     f_wv[1] = split_q && o_valid[Last0];
     f_wd[1] = pack(o_s1[Last0], o_s2[Last0], o_a[Last0], o_b[Last0], o_n[Last0], o_q[Last0],
-                   o_tag[Last0], o_first[Last0], o_last[Last0]);
+                   o_q2[Last0][Q2w-1:0], o_tag[Last0], o_first[Last0], o_last[Last0]);
   end
 
   // each PE's injection stream: its ring's
@@ -148,6 +153,7 @@ module pka_hscm_array #(
         i_last[p]  = 1'b0;
         i_tag[p]   = '0;
         i_q[p]     = '0;
+        i_q2[p]    = '0;
         i_s1[p]    = '0;
         i_s2[p]    = '0;
         i_a[p]     = dinj_a_i[r1];
@@ -155,13 +161,16 @@ module pka_hscm_array #(
         i_n[p]     = dinj_n_i[r1];
       end else if (first_pe) begin
         i_valid[p] = f_rv[r1];
-        {i_last[p], i_first[p], i_tag[p], i_q[p], i_n[p], i_b[p], i_a[p], i_s2[p], i_s1[p]} = f_rd[r1];
+        {i_last[p], i_first[p], i_tag[p]} = f_rd[r1][Fw-1 -: TagW+2];
+        {i_q[p], i_n[p], i_b[p], i_a[p], i_s2[p], i_s1[p]} = f_rd[r1][6*W-1:0];
+        i_q2[p]    = W'(f_rd[r1][6*W +: Q2w]);
       end else begin
         i_valid[p] = o_valid[p-1];
         i_first[p] = o_first[p-1];
         i_last[p]  = o_last[p-1];
         i_tag[p]   = o_tag[p-1];
         i_q[p]     = o_q[p-1];
+        i_q2[p]    = o_q2[p-1];
         i_s1[p]    = o_s1[p-1];
         i_s2[p]    = o_s2[p-1];
         i_a[p]     = o_a[p-1];
@@ -261,7 +270,8 @@ module pka_hscm_array #(
   for (genvar p = 0; p < Pes; p++) begin : g_pe
     pka_hscm_pe #(
       .W    (W),
-      .TagW (TagW)
+      .TagW (TagW),
+      .Dq   (Dq)
     ) u_pe (
       .clk_i        (clk_i),
       .rst_ni       (rst_ni),
@@ -276,6 +286,7 @@ module pka_hscm_array #(
       .in_b_i       (i_b[p]),
       .in_n_i       (i_n[p]),
       .in_q_i       (i_q[p]),
+      .in_q2_i      (i_q2[p]),
       .in_tag_i     (i_tag[p]),
       .in_last_i    (i_last[p]),
       .out_valid_o  (o_valid[p]),
@@ -286,6 +297,7 @@ module pka_hscm_array #(
       .out_b_o      (o_b[p]),
       .out_n_o      (o_n[p]),
       .out_q_o      (o_q[p]),
+      .out_q2_o     (o_q2[p]),
       .out_tag_o    (o_tag[p]),
       .out_last_o   (o_last[p]),
       .res_valid_o  (o_res[p]),
@@ -309,6 +321,6 @@ module pka_hscm_array #(
   logic unused;
   always_comb begin
     unused = 1'b0;
-    for (int p = 0; p < Pes; p++) unused = unused ^ p_free[p] ^ p_lstart[p];
+    for (int p = 0; p < Pes; p++) unused = unused ^ p_free[p] ^ p_lstart[p] ^ (^o_q2[p]);
   end
 endmodule

@@ -12,7 +12,11 @@
 //   operand RAM (2R1W, entries of e_max words) and N RAM; pka_hscm_alu (range checks, CRT
 //   compare/add), pka_hscm_io (word port: loads with checks, store).
 //
-// Operations (k = w = W; n = eng_i.cmd.len; results canonical unless stated; slots per pka_pkg):
+// Digits: k = K bits on PEs of w = W bits, K = W (the paper's tables) or K = 2W (each digit two PE
+// passes, doc/hscm.md "Digits of k = 2w bits": the PEs take the quotient from two passes back, A
+// and N enter one word up; f, R, mu, N, t are the k-bit algorithm's, operands have m f words of
+// W bits, m = K / W).
+// Operations (n = eng_i.cmd.len; results canonical unless stated; slots per pka_pkg):
 //   OP_MONTMUL  R = A B R^-1 mod N in [0, 2^(n+2k+1)), R = 2^(k f), f = ceil((n+2k+2)/k);
 //               A, B < N; N = (mu N + 1)/2^2k precomputed by the host in X0 (the paper's
 //               HSCM of Table 2, whose N is an input).  ceil((n+2k+1)/32) words to R.
@@ -39,8 +43,10 @@
 //               the exponent registers, redc, ALU, I/O) held at 0 meanwhile and until the next
 //               command; no port access; done with ST_OK, cycles = Depth, io_cycles = 0.
 // Cycles (cycles; pka.model.hscm is the exact model): a chain of K products on a ring of L PEs
-// takes 3 + s_G + f cycles, s_G = (G // L) max(e, 2L) + 2 (G % L), G = K (f+2) - 1, e = f + 1;
-// mu/N 2k + e + 5; final reduction 2k + 2f + 13; CRT compare/add 2 max(f_p, f_q) + 1;
+// takes 3 + s_G + m f cycles, s_G = (G // L) max(e, 2L) + 2 (G % L), G = K m (f+2) - 1,
+// e = m (f+2) - 1 (f + 1 for k = w);
+// mu/N 2k + e + 5, final reduction 2k + 2f + 13 (k = w; k = 2w: pka.model.hscm); CRT compare/add
+// 2 max(f_p, f_q) + 1 (m f words);
 // OP_ZEROIZE Depth = (15 + 2^(MaxWindow-1)) (f_max + 1) (pka.model.hscm.wipe_cycles).
 // io_cycles: operand loads (with zero fill of the RAM entries), exponent alignment, the range
 // checks (one compare pass per operand) and the result store.
@@ -60,7 +66,8 @@ module pka_hscm_core
 #(
   parameter int unsigned MaxLen    = 512,  // largest modulus bits (multiple of 32, 64..4096)
   parameter int unsigned MemAw     = 10,   // word address width: 16 slots of 2^(MemAw-4) words
-  parameter int unsigned W         = 16,   // word = digit bits w = k: 16, 32, 64
+  parameter int unsigned W         = 16,   // word bits w: 16, 32, 64
+  parameter int unsigned K         = W,    // digit bits k: W, or 2W (doc/hscm.md, "Digits of k = 2w bits")
   parameter int unsigned Pes       = 4,    // processing elements L, 1..128 (two HSCMs: even)
   parameter int unsigned MaxWindow = 6,    // largest A1 window (table of 2^(MaxWindow-1)), 1..8
   parameter bit          FaultCheck = 1'b1 // the progress watchdog (0: the fault campaign's evidence build)
@@ -81,18 +88,19 @@ module pka_hscm_core
                    res: '{done: done, status: status, cycles: cycles, io_cycles: io_cycles}};
 
   // ---- sizes ----------------------------------------------------------------------------------
-  localparam int unsigned Lw        = $clog2(W);
-  localparam int unsigned FMax      = (MaxLen + 3 * W + 1) / W;
-  localparam int unsigned EMax      = FMax + 1;
+  localparam int unsigned Lk        = $clog2(K);
+  localparam int unsigned Mk        = K / W;                   // PE passes per digit
+  localparam int unsigned FMax      = (MaxLen + 3 * K + 1) / K;
+  localparam int unsigned EMax      = Mk * (FMax + 2) - 1;     // words of a stream (f_max + 1 for K = W)
   localparam int unsigned Ew        = EMax;                    // words per RAM entry
   localparam int unsigned TblN      = 1 << (MaxWindow - 1);
   localparam int unsigned NumEnt    = NumFixedEnt + TblN;
   localparam int unsigned Depth     = NumEnt * Ew;
   localparam int unsigned Aw        = $clog2(Depth);
-  localparam int unsigned TagW      = $clog2(FMax + 2) + 1;
+  localparam int unsigned TagW      = $clog2(Mk * (FMax + 2)) + 1;
   localparam int unsigned NAw       = $clog2(EMax);
   localparam int unsigned SlotWords = 1 << (MemAw - 4);
-  localparam int unsigned MinLen    = 2 * W + 4;
+  localparam int unsigned MinLen    = 2 * K + 4;
   // exponent register bits: MODEXP's elen <= MaxLen; RSA_CRT's bits(p) + X <= MaxLen/2 + MaxXBits,
   // loaded as whole 32-bit port words
   localparam int unsigned CrtEBits  = (MaxLen / 2 + MaxXBits + 31) / 32 * 32;
@@ -101,12 +109,13 @@ module pka_hscm_core
   initial begin
     if (MaxLen % 32 != 0 || MaxLen < 64 || MaxLen > 4096) $fatal(1, "MaxLen: multiple of 32, 64..4096");
     if (W != 16 && W != 32 && W != 64) $fatal(1, "W must be 16, 32 or 64");
+    if (K != W && K != 2 * W) $fatal(1, "K must be W or 2W");
     if (Pes < 1 || Pes > 128) $fatal(1, "Pes must be 1..128");
     if (MaxWindow < 1 || MaxWindow > 8) $fatal(1, "MaxWindow must be 1..8");
-    if (SlotWords * 32 < MaxLen + 2 * W + 1) $fatal(1, "MemAw too small: a slot must hold MaxLen+2W+1 bits");
+    if (SlotWords * 32 < MaxLen + 2 * K + 1) $fatal(1, "MemAw too small: a slot must hold MaxLen+2K+1 bits");
     // (implied by the line above for every legal MaxLen: a blinded d_p' of MaxLen/2 + MaxXBits bits)
     if (SlotWords * 32 < MaxLen / 2 + MaxXBits) $fatal(1, "MemAw too small for MaxLen/2+MaxXBits exponent bits");
-    if (MinLen > MaxLen) $fatal(1, "MaxLen below the engine minimum 2W+4");
+    if (MinLen > MaxLen) $fatal(1, "MaxLen below the engine minimum 2K+4");
     // the wipe (Depth cycles) clears the exponent memories one word per cycle
     if (Depth < EBits / 32) $fatal(1, "pka_hscm_core: the wipe is shorter than the exponent memory");
   end
@@ -191,12 +200,13 @@ module pka_hscm_core
   logic [15:0] n_r [2], f0n, f1n, fN;
   // registered (stable from the second cycle of an operation): f, f + 1, f - 1 per HSCM, the CRT
   // word counts and the store geometry, so that no comparator downstream starts at an adder
-  logic [TagW-1:0] f_q [2], f_d [2], fp1_q [2], fp1_d [2], fm1_q [2], fm1_d [2];
+  logic [TagW-1:0] f_q [2], f_d [2], fp1_q [2], fp1_d [2], fm1_q [2], fm1_d [2], em1_q [2], em1_d [2];
   logic [15:0]     f0n_q, f0n_d, f1n_q, f1n_d, fN_q, fN_d, sw_q, sw_d;
   logic [7:0]      se_q, se_d;
 
+  // W-bit words of an operand or result: m f, f = ceil((n + 2k + 2) / k) digits of k bits
   function automatic logic [15:0] fwords(logic [15:0] n);
-    return (n + 16'(3 * W + 1)) >> Lw;
+    return 16'(Mk) * ((n + 16'(3 * K + 1)) >> Lk);
   endfunction
 
   function automatic logic [15:0] pw(logic [15:0] bits);
@@ -229,18 +239,20 @@ module pka_hscm_core
     f1n     = f1n_q;
     fN      = fN_q;
     for (int r = 0; r < 2; r++) begin
+      // a product: m (f+2) passes (the last one's index fp1) of e = m (f+2) - 1 words
       f_d[r]   = TagW'(fwords(n_r[r]));
-      fp1_d[r] = f_d[r] + TagW'(1);
+      fp1_d[r] = f_d[r] + TagW'(2 * Mk - 1);
+      em1_d[r] = f_d[r] + TagW'(2 * Mk - 2);
       fm1_d[r] = f_d[r] - TagW'(1);
-      if (wipe) {f_d[r], fp1_d[r], fm1_d[r]} = '0;
+      if (wipe) {f_d[r], fp1_d[r], fm1_d[r], em1_d[r]} = '0;
       f_r[r]   = f_q[r];
-      em1_r[r] = f_q[r];
+      em1_r[r] = em1_q[r];
       fp1_r[r] = fp1_q[r];
       fm1_r[r] = fm1_q[r];
     end
     unique case (op_q)
       OP_MONTMUL: begin
-        sw_d = pw(len_q + 16'(2 * W + 1));
+        sw_d = pw(len_q + 16'(2 * K + 1));
         se_d = ENT_RES;
       end
       OP_MUL: begin
@@ -291,7 +303,7 @@ module pka_hscm_core
       a = eng_i.cmd.elen;
       b = eng_i.cmd.arg[15:0];
       if (32'(a) < MinLen || 32'(b) < MinLen || 32'(a) > MaxLen / 2 || 32'(b) > MaxLen / 2
-          || ((a > b) ? a - b : b - a) > 16'(2 * W)) begin
+          || ((a > b) ? a - b : b - a) > 16'(2 * K)) begin
         cmd_err = 1'b1;
         cmd_st  = ST_ERR_LENGTH;
       end
@@ -737,6 +749,7 @@ module pka_hscm_core
       f_q[r]   <= f_d[r];
       fp1_q[r] <= fp1_d[r];
       fm1_q[r] <= fm1_d[r];
+      em1_q[r] <= em1_d[r];
     end
     f0n_q  <= f0n_d;
     f1n_q  <= f1n_d;
@@ -768,7 +781,8 @@ module pka_hscm_core
     .W     (W),
     .Pes   (Pes),
     .TagW  (TagW),
-    .Depth (EMax)
+    .Depth (EMax),
+    .Dq    (Mk)
   ) u_array (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -800,7 +814,8 @@ module pka_hscm_core
       .W    (W),
       .TagW (TagW),
       .Aw   (Aw),
-      .Ew   (Ew)
+      .Ew   (Ew),
+      .Dq   (Mk)
     ) u_seq (
       .clk_i        (clk_i),
       .rst_ni       (rst_ni),
@@ -867,7 +882,8 @@ module pka_hscm_core
       .W    (W),
       .TagW (TagW),
       .Aw   (Aw),
-      .Ew   (Ew)
+      .Ew   (Ew),
+      .K    (K)
     ) u_redc (
       .clk_i   (clk_i),
       .rst_ni  (rst_ni),
@@ -927,7 +943,8 @@ module pka_hscm_core
     .MemAw (MemAw),
     .Aw    (Aw),
     .Ew    (Ew),
-    .TagW  (TagW)
+    .TagW  (TagW),
+    .K     (K)
   ) u_io (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),

@@ -18,7 +18,7 @@
 // The first failed check ends the load: even modulus ST_ERR_EVEN_MODULUS, a modulus without
 // exactly its given length ST_ERR_LENGTH, an operand too long ST_ERR_OPERAND_RANGE.
 // Store: ceil(bits/32) port words of an entry of HSCM 0 to SLOT_R (MUL: then SLOT_R_HI); MONTMUL's
-// bits from n + 2W + 1 up are stored as 0 (the entry's words above the result hold older data).
+// bits from n + 2K + 1 up are stored as 0 (the entry's words above the result hold older data).
 // One port access at a time: about 3 cycles per port word plus stalls (io_cycles).
 // Timing: the load item, the RAM write addresses, the port address and the length masks are
 // registers (computed one cycle ahead), so the RAM and the port see flip-flops, not the item
@@ -38,7 +38,8 @@ module pka_hscm_io
   parameter int unsigned MemAw = 10,
   parameter int unsigned Aw    = 12,
   parameter int unsigned Ew    = 68,   // words per RAM entry
-  parameter int unsigned TagW  = 9
+  parameter int unsigned TagW  = 9,
+  parameter int unsigned K     = W      // digit bits (the result's n + 2K + 1 bits)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -230,11 +231,11 @@ module pka_hscm_io
     return (32'd1 << rel[4:0]) - 32'd1;
   endfunction
 
-  // store: the bits of port word p inside the result (MONTMUL's has n + 2W + 1 bits; the RES
+  // store: the bits of port word p inside the result (MONTMUL's has n + 2K + 1 bits; the RES
   // entry's words above it are stale)
   function automatic logic [31:0] smask_of(op_e op, logic [15:0] n, logic [15:0] p);
     logic signed [22:0] srel;
-    srel = $signed(23'(n) + 23'(2 * W + 1)) - $signed(23'({p, 5'd0}));
+    srel = $signed(23'(n) + 23'(2 * K + 1)) - $signed(23'({p, 5'd0}));
     if (op != OP_MONTMUL || srel >= 32) return '1;
     if (srel <= 0) return '0;
     return (32'd1 << srel[4:0]) - 32'd1;

@@ -25,12 +25,17 @@
 // register of the PE before it, with no multiplexer in front of the next PE's multipliers
 // (only a ring's first PE selects, between its FIFO and the sequencer's chain-start stream).
 // Latency 2 cycles per PE; words per iteration e = em1_i + 1 (runtime).
+// Digits of k = 2w bits (Dq = 2, doc/hscm.md "Digits of k = 2w bits"): a k-bit iteration is two
+// passes of this w-bit PE, and the quotient a pass multiplies N by is the one from two passes
+// back: the PE takes it from in_q2_i and passes on the one it received (in_q_i) as out_q2_o
+// beside its own; the datapath is unchanged.  Dq = 1 (k = w): in_q2_i unused, out_q2_o = 0.
 // wipe_i (OP_ZEROIZE) holds every register at 0.
 `default_nettype none
 
 module pka_hscm_pe #(
   parameter int unsigned W    = 16,  // word = digit bits k = w: 16, 32 or 64
-  parameter int unsigned TagW = 9    // bits of an iteration index (>= clog2(f_max + 2))
+  parameter int unsigned TagW = 9,   // bits of an iteration (pass) index (>= clog2(m (f_max + 2)))
+  parameter int unsigned Dq   = 1    // quotient delay in passes: k / w (1 or 2)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -46,6 +51,7 @@ module pka_hscm_pe #(
   input  logic [W-1:0]    in_b_i,
   input  logic [W-1:0]    in_n_i,
   input  logic [W-1:0]    in_q_i,      // q_(i-1), with the first word
+  input  logic [W-1:0]    in_q2_i,     // q_(i-2), with the first word (Dq = 2)
   input  logic [TagW-1:0] in_tag_i,    // i, with the first word
   input  logic            in_last_i,   // i = f+1, with the first word
   // output stream
@@ -57,6 +63,7 @@ module pka_hscm_pe #(
   output logic [W-1:0]    out_b_o,
   output logic [W-1:0]    out_n_o,
   output logic [W-1:0]    out_q_o,     // q_i
+  output logic [W-1:0]    out_q2_o,    // q_(i-1) (Dq = 2; 0 for Dq = 1)
   output logic [TagW-1:0] out_tag_o,   // i + 1
   output logic            out_last_o,  // i + 1 = f + 1
   output logic            res_valid_o, // a word of S_(f+2)
@@ -80,6 +87,7 @@ module pka_hscm_pe #(
 );
   initial begin
     if (W != 16 && W != 32 && W != 64) $fatal(1, "pka_hscm_pe: W must be 16, 32 or 64");
+    if (Dq != 1 && Dq != 2) $fatal(1, "pka_hscm_pe: Dq must be 1 or 2");
   end
 
   // ---- state ------------------------------------------------------------------------------
@@ -97,6 +105,7 @@ module pka_hscm_pe #(
   logic            oi_q, oi_d;            // the output word is an injected one (with or_q)
   logic [W-1:0]    o1_q, o1_d, o2_q, o2_d, ob_q, ob_d, oa_q, oa_d, on_q, on_d;
   logic [W-1:0]    qi_q, qi_d;            // q_i
+  logic [W-1:0]    qp_q, qp_d;            // q_(i-1) as received (Dq = 2: passed on as out_q2_o)
   logic [TagW-1:0] tag_q, tag_d;          // i
   logic            olast_q, olast_d;      // i + 1 = f + 1
   logic            qv_q, qv_d;
@@ -104,15 +113,16 @@ module pka_hscm_pe #(
   // ---- stage 1 ----------------------------------------------------------------------------
   logic         start, s1;
   logic [W:0]   w0;                        // S'_0 + S''_0 of the input: q_i and c_i
-  logic [W-1:0] qm, bb;
+  logic [W-1:0] qm, bb, qin;
 
   always_comb begin
     start = in_valid_i && in_first_i && !run_q;
     s1    = start || run_q;
     w0    = {1'b0, in_s1_i} + {1'b0, in_s2_i};
+    qin   = (Dq == 2) ? in_q2_i : in_q_i;   // the quotient this pass multiplies N by
     // operands of the multipliers: the input's q_(i-1) and b_i unless an iteration runs (the
     // products are only used when stage 1 is busy: no start condition in front of the DSPs)
-    qm    = run_q ? qm_q : in_q_i;
+    qm    = run_q ? qm_q : qin;
     bb    = run_q ? b_q : in_b_i;
 
     run_d  = run_q;
@@ -121,13 +131,15 @@ module pka_hscm_pe #(
     qm_d   = qm_q;
     last_d = last_q;
     qi_d   = qi_q;
+    qp_d   = qp_q;
     tag_d  = tag_q;
     olast_d = olast_q;
     if (start) begin
       run_d   = 1'b1;
       cnt_d   = TagW'(1);
       b_d     = in_b_i;
-      qm_d    = in_q_i;
+      qm_d    = qin;
+      qp_d    = (Dq == 2) ? in_q_i : '0;
       last_d  = in_last_i;
       qi_d    = w0[W-1:0];
       tag_d   = in_tag_i;
@@ -151,6 +163,7 @@ module pka_hscm_pe #(
       qm_d       = '0;
       last_d     = 1'b0;
       qi_d       = '0;
+      qp_d       = '0;
       tag_d      = '0;
       olast_d    = 1'b0;
       qv_d       = 1'b0;
@@ -250,6 +263,7 @@ module pka_hscm_pe #(
     qm_q       <= qm_d;
     last_q     <= last_d;
     qi_q       <= qi_d;
+    qp_q       <= qp_d;
     tag_q      <= tag_d;
     olast_q    <= olast_d;
     pn_q       <= pn_d;
@@ -278,6 +292,7 @@ module pka_hscm_pe #(
   assign out_b_o      = ob_q;
   assign out_n_o      = on_q;
   assign out_q_o      = or_q ? '0 : qi_q;
+  assign out_q2_o     = or_q ? '0 : qp_q;
   assign out_tag_o    = or_q ? '0 : tag_q + TagW'(1);
   assign out_last_o   = olast_q && !or_q;
   assign res_valid_o  = ov_q && or_q;

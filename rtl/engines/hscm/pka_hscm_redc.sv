@@ -20,6 +20,9 @@
 // or of the division, or while pass 1's last word is in stage M), and mu / q1 are final when
 // the first word reaches M, so the two extra stages cost no cycle: the cycle counts are those of
 // a read-then-process pass.
+// Digits of k = K = 2W bits (doc/hscm.md): the constants and the reduction are those of the k-bit
+// algorithm (mu over 2K bits, N = (mu M + 1) / 2^2K drops 2K/W words, t = 2K + 4, q1 of 2K + 2
+// bits, x1 from Nx words), on W-bit words: X, M and T have m f words, N has the ring's e.
 `default_nettype none
 
 module pka_hscm_redc
@@ -28,7 +31,8 @@ module pka_hscm_redc
   parameter int unsigned W    = 16,   // word bits
   parameter int unsigned TagW = 9,    // word index bits of the N RAM
   parameter int unsigned Aw   = 12,   // operand RAM address bits
-  parameter int unsigned Ew   = 68    // words per RAM entry
+  parameter int unsigned Ew   = 68,   // words per RAM entry
+  parameter int unsigned K    = W     // digit bits k: W or 2W
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -52,9 +56,14 @@ module pka_hscm_redc
   output logic            done_o
 );
   localparam int unsigned Lw = $clog2(W);
-  localparam int unsigned T  = 2 * W + 4;       // Appendix B: t = 2k + 4
-  localparam int unsigned Qw = 2 * W + 2;       // quotient bits t - h + 1
-  localparam int unsigned Uw = 4 * W + 5;       // x1 bits 2t - h
+  localparam int unsigned Lk = $clog2(K);
+  localparam int unsigned Mk = K / W;           // w-bit words per digit
+  localparam int unsigned T  = 2 * K + 4;       // Appendix B: t = 2k + 4
+  localparam int unsigned Qw = 2 * K + 2;       // quotient bits t - h + 1
+  localparam int unsigned Uw = 4 * K + 5;       // x1 bits 2t - h
+  localparam int unsigned Nx = (Uw + 2 * (W - 1)) / W;   // words holding x1 at any bit offset
+  localparam int unsigned PrW = W + Qw + 2;     // opnd x M_j plus the carry
+  localparam int unsigned McW = PrW - W;        // the carry of q1 M (or mu M)
 
   typedef enum logic [3:0] {
     R_IDLE, P_RD, P_MU, P_PASS, X_RD, X_EXT, X_DIV, X_PASS1, X_PASS2
@@ -66,13 +75,13 @@ module pka_hscm_redc
   logic [15:0]     i_q, i_d;            // step / word counter (mu loop, X_RD, division)
   logic            pv_q, pv_d;          // X_RD: a read was issued last cycle
   logic [15:0]     pj_q, pj_d;          // X_RD: word index being processed
-  logic [2*W-1:0]  mu_q, mu_d, tt_q, tt_d, ml_q, ml_d;
-  logic [W-1:0]    m0_q, m0_d;
-  logic [6*W-1:0]  xw_q, xw_d, mw_q, mw_d;
+  logic [2*K-1:0]  mu_q, mu_d, tt_q, tt_d, ml_q, ml_d;
+  logic [2*K-1:0]  mlx;                 // P_RD: M mod 2^(2k) with the word read last
+  logic [Nx*W-1:0] xw_q, xw_d, mw_q, mw_d;
   logic [Uw-1:0]   u_q, u_d;
   logic [T:0]      p_q, p_d, rem_q, rem_d;
   logic [Qw-1:0]   q1_q, q1_d;
-  logic [2*W+3:0]  mc_q, mc_d;          // carry of q1 M (or mu M)
+  logic [McW-1:0]  mc_q, mc_d;          // carry of q1 M (or mu M)
   logic            b1_q, b1_d, b2_q, b2_d, b3_q, b3_d, ge_q, ge_d;
   logic [7:0]      x_ent_q, x_ent_d, m_ent_q, m_ent_d, t_ent_q, t_ent_d;
   logic [15:0]     n_q, n_d, f_q, f_d, e_q, e_d, fm1_q, fm1_d, ep1_q, ep1_d;
@@ -100,7 +109,7 @@ module pka_hscm_redc
   logic            mfm1_q, mfm1_d, mep1_q, mep1_d, mge2_q, mge2_d, bfm1_q, bfm1_d;
   logic [Aw-1:0]   mwa_q, mwa_d;        // tb + j: stage A's T address
   logic [TagW-1:0] mnwa_q, mnwa_d;      // j - 2: stage A's N RAM address (PREP)
-  logic [3*W+3:0]  pr_q, pr_d;          // opnd x M_j
+  logic [PrW-1:0]  pr_q, pr_d;          // opnd x M_j
   logic [W-1:0]    xm_q, xm_d, mm_q, mm_d;   // X_j (T_j), M_j
   logic            bv_q, bv_d;          // stage B: pass 1, stage A's word of the previous cycle
   logic [W-1:0]    bd_q, bd_d, bm_q, bm_d;   // R1_j, M_j
@@ -118,12 +127,12 @@ module pka_hscm_redc
     off = n0[Lw-1:0];
   end
 
-  logic [3*W+3:0]  prod;
+  logic [PrW-1:0]  prod;
   logic [Qw-1:0]   opnd;
   logic [W:0]      d1, d2, d3;
   logic [W-1:0]    mj, xj;
   logic [T+1:0]    cc, cc2;
-  logic [6*W-1:0]  xs, ms;
+  logic [Nx*W-1:0] xs, ms;
   logic            unused_xs;
   logic            rstart, x2go;
   kind_e           rkind;
@@ -142,7 +151,6 @@ module pka_hscm_redc
     mu_d = mu_q;
     tt_d = tt_q;
     ml_d = ml_q;
-    m0_d = m0_q;
     xw_d = xw_q;
     mw_d = mw_q;
     u_d  = u_q;
@@ -180,7 +188,7 @@ module pka_hscm_redc
     rwords = '0;
 
     // ---- stage A (two cycles after the read) --------------------------------------------------
-    prod = pr_q + (3*W+4)'(mc_q);
+    prod = pr_q + PrW'(mc_q);
     d1   = {1'b0, xm_q} - {1'b0, prod[W-1:0]} - (W+1)'(b1_q);   // R1 = X - q1 M
     d3   = {1'b0, xm_q} - {1'b0, mm_q} - (W+1)'(b3_q);           // pass 2: R1 - M
     bv_d = 1'b0;
@@ -189,7 +197,7 @@ module pka_hscm_redc
     if (mv_q) begin
       unique case (mk_q)
         K_P: begin
-          mc_d = (2*W+4)'(prod[3*W+3:W]);
+          mc_d = prod[PrW-1:W];
           if (mge2_q) begin
             nwe_o = 1'b1;
             nwa_o = mnwa_q;
@@ -198,7 +206,7 @@ module pka_hscm_redc
           if (done_o) st_d = R_IDLE;
         end
         K_X1: begin   // R1 = X - q1 M -> T
-          mc_d = (2*W+4)'(prod[3*W+3:W]);
+          mc_d = prod[PrW-1:W];
           b1_d = d1[W];
           bv_d = 1'b1;
           we_o = 1'b1;
@@ -239,15 +247,17 @@ module pka_hscm_redc
     ms   = mw_q >> off;
     cc   = {rem_q, u_q[Qw-1]};   // the division's next bit: u is shifted left per step
     cc2  = cc - {1'b0, p_q};
-    unused_xs = ^{xs[6*W-1:Uw], ms[6*W-1:T]};
+    unused_xs = ^{xs[Nx*W-1:Uw], ms[Nx*W-1:T]};
+    mlx  = {rdb_i, ml_q[2*K-1:W]};
 
     unique case (st_q)
       R_IDLE: begin
         n_d = n_i;
-        f_d = (n_i + 16'(3 * W + 1)) >> Lw;
-        e_d = ((n_i + 16'(3 * W + 1)) >> Lw) + 16'd1;
-        fm1_d = ((n_i + 16'(3 * W + 1)) >> Lw) - 16'd1;
-        ep1_d = ((n_i + 16'(3 * W + 1)) >> Lw) + 16'd2;
+        // m f words of X and M, e = m (f+2) - 1 words of N, the PREP pass's last word e + 2m - 1
+        f_d = 16'(Mk) * ((n_i + 16'(3 * K + 1)) >> Lk);
+        e_d = 16'(Mk) * (((n_i + 16'(3 * K + 1)) >> Lk) + 16'd2) - 16'd1;
+        fm1_d = 16'(Mk) * ((n_i + 16'(3 * K + 1)) >> Lk) - 16'd1;
+        ep1_d = 16'(Mk) * (((n_i + 16'(3 * K + 1)) >> Lk) + 16'd2) + 16'(2 * Mk - 2);
         x_ent_d = x_ent_i;
         m_ent_d = m_ent_i;
         t_ent_d = t_ent_i;
@@ -266,17 +276,17 @@ module pka_hscm_redc
       end
       // ---- PREP: mu bit by bit, then N = (mu M + 1) >> 2k --------------------------------
       P_RD: begin
-        i_d = i_q + 16'd1;
-        if (i_q == 16'd0) begin
-          rb_o = mb_q + Aw'(1);
-          m0_d = rdb_i;
+        // words 0 .. 2m-1 of M into ml (M mod 2^(2k)), one a cycle
+        i_d  = i_q + 16'd1;
+        ml_d = mlx;
+        if (i_q != 16'(2 * Mk - 1)) begin
+          rb_o = mb_q + Aw'(i_q + 16'd1);
         end else begin
           // bit 0 of mu is 1 (M odd), t = M; from here on t is kept shifted right by the
           // bits already decided, and mu fills from the top (no indexed bit select, no
           // shifter on the loop's path)
-          tt_d = {1'b0, rdb_i, m0_q[W-1:1]};
-          ml_d = {rdb_i, m0_q};
-          mu_d = {1'b1, (2*W-1)'(0)};
+          tt_d = mlx >> 1;
+          mu_d = {1'b1, (2*K-1)'(0)};
           i_d  = 16'd1;
           st_d = P_MU;
         end
@@ -284,19 +294,19 @@ module pka_hscm_redc
       P_MU: begin
         // t = (M mu mod 2^2k) >> i: bit i of mu is 1 when bit 0 of t is 0
         tt_d = (tt_q[0] ? tt_q : tt_q + ml_q) >> 1;
-        mu_d = {!tt_q[0], mu_q[2*W-1:1]};
+        mu_d = {!tt_q[0], mu_q[2*K-1:1]};
         i_d = i_q + 16'd1;
         if (pgo_q) begin   // i = 2k - 2: the pass's reads start now
           rstart = 1'b1;
           rkind  = K_P;
-          rwords = e_q + 16'd2;
-          mc_d   = (2*W+4)'(1);   // the + 1
+          rwords = e_q + 16'(2 * Mk);
+          mc_d   = McW'(1);   // the + 1
         end
-        if (i_q == 16'(2 * W - 1)) st_d = P_PASS;
+        if (i_q == 16'(2 * K - 1)) st_d = P_PASS;
       end
       // ---- REDUCE ---------------------------------------------------------------------------
-      X_RD: begin   // words j0 .. j0+5 of X and M
-        if (i_q < 16'd6) begin
+      X_RD: begin   // words j0 .. j0+Nx-1 of X and M
+        if (i_q < 16'(Nx)) begin
           ra_o = x0_q + Aw'(i_q);
           rb_o = m0a_q + Aw'(i_q);
           pv_d = 1'b1;
@@ -304,9 +314,9 @@ module pka_hscm_redc
           i_d  = i_q + 16'd1;
         end
         if (pv_q) begin
-          xw_d = {xj, xw_q[6*W-1:W]};
-          mw_d = {mj, mw_q[6*W-1:W]};
-          if (i_q == 16'd6) st_d = X_EXT;
+          xw_d = {xj, xw_q[Nx*W-1:W]};
+          mw_d = {mj, mw_q[Nx*W-1:W]};
+          if (i_q == 16'(Nx)) st_d = X_EXT;
         end
       end
       X_EXT: begin
@@ -367,7 +377,7 @@ module pka_hscm_redc
       rr_d = (ri_q + 16'd1) != rn_q;
     end
 
-    pgo_d = st_q == P_MU && i_q == 16'(2 * W - 3);
+    pgo_d = st_q == P_MU && i_q == 16'(2 * K - 3);
     xgo_d = st_q == X_DIV && i_q == 16'd2;
 
     // ---- stage D: the RAM data of the word read in the previous cycle -------------------------
@@ -384,16 +394,16 @@ module pka_hscm_redc
     mk_d = dk_q;
     mfm1_d = dfm1_q;
     mep1_d = dj_q == ep1_q;
-    mge2_d = dj_q >= 16'd2;
+    mge2_d = dj_q >= 16'(2 * Mk);
     mwa_d  = tb_q + Aw'(dj_q);
-    mnwa_d = TagW'(dj_q - 16'd2);
+    mnwa_d = TagW'(dj_q - 16'(2 * Mk));
     bfm1_d = mfm1_q;
     mm_d = dm_q;
     xm_d = dx_q;
-    pr_d = (3*W+4)'(opnd) * (3*W+4)'(dm_q);
+    pr_d = PrW'(opnd) * PrW'(dm_q);
 
     if (wipe_i) begin   // OP_ZEROIZE: mu, the top words of X and M, q1, the pass pipeline, ...
-      {st_d, i_d, pv_d, pj_d, mu_d, tt_d, ml_d, m0_d, xw_d, mw_d, u_d, p_d, rem_d, q1_d, mc_d,
+      {st_d, i_d, pv_d, pj_d, mu_d, tt_d, ml_d, xw_d, mw_d, u_d, p_d, rem_d, q1_d, mc_d,
        b1_d, b2_d, b3_d, ge_d, x_ent_d, m_ent_d, t_ent_d, n_d, f_d, e_d, fm1_d, ep1_d, xb_d, mb_d,
        tb_d, x0_d, m0a_d, rr_d, ri_d, rn_d, rk_d, ra_d, rb_d, rv_d, rj_d, rvk_d, dv_d, dj_d, dk_d,
        dx_d, dm_d, dfm1_d, pgo_d, xgo_d, mv_d, mk_d,
@@ -431,7 +441,6 @@ module pka_hscm_redc
     mu_q    <= mu_d;
     tt_q    <= tt_d;
     ml_q    <= ml_d;
-    m0_q    <= m0_d;
     xw_q    <= xw_d;
     mw_q    <= mw_d;
     u_q     <= u_d;

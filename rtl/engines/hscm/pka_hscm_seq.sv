@@ -34,6 +34,15 @@
 // iteration G = K (f+2) - 1 relative to the first, pka.model.hscm.chain_cycles).
 // wipe_i (OP_ZEROIZE) holds every register at 0: the descriptors too, since in the CRT's fixed
 // window the table entry a multiplication reads is chosen by the secret exponent.
+// Digits of k = 2w bits (Dq = 2, doc/hscm.md): the ring runs 2 (f+2) passes of e = 2 (f+2) - 1
+// words per product, f_i is the operand's word count 2f (w bits; results and operands < 2^(kf)),
+// and:
+//   - A and N are streamed one word up (A 2^w, N 2^w): word x of the stream is word x - 1 of the
+//     source, taken from a register of the previous cycle's word (word 0 is 0); B is not shifted;
+//   - result words 0 and 1 are q_(f+1)'s two words: the q bus of the last pass but one (held in
+//     qh_q) and of the last pass; word x >= 2 is S_(f+2)'s word x - 2 (the result bus one cycle
+//     later, rs*_q);
+//   - MULT's low words are the q bus's d_2 .. d_(2f+1), written to word tag - 2.
 `default_nettype none
 
 module pka_hscm_seq
@@ -42,15 +51,16 @@ module pka_hscm_seq
   parameter int unsigned W    = 16,  // word bits
   parameter int unsigned TagW = 9,   // iteration index bits
   parameter int unsigned Aw   = 12,  // operand RAM address bits
-  parameter int unsigned Ew   = 68   // words per RAM entry (e_max)
+  parameter int unsigned Ew   = 68,  // words per RAM entry (e_max)
+  parameter int unsigned Dq   = 1    // passes per digit: k / w (1 or 2)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
   input  logic            wipe_i,       // OP_ZEROIZE: every register to 0
   input  logic            start_i,      // chain start: desc_i is the first product
-  input  logic [TagW-1:0] f_i,          // f of this ring
-  input  logic [TagW-1:0] em1_i,        // e - 1
-  input  logic [TagW-1:0] fm1_i,        // f - 1
+  input  logic [TagW-1:0] f_i,          // words of an operand or result: f (Dq f)
+  input  logic [TagW-1:0] em1_i,        // e - 1 (stream words - 1)
+  input  logic [TagW-1:0] fm1_i,        // f_i - 1
   input  desc_t           desc_i,       // next product (valid at every boundary)
   output logic            desc_take_o,
   // ring
@@ -111,6 +121,10 @@ module pka_hscm_seq
   logic            am_q, am_d;           // the in-flight product adds an entry (port A: addend)
   logic            inf_q, inf_d;         // stage C's word is below f (cx_q < f)
   logic            cz_q, cz_d;           // stage C's word is word 0
+  logic            c1_q, c1_d;           // stage C's word is word 1 (Dq = 2)
+  logic [W-1:0]    qh_q, qh_d;           // the q bus's last value (Dq = 2)
+  logic [W-1:0]    rs1_q, rs1_d, rs2_q, rs2_d;   // the result bus a cycle later (Dq = 2)
+  logic [W-1:0]    ia1_q, ia1_d, in1_q, in1_d;   // A, N word of the previous cycle (Dq = 2)
 
   function automatic logic [Aw-1:0] addr(logic [7:0] ent, logic [TagW-1:0] x);
     return Aw'(ent_base(ent, Ew) + 32'(x));
@@ -170,6 +184,7 @@ module pka_hscm_seq
     cx_d   = x;
     inf_d  = x < f_i;
     cz_d   = x == '0;
+    c1_d   = x == TagW'(1);
     // the addend's entry and its flag follow cur_q a cycle later (used from the next idle cycle)
     am_d   = cur_v_q && cur_q.add_en;
     ap_d   = addr(cur_q.add_ent, f_i);
@@ -180,15 +195,17 @@ module pka_hscm_seq
   logic [W+1:0] sum;
   logic [W-1:0] add, cpa, op1, op2, csv, ckv;
   logic [1:0]   cyi;
-  logic         in_f, wr_res, wr_q;
+  logic         in_f, wr_res, wr_q, qword;
 
   always_comb begin
     in_f = inf_q;
     add  = (res_v_q && res_q.add_en && in_f) ? ad_q : '0;
     // q (word 0) or S' + S'' + carry, plus the addend: a 3:2 compressor and one carry chain; the
     // carry (0..2) goes in as the compressor's free low bit (cy[1]) and the chain's carry-in
-    op1  = cz_q ? q_i : res_s1_i;
-    op2  = cz_q ? '0 : res_s2_i;
+    // Dq = 2: words 0 and 1 from the q bus (held), the rest from the delayed result bus
+    qword = (Dq == 2) ? (cz_q || c1_q) : cz_q;
+    op1  = qword ? ((Dq == 2) ? qh_q : q_i) : ((Dq == 2) ? rs1_q : res_s1_i);
+    op2  = qword ? '0 : ((Dq == 2) ? rs2_q : res_s2_i);
     cyi  = cz_q ? 2'd0 : cy_q;
     csv  = op1 ^ op2 ^ add;
     ckv  = (op1 & op2) | (op1 & add) | (op2 & add);
@@ -197,7 +214,7 @@ module pka_hscm_seq
     cy_d = cx_v_q ? sum[W+1:W] : cy_q;
 
     wr_res = cx_v_q && res_v_q && res_q.dst_en && in_f;
-    wr_q   = cur_v_q && cur_q.mult && qv_i && tag_i != '0 && tag_i <= f_i;
+    wr_q   = cur_v_q && cur_q.mult && qv_i && tag_i >= TagW'(Dq) && tag_i < f_i + TagW'(Dq);
     we_d = wr_res || wr_q;
     wa_d = '0;
     wd_d = '0;
@@ -205,16 +222,16 @@ module pka_hscm_seq
       wa_d = addr(res_q.dst_ent, cx_q + (res_q.mult ? f_i : '0));
       wd_d = cpa;
     end else if (wr_q) begin
-      wa_d = addr(cur_q.dst_ent, tag_i - TagW'(1));
+      wa_d = addr(cur_q.dst_ent, tag_i - TagW'(Dq));
       wd_d = q_i;
     end
 
     iv_d = cx_v_q && inj_v_q;
     if_d = cx_v_q && cz_q;
     unique case (inj_q.a_src)
-      SRC_CPA: ia_d = in_f ? cpa : '0;
-      SRC_ONE: ia_d = W'(cz_q);
-      default: ia_d = in_f ? rda_i : '0;
+      SRC_CPA: ia1_d = in_f ? cpa : '0;
+      SRC_ONE: ia1_d = W'(cz_q);
+      default: ia1_d = in_f ? rda_i : '0;
     endcase
     unique case (inj_q.b_src)
       SRC_CPA:   ib_d = in_f ? cpa : '0;
@@ -222,7 +239,13 @@ module pka_hscm_seq
       SRC_RAM:   ib_d = in_f ? rdb_i : '0;
       default:   ib_d = in_f ? other_i : '0;
     endcase
-    in_d = inj_q.mult ? '0 : nrd_i;
+    in1_d = inj_q.mult ? '0 : nrd_i;
+    // Dq = 2: A and N one word up (the previous cycle's word; word 0 is 0)
+    ia_d = (Dq == 2) ? (cz_q ? '0 : ia1_q) : ia1_d;
+    in_d = (Dq == 2) ? (cz_q ? '0 : in1_q) : in1_d;
+    qh_d  = qv_i ? q_i : qh_q;
+    rs1_d = res_s1_i;
+    rs2_d = res_s2_i;
     // done one cycle ahead into a register: the core's phase logic starts from a flip-flop
     done_d = cx_v_d && res_v_d && res_d.last && (cx_d == fm1_i);
   end
@@ -237,19 +260,20 @@ module pka_hscm_seq
   logic [Aw-1:0]   wa_w, ra_w, rb_w;
   logic [W-1:0]    wd_w, ia_w, ib_w, in_w, ad_w;
   logic [Aw-1:0]   ap_w;
-  logic            am_w, inf_w, cz_w;
+  logic            am_w, inf_w, cz_w, c1_w;
+  logic [W-1:0]    qh_w, rs1_w, rs2_w, ia1_w, in1_w;
 
   always_comb begin
     {cur_w, res_w, inj_w, cur_v_w, res_v_w, inj_v_w, dir_w, rx_act_w, cx_v_w, iv_w, if_w, we_w,
      done_w, rx_w, cx_w, cy_w, wa_w, ra_w, rb_w, wd_w, ia_w, ib_w, in_w, ad_w, ap_w, am_w,
-     inf_w, cz_w} =
+     inf_w, cz_w, c1_w, qh_w, rs1_w, rs2_w, ia1_w, in1_w} =
     {cur_d, res_d, inj_d, cur_v_d, res_v_d, inj_v_d, dir_d, rx_act_d, cx_v_d, iv_d, if_d, we_d,
      done_d, rx_d, cx_d, cy_d, wa_d, ra_d, rb_d, wd_d, ia_d, ib_d, in_d, ad_d, ap_d, am_d,
-     inf_d, cz_d};
+     inf_d, cz_d, c1_d, qh_d, rs1_d, rs2_d, ia1_d, in1_d};
     if (wipe_i) begin
       {cur_w, res_w, inj_w, cur_v_w, res_v_w, inj_v_w, dir_w, rx_act_w, cx_v_w, iv_w, if_w, we_w,
        done_w, rx_w, cx_w, cy_w, wa_w, ra_w, rb_w, wd_w, ia_w, ib_w, in_w, ad_w, ap_w, am_w,
-       inf_w, cz_w} = '0;
+       inf_w, cz_w, c1_w, qh_w, rs1_w, rs2_w, ia1_w, in1_w} = '0;
     end
     dv_w = iv_w && dir_q;   // 0 in the wipe
   end
@@ -297,6 +321,12 @@ module pka_hscm_seq
     am_q  <= am_w;
     inf_q <= inf_w;
     cz_q  <= cz_w;
+    c1_q  <= c1_w;
+    qh_q  <= qh_w;
+    rs1_q <= rs1_w;
+    rs2_q <= rs2_w;
+    ia1_q <= ia1_w;
+    in1_q <= in1_w;
   end
 
   assign cpa_o       = cpa;

@@ -3,7 +3,8 @@ scalable Montgomery modular multipliers" (Sci China Inf Sci 58, 2015).
 
 What the paper specifies and how it is reconstructed here
 ---------------------------------------------------------
-Word size w = digit size k (16 by default; 32 and 64 legal), modulus M odd with n bits
+Digit size k = word size w (16 by default; 32 and 64 legal), or k = 2w (the `k` parameter:
+each k-bit digit is two passes of the w-bit PE, `hscm_kw` and doc/hscm.md), modulus M odd with n bits
 (2^(n-1) <= M < 2^n, n >= 2k+4 because of Appendix B), quotient pipeline depth d = 1.
 Sizes: f = ceil((n+2k+2)/k) digits (= floor(n/k) + 3 when k does not divide n + 1), e = f + 1 words.
 
@@ -108,10 +109,37 @@ def min_bits(k: int) -> int:
 
 @dataclass(frozen=True)
 class Geometry:
-    """Sizes of Algorithm 3 for an n-bit modulus and k = w."""
+    """Sizes of Algorithm 3 for an n-bit modulus, k-bit digits, on PEs of w-bit words (w = 0:
+    w = k).  f, e, r_bits are the k-bit algorithm's; `words`, `passes`, `fw` are the ring's."""
 
     n: int
     k: int
+    w: int = 0
+
+    @property
+    def word(self) -> int:
+        """w, the PE's word bits."""
+        return self.w or self.k
+
+    @property
+    def m(self) -> int:
+        """w-bit steps per k-bit digit: 1 or 2."""
+        return kw_ratio(self.k, self.word)
+
+    @property
+    def passes(self) -> int:
+        """PE passes per product: m (f + 2) (the k-bit iterations for m = 1)."""
+        return self.m * (self.f + 2)
+
+    @property
+    def words(self) -> int:
+        """w-bit words of a product's stream through a PE: m (f + 2) - 1 (= e for m = 1)."""
+        return self.passes - 1
+
+    @property
+    def fw(self) -> int:
+        """w-bit words of an operand or a result (< 2^(k f)): m f."""
+        return self.m * self.f
 
     @property
     def f(self) -> int:
@@ -164,12 +192,12 @@ def mu_bitserial(m: int, k: int) -> int:
     return mu
 
 
-def modulus(m: int, k: int, n: int | None = None) -> Modulus:
+def modulus(m: int, k: int, n: int | None = None, w: int = 0) -> Modulus:
     check_odd_modulus(m)
     n = m.bit_length() if n is None else n
     if n < min_bits(k) or m.bit_length() != n:
-        raise PkaError(Status.ERR_LENGTH, f"modulus must have {n} >= {min_bits(k)} bits for w = {k}")
-    g = Geometry(n, k)
+        raise PkaError(Status.ERR_LENGTH, f"modulus must have {n} >= {min_bits(k)} bits for k = {k}")
+    g = Geometry(n, k, w)
     mu = mu_bitserial(m, k)
     t = mu * m + 1
     assert t % (1 << (2 * k)) == 0
@@ -329,8 +357,7 @@ def kw_words(g: Geometry, w: int) -> int:
     Every intermediate T fits: S_i < 2^(k(f+1)) (eq. 1 and f), and the sum after a step inside a
     digit is below 2^(k(f+1)) + 2^(n+3k+2-w) < 2^(k(f+1)+w); A 2^(w(m-1)) < 2^(kf+w(m-1)).
     """
-    m = kw_ratio(g.k, w)
-    return m * (g.f + 2) - 1
+    return Geometry(g.n, g.k, w).words
 
 
 def hscm_kw(a: int, b: int, mod: Modulus, w: int, *, mult: bool = False) -> HscmOut:
@@ -636,8 +663,8 @@ def ring_size(pes: int, split: bool) -> int:
 
 
 def iteration_start(g_index: int, geo: Geometry, ring: int) -> int:
-    """s_g - s_0: (g // L) P + 2 (g % L), P = max(e, 2L)."""
-    period = max(geo.e, 2 * ring)
+    """s_g - s_0: (g // L) P + 2 (g % L), P = max(e, 2L) (e: the stream's words, `words`)."""
+    period = max(geo.words, 2 * ring)
     return (g_index // ring) * period + 2 * (g_index % ring)
 
 
@@ -645,11 +672,12 @@ def chain_cycles(products: int, geo: Geometry, ring: int) -> int:
     """Cycles from a chain's start to its last result word written (inclusive).
 
     The first iteration starts CHAIN_HEAD - 1 cycles after the start; the last product's last
-    iteration starts at s_G, G = K (f+2) - 1; its f result words are written at s_G + 1 .. s_G + f.
+    iteration (PE pass) starts at s_G, G = K (f+2) - 1 (K m (f+2) - 1 with k = m w); its f
+    result words (m f of w bits) are written at s_G + 1 .. s_G + m f.
     """
     assert products >= 1
-    last = products * geo.iterations - 1
-    return CHAIN_HEAD + iteration_start(last, geo, ring) + geo.f
+    last = products * geo.passes - 1
+    return CHAIN_HEAD + iteration_start(last, geo, ring) + geo.fw
 
 
 def montmul_cycles(geo: Geometry, ring: int) -> int:
@@ -658,24 +686,32 @@ def montmul_cycles(geo: Geometry, ring: int) -> int:
 
 
 def prep_cycles(geo: Geometry) -> int:
-    """mu and N in pka_hscm_redc (PREP): 2 reads of M, 2k - 1 bit steps of mu, then
-    N = (mu M + 1) / 2^2k over e + 2 words with one cycle of read latency."""
-    return PREP_HEAD + (2 * geo.k - 1) + (geo.e + 2)
+    """mu and N in pka_hscm_redc (PREP): 2 reads of M (2k bits: 2m words of w bits, each more
+    word one cycle), 2k - 1 bit steps of mu, then N = (mu M + 1) / 2^2k over the stream's words
+    + 2m (the 2k dropped bits) with one cycle of read latency."""
+    m = geo.m
+    return PREP_HEAD + 2 * (m - 1) + (2 * geo.k - 1) + (geo.words + 2 * m)
 
 
 def reduce_cycles(geo: Geometry) -> int:
-    """Final reduction (pka_hscm_redc, REDUCE): start, 6 top words of X and M (+1 latency),
-    x1/y1 extraction, Algorithm B1 (t - h + 1 = 2k + 2 steps), R1 = X - q1 M (f words + 1),
-    conditional - M (f words + 1)."""
-    return 9 + (2 * geo.k + 2) + (geo.f + 1) + (geo.f + 1)
+    """Final reduction (pka_hscm_redc, REDUCE): start, the top words of X and M that hold
+    x1 (2t - h = 4k + 5 bits from any bit offset: `reduce_top_words`, 6 for k = w) (+1 latency),
+    x1/y1 extraction, Algorithm B1 (t - h + 1 = 2k + 2 steps), R1 = X - q1 M (m f words + 1),
+    conditional - M (m f words + 1)."""
+    return 3 + reduce_top_words(geo.k, geo.word) + (2 * geo.k + 2) + 2 * (geo.fw + 1)
 
 
-def wipe_cycles(max_len: int, w: int, max_window: int) -> int:
+def reduce_top_words(k: int, w: int) -> int:
+    """w-bit words of X read for x1 (4k + 5 bits at a bit offset 0 .. w-1): pka_hscm_redc's Nx."""
+    return (4 * k + 5 + 2 * (w - 1)) // w
+
+
+def wipe_cycles(max_len: int, w: int, max_window: int, k: int = 0) -> int:
     """OP_ZEROIZE: one cycle per word of the operand RAM (both HSCMs' RAMs, N RAMs and FIFOs are
     cleared in parallel, every register is held at zero): (15 + 2^(MaxWindow-1)) entries of
-    e_max = f_max + 1 words, f_max = floor((MaxLen + 3w + 1) / w).  A build constant."""
-    f_max = (max_len + 3 * w + 1) // w
-    return (NUM_FIXED_ENTRIES + (1 << (max_window - 1))) * (f_max + 1)
+    e_max = m (f_max + 2) - 1 words (f_max + 1 for k = w), f_max = floor((MaxLen + 3k + 1) / k).
+    A build constant."""
+    return (NUM_FIXED_ENTRIES + (1 << (max_window - 1))) * Geometry(max_len, k or w, w).words
 
 
 def table_entries(window: int) -> int:
@@ -686,11 +722,11 @@ def table_entries(window: int) -> int:
     return 1 << (max(window, 1) - 1)
 
 
-def table_bits(max_len: int, w: int, window: int) -> int:
+def table_bits(max_len: int, w: int, window: int, k: int = 0) -> int:
     """Operand-RAM bits of one HSCM's table in a build of MaxLen bits: table_entries(window)
-    entries of e_max = f_max + 1 words of w bits (pka_hscm_core's Ew), whatever the operand size
-    of the command.  A build constant."""
-    return table_entries(window) * Geometry(max_len, w).e * w
+    entries of e_max words of w bits (pka_hscm_core's Ew, f_max + 1 for k = w), whatever the
+    operand size of the command.  A build constant."""
+    return table_entries(window) * Geometry(max_len, k or w, w).words * w
 
 
 def alu_cycles(words: int) -> int:
@@ -717,19 +753,28 @@ class Timeline:
 
 
 def _params(params: Mapping[str, Any]) -> tuple[int, int, int, int]:
+    """(pes, k, window, ladder): k the digit bits (the `k` parameter, default w); the word bits w
+    are `word_bits(params)`."""
     pes = int(params.get("pes", 16))
     w = int(params.get("w", 16))
     window = int(params.get("window", 0))
     ladder = int(params.get("ladder", 0))
     if w not in WIDTHS:
         raise PkaError(Status.ERR_PARAM, f"w = {w} not supported (16, 32, 64)")
+    k = int(params.get("k", 0) or w)
+    kw_ratio(k, w)
     if not 1 <= pes <= 128:
         raise PkaError(Status.ERR_PARAM, f"pes = {pes} out of range 1..128")
     if not 0 <= window <= MAX_WINDOW:
         raise PkaError(Status.ERR_PARAM, f"window = {window} out of range 0..{MAX_WINDOW}")
     if ladder not in (0, 1):
         raise PkaError(Status.ERR_PARAM, "ladder must be 0 or 1")
-    return pes, w, window, ladder
+    return pes, k, window, ladder
+
+
+def word_bits(params: Mapping[str, Any]) -> int:
+    """w, the PE word bits (the `w` parameter)."""
+    return int(params.get("w", 16))
 
 
 def _check_split(pes: int) -> None:
@@ -742,13 +787,13 @@ def _check_len(n: int, k: int, max_bits: int = MAX_BITS) -> None:
         raise PkaError(Status.ERR_LENGTH, f"modulus of {n} bits outside {min_bits(k)}..{max_bits} for w = {k}")
 
 
-def check_modulus(mod: int, k: int) -> Modulus:
+def check_modulus(mod: int, k: int, w: int = 0) -> Modulus:
     """Host checks in the order of the RTL: length (command decode), then odd (while loading)."""
     if mod <= 0:
         raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be positive")
     _check_len(mod.bit_length(), k)
     check_odd_modulus(mod)
-    return modulus(mod, k)
+    return modulus(mod, k, w=w)
 
 
 # ---- public operations -----------------------------------------------------------------------
@@ -766,8 +811,9 @@ def r3(mod: int, k: int) -> int:
 
 def montmul_op(a: int, b: int, mod: int, params: Mapping[str, Any]) -> OpResult:
     """OP_MONTMUL: A B R^-1 mod M in [0, 2^(n+2k+1)), N precomputed by the host (Table 2)."""
-    pes, w, _, _ = _params(params)
-    m = check_modulus(mod, w)
+    pes, k, _, _ = _params(params)
+    w = word_bits(params)
+    m = check_modulus(mod, k, w)
     _check_operands(mod, a, b)
     s = montmul(a, b, m)
     cyc = montmul_cycles(m.g, pes)
@@ -783,13 +829,14 @@ def _check_operands(mod: int, *ops: int) -> None:
 def modmul(a: int, b: int, mod: int, params: Mapping[str, Any]) -> OpResult:
     """a b mod M: HSCM(a, R^2), HSCM(., b), final reduction.  cycles = one Montgomery product
     (OP_MONTMUL), detail["total_cycles"] = the whole OP_MODMUL."""
-    pes, w, _, _ = _params(params)
-    m = check_modulus(mod, w)
+    pes, k, _, _ = _params(params)
+    w = word_bits(params)
+    m = check_modulus(mod, k, w)
     _check_operands(mod, a, b)
-    ram = {"A": a, "B": b, "W": r2(mod, w)}
+    ram = {"A": a, "B": b, "W": r2(mod, k)}
     prog = [Prod("A", "W"), Prod("cpa", "B", "RES")]
     s = run_chain(prog, m, ram)[-1]
-    red = final_reduce(s, mod, m.g.n, w)
+    red = final_reduce(s, mod, m.g.n, k)
     tl = Timeline()
     tl.add("prep", prep_cycles(m.g))
     tl.add("chain", chain_cycles(len(prog), m.g, pes))
@@ -805,10 +852,11 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any], elen: int |
     elen: the exponent's public length (cmd elen; default exp.bit_length()).  The ladder runs
     exactly elen steps, so its cycles depend on elen only; A1 skips leading zeros (bits of E
     from elen up are dropped, as the RTL's alignment does)."""
-    pes, w, window, ladder = _params(params)
+    pes, k, window, ladder = _params(params)
+    w = word_bits(params)
     if ladder:
         _check_split(pes)
-    m = check_modulus(mod, w)
+    m = check_modulus(mod, k, w)
     if exp < 0:
         raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be >= 0")
     _check_operands(mod, base)
@@ -823,12 +871,12 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any], elen: int |
         res, products = ladder_exp(base, exp, elen, m)
         tl.add("chain", chain_cycles(products, m.g, pes // 2))
     else:
-        ram = {"A": base, "W": r2(mod, w)}
+        ram = {"A": base, "W": r2(mod, k)}
         prog = exp_program(exp, window, [Prod("A", "W", "T0")], "one")
         res = run_chain(prog, m, ram)[-1]
         products = len(prog)
         tl.add("chain", chain_cycles(products, m.g, pes))
-    red = final_reduce(res, mod, m.g.n, w, eq10=True)
+    red = final_reduce(res, mod, m.g.n, k, eq10=True)
     assert red.r == powmod(base, exp, mod)
     tl.add("reduce", reduce_cycles(m.g))
     return OpResult(red.r, tl.total, detail={"products": products, "phases": tl.phases,
@@ -925,7 +973,7 @@ def check_xbits(xbits: int) -> None:
 
 def crt_checks(m: int, key: CrtKey, params: Mapping[str, Any], xbits: int = 0) -> None:
     """The checks of rsa_crt in the order the RTL makes them (PkaError on bad input)."""
-    pes, w, window, _ = _params(params)
+    pes, k, window, _ = _params(params)
     _check_split(pes)
     check_xbits(xbits)
     p, q, n = key.p, key.q, key.n
@@ -933,12 +981,12 @@ def crt_checks(m: int, key: CrtKey, params: Mapping[str, Any], xbits: int = 0) -
         raise PkaError(Status.ERR_OPERAND_RANGE, "p, q and n must be positive")
     # the RTL's order: lengths (command decode), p and q odd (loading), message < n (range
     # check), then u q + v p = n + 1 (computed)
-    _check_len(n.bit_length(), w)
-    _check_len(p.bit_length(), w, MAX_BITS // 2)
-    _check_len(q.bit_length(), w, MAX_BITS // 2)
+    _check_len(n.bit_length(), k)
+    _check_len(p.bit_length(), k, MAX_BITS // 2)
+    _check_len(q.bit_length(), k, MAX_BITS // 2)
     if p.bit_length() * 2 > MAX_BITS or q.bit_length() * 2 > MAX_BITS:
         raise PkaError(Status.ERR_LENGTH, "p and q must fit half the build maximum")
-    if abs(p.bit_length() - q.bit_length()) > 2 * w:
+    if abs(p.bit_length() - q.bit_length()) > 2 * k:
         raise PkaError(Status.ERR_LENGTH, "p and q lengths differ by more than 2w bits")
     check_odd_modulus(p, "p")
     check_odd_modulus(q, "q")
@@ -966,10 +1014,11 @@ def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any], xbits: int = 0) -> O
     The engine first checks u q + v p = N + 1 (two MULTs), which holds iff p and q are coprime,
     u and v are the inverses and N = p q.
     """
-    pes, w, window, _ = _params(params)
+    pes, k, window, _ = _params(params)
+    w = word_bits(params)
     crt_checks(m, key, params, xbits)
     p, q, n = key.p, key.q, key.n
-    mp, mq = modulus(p, w), modulus(q, w)
+    mp, mq = modulus(p, k, w=w), modulus(q, k, w=w)
     ring = pes // 2
     tl = Timeline()
     tl.add("prep", max(prep_cycles(mp.g), prep_cycles(mq.g)))
@@ -977,16 +1026,16 @@ def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any], xbits: int = 0) -> O
     uq, _ = mult(key.qinv, q, mp.g)
     vp, _ = mult(key.pinv, p, mq.g)
     assert uq + vp == n + 1
-    words = 2 * max(mp.g.f, mq.g.f)
+    words = 2 * max(mp.g.fw, mq.g.fw)
     tl.add("check", max(chain_cycles(1, mp.g, ring), chain_cycles(1, mq.g, ring)) + alu_cycles(words))
     # MRDC + MEXP on each HSCM
     halves = []
     for mod, dexp, u in ((mp, key.dp, key.qinv), (mq, key.dq, key.pinv)):
-        ram = {"MSG": m, "W": r3(mod.m, w), "U": u}
+        ram = {"MSG": m, "W": r3(mod.m, k), "U": u}
         prog = crt_program(dexp, mod.g.n + xbits, window)
         assert len(prog) == crt_products(mod.g.n + xbits, window)
         s = run_chain(prog, mod, ram)[-1]
-        red = final_reduce(s, mod.m, mod.g.n, w)
+        red = final_reduce(s, mod.m, mod.g.n, k)
         halves.append((red.r, chain_cycles(len(prog), mod.g, ring) + reduce_cycles(mod.g), len(prog)))
     (yp, cyc_p, np_), (yq, cyc_q, nq_) = halves
     assert yp == powmod(m, key.dp, p) * key.qinv % p and yq == powmod(m, key.dq, q) * key.pinv % q
@@ -997,8 +1046,8 @@ def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any], xbits: int = 0) -> O
     x = a + b
     t = x // n
     assert t <= 3 and x < 2 * n
-    gn = Geometry(n.bit_length(), w)
-    red = final_reduce(x, n, gn.n, w)
+    gn = Geometry(n.bit_length(), k, w)
+    red = final_reduce(x, n, gn.n, k)
     s = red.r
     # the CRT of m^dp mod p and m^dq mod q (= m^d mod n for a consistent key; the engine takes
     # any dp < 2^(bits(p) + xbits), dq < 2^(bits(q) + xbits))
@@ -1012,14 +1061,15 @@ def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any], xbits: int = 0) -> O
 
 def modred(omega: int, mod: int, params: Mapping[str, Any]) -> OpResult:
     """OP_MODRED: w mod M for w < 2^(2n) by MRDC (x = w R^-1), HSCM(x, R^2), final reduction."""
-    pes, w, _, _ = _params(params)
-    m = check_modulus(mod, w)
+    pes, k, _, _ = _params(params)
+    w = word_bits(params)
+    m = check_modulus(mod, k, w)
     if not 0 <= omega < 1 << (2 * m.g.n):
         raise PkaError(Status.ERR_OPERAND_RANGE, "value out of range [0, 2^(2n))")
-    ram = {"MSG": omega, "W": r2(mod, w)}
+    ram = {"MSG": omega, "W": r2(mod, k)}
     prog = [Prod("one", "MSG", None, addend="MSG"), Prod("cpa", "W", "RES")]
     s = run_chain(prog, m, ram)[-1]
-    red = final_reduce(s, mod, m.g.n, w)
+    red = final_reduce(s, mod, m.g.n, k)
     tl = Timeline()
     tl.add("prep", prep_cycles(m.g))
     tl.add("chain", chain_cycles(len(prog), m.g, pes))
@@ -1029,10 +1079,11 @@ def modred(omega: int, mod: int, params: Mapping[str, Any]) -> OpResult:
 
 def mul(a: int, b: int, n: int, params: Mapping[str, Any]) -> OpResult:
     """OP_MUL: the 2n-bit product of two n-bit numbers in MULT mode (Algorithm 4, Figure 6)."""
-    pes, w, _, _ = _params(params)
-    _check_len(n, w)
+    pes, k, _, _ = _params(params)
+    w = word_bits(params)
+    _check_len(n, k)
     if not (0 <= a < 1 << n and 0 <= b < 1 << n):
         raise PkaError(Status.ERR_OPERAND_RANGE, f"operands must be < 2^{n}")
-    g = Geometry(n, w)
+    g = Geometry(n, k, w)
     prod, _ = mult(a, b, g)
     return OpResult(prod, chain_cycles(1, g, pes), detail={})

@@ -1,8 +1,9 @@
 """RTL driver of hscm (rtl/engines/hscm/): the operations of pka.model.hscm on the Verilated core.
 
 Build parameters: MaxLen = the smallest of 512, 1024, 2048, 4096 bits that holds the modulus
-(CRT: n = p q), W = the `w` parameter, Pes = `pes`, MaxWindow = max(6, window); MemAw such that
-a slot holds MaxLen + 2w + 1 bits.  Operations that use two HSCMs (the ladder, CRT) split the
+(CRT: n = p q), W = the `w` parameter, K = the `k` parameter (digit bits, when it is 2w; k = w
+sets no K), Pes = `pes`, MaxWindow = max(6, window); MemAw such that a slot holds MaxLen + 2k + 1
+bits.  Operations that use two HSCMs (the ladder, CRT) split the
 `pes` PEs into two rings of pes/2 at run time, so one build serves every operation.  One Harness
 per build is kept for the process.
 
@@ -28,7 +29,7 @@ from pka.sim import build
 Progress = Callable[[int], None] | None
 
 MAXLENS = (512, 1024, 2048, 4096)
-_HARNESSES: dict[tuple[int, int, int, int], Harness] = {}
+_HARNESSES: dict[tuple[int, int, int, int, int], Harness] = {}
 
 
 def overhead(op: int, length: int, elen: int, arg: int, status: int, params: Mapping[str, int]) -> int:
@@ -50,24 +51,28 @@ def max_len_for(bits: int) -> int:
     raise PkaError(Status.ERR_LENGTH, f"{bits} bits above the largest build ({MAXLENS[-1]})")
 
 
-def mem_aw(max_len: int, w: int) -> int:
-    words = -(-(max_len + 2 * w + 1) // 32)
+def mem_aw(max_len: int, k: int) -> int:
+    """Port-word address bits: a slot holds MaxLen + 2k + 1 bits (k the digit bits)."""
+    words = -(-(max_len + 2 * k + 1) // 32)
     return 4 + (words - 1).bit_length()
 
 
-def design(max_len: int, w: int, pes: int, max_window: int) -> Design:
-    aw = mem_aw(max_len, w)
-    return Design("pka_hscm_core", fileset("hscm"),
-                  {"MaxLen": max_len, "MemAw": aw, "W": w, "Pes": pes, "MaxWindow": max_window},
-                  mem_aw=aw)
+def design(max_len: int, w: int, pes: int, max_window: int, k: int = 0) -> Design:
+    """The core's build: W = w, K = k (digit bits; 0: k = w, and no K parameter is set)."""
+    aw = mem_aw(max_len, k or w)
+    params = {"MaxLen": max_len, "MemAw": aw, "W": w, "Pes": pes, "MaxWindow": max_window}
+    if k and k != w:
+        params["K"] = k
+    return Design("pka_hscm_core", fileset("hscm"), params, mem_aw=aw)
 
 
-def harness(max_len: int, w: int, pes: int, window: int = 0) -> Harness:
+def harness(max_len: int, w: int, pes: int, window: int = 0, k: int = 0) -> Harness:
     max_window = max(6, window)
-    key = (max_len, w, pes, max_window)
+    k = k or w
+    key = (max_len, w, pes, max_window, k)
     h = _HARNESSES.get(key)
     if h is None or h.proc.poll() is not None:
-        d = design(max_len, w, pes, max_window)
+        d = design(max_len, w, pes, max_window, k)
         build(d)
         h = Harness(d)
         _HARNESSES[key] = h
@@ -82,6 +87,7 @@ def close_all() -> None:
 
 
 def _params(params: Mapping[str, Any]) -> tuple[int, int, int, int]:
+    """(pes, k, window, ladder), k the digit bits (model._params)."""
     return model._params(params)
 
 
@@ -120,37 +126,38 @@ def _modulus_len(mod: int, w: int) -> int:
     return n
 
 
-def _h_for(n: int, w: int, pes: int, window: int = 0) -> Harness:
-    return harness(max_len_for(max(n, 64)), w, pes, window)
+def _h_for(n: int, params: Mapping[str, Any], window: int = 0) -> Harness:
+    pes, k, _, _ = _params(params)
+    return harness(max_len_for(max(n, 64)), model.word_bits(params), pes, window, k)
 
 
 def montmul(a: int, b: int, mod: int, params: Mapping[str, Any], progress: Progress = None) -> OpResult:
     """OP_MONTMUL: HSCM(a, b) = a b R^-1 mod N in [0, 2^(n+2k+1)) (N from the host)."""
-    pes, w, _, _ = _params(params)
-    n = _modulus_len(mod, w)
-    h = _h_for(n, w, pes)
+    pes, k, _, _ = _params(params)
+    n = _modulus_len(mod, k)
+    h = _h_for(n, params)
     _fits(n, (a, b), lambda: model.montmul_op(a, b, mod, params))
-    nt = model.modulus(mod, w).nt if mod % 2 and n >= model.min_bits(w) else 0
+    nt = model.modulus(mod, k, w=model.word_bits(params)).nt if mod % 2 and n >= model.min_bits(k) else 0
     h.write_slot(Slot.N, mod)
     h.write_slot(Slot.A, a)
     h.write_slot(Slot.B, b)
     h.write_slot(Slot.X0, nt)
     cyc, io = _run(h, Op.MONTMUL, n, progress=progress)
-    res = h.read_slot(Slot.R, _words(n + 2 * w + 1))
+    res = h.read_slot(Slot.R, _words(n + 2 * k + 1))
     return OpResult(res, cyc, io, {"products": 1})
 
 
 def modmul(a: int, b: int, mod: int, params: Mapping[str, Any], progress: Progress = None) -> OpResult:
     """a b mod N (OP_MODMUL); cycles = one Montgomery product (OP_MONTMUL on the same operands),
     detail["total_cycles"] = the whole OP_MODMUL."""
-    pes, w, _, _ = _params(params)
-    n = _modulus_len(mod, w)
-    h = _h_for(n, w, pes)
+    pes, k, _, _ = _params(params)
+    n = _modulus_len(mod, k)
+    h = _h_for(n, params)
     _fits(n, (a, b), lambda: model.modmul(a, b, mod, params))
     h.write_slot(Slot.N, mod)
     h.write_slot(Slot.A, a)
     h.write_slot(Slot.B, b)
-    h.write_slot(Slot.W, model.r2(mod, w) if mod % 2 else 0)
+    h.write_slot(Slot.W, model.r2(mod, k) if mod % 2 else 0)
     total, io = _run(h, Op.MODMUL, n, progress=progress)
     res = h.read_slot(Slot.R, _words(n))
     single = montmul(a, b, mod, params).cycles
@@ -164,22 +171,22 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any], progress: P
     elen: the exponent's public length (cmd elen), default exp.bit_length(); a secret exponent
     should be given the length of its range (e.g. the modulus length), since the ladder's cycles
     depend on elen only."""
-    pes, w, window, ladder = _params(params)
+    pes, k, window, ladder = _params(params)
     if ladder and (pes < 2 or pes % 2):
         raise PkaError(Status.ERR_UNSUPPORTED, f"two HSCMs need an even number of PEs (pes = {pes})")
     if exp < 0:
         raise PkaError(Status.ERR_OPERAND_RANGE, "exponent must be >= 0")
-    n = _modulus_len(mod, w)
+    n = _modulus_len(mod, k)
     if elen is None:
         elen = exp.bit_length()
     exp &= (1 << elen) - 1     # the engine drops the bits from elen up
     if elen > model.MAX_BITS:
         raise PkaError(Status.ERR_LENGTH, f"exponent longer than {model.MAX_BITS} bits")
-    h = _h_for(max(n, elen), w, pes, window)
+    h = _h_for(max(n, elen), params, window)
     _fits(n, (base,), lambda: model.modexp(base, exp, mod, params, elen))
     h.write_slot(Slot.N, mod)
     h.write_slot(Slot.A, base)
-    h.write_slot(Slot.W, model.r2(mod, w) if mod % 2 and n >= 1 else 0)
+    h.write_slot(Slot.W, model.r2(mod, k) if mod % 2 and n >= 1 else 0)
     h.write_slot(Slot.E, exp)
     op = Op.MODEXP_CT if ladder else Op.MODEXP
     cyc, io = _run(h, op, n, elen, 0 if ladder else window, progress=progress)
@@ -188,34 +195,34 @@ def modexp(base: int, exp: int, mod: int, params: Mapping[str, Any], progress: P
 
 
 def wipe(max_len: int, params: Mapping[str, Any]) -> OpResult:
-    """OP_ZEROIZE on the build of `max_len` bits (and params' w, pes, window): every RAM word and
+    """OP_ZEROIZE on the build of `max_len` bits (and params' w, k, pes, window): every RAM word and
     register inside the core cleared; cycles = pka.model.hscm.wipe_cycles, io_cycles = 0."""
-    pes, w, window, _ = _params(params)
-    h = harness(max_len, w, pes, window)
+    pes, k, window, _ = _params(params)
+    h = harness(max_len, model.word_bits(params), pes, window, k)
     cyc, io = _run(h, Op.ZEROIZE, 0)
     return OpResult(0, cyc, io, {})
 
 
 def modred(omega: int, mod: int, params: Mapping[str, Any], progress: Progress = None) -> OpResult:
     """OP_MODRED: omega mod N for omega < 2^(2n) (MRDC)."""
-    pes, w, _, _ = _params(params)
-    n = _modulus_len(mod, w)
-    h = _h_for(n, w, pes)
+    pes, k, _, _ = _params(params)
+    n = _modulus_len(mod, k)
+    h = _h_for(n, params)
     nw = _words(n)
     lo, hi = omega & ((1 << (32 * nw)) - 1), omega >> (32 * nw)
     _fits(n, (lo, hi), lambda: model.modred(omega, mod, params))
     h.write_slot(Slot.N, mod)
     h.write_slot(Slot.A, lo)
     h.write_slot(Slot.A_HI, hi)
-    h.write_slot(Slot.W, model.r2(mod, w) if mod % 2 else 0)
+    h.write_slot(Slot.W, model.r2(mod, k) if mod % 2 else 0)
     cyc, io = _run(h, Op.MODRED, n, progress=progress)
     return OpResult(h.read_slot(Slot.R, nw), cyc, io, {})
 
 
 def mul(a: int, b: int, n: int, params: Mapping[str, Any], progress: Progress = None) -> OpResult:
     """OP_MUL: the 2n-bit product a b (MULT mode, Algorithm 4)."""
-    pes, w, _, _ = _params(params)
-    h = _h_for(n, w, pes)
+    pes, k, _, _ = _params(params)
+    h = _h_for(n, params)
     _fits(n, (a, b), lambda: model.mul(a, b, n, params))
     h.write_slot(Slot.A, a)
     h.write_slot(Slot.B, b)
@@ -233,7 +240,7 @@ def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any], progress: Progress =
     xbits: extra exponent bits X (cmd arg[31:24]) for blinded exponents key.dp = d_p + r_p (p-1),
     key.dq = d_q + r_q (q-1): the engine processes bits(p) + X and bits(q) + X exponent bits
     (pka.model.hscm.rsa_crt).  0..255 fits the field; the engine serves 0..64."""
-    pes, w, window, _ = _params(params)
+    pes, k, window, _ = _params(params)
     if pes < 2 or pes % 2:
         raise PkaError(Status.ERR_UNSUPPORTED, f"two HSCMs need an even number of PEs (pes = {pes})")
     if not 0 <= xbits <= model.XBITS_FIELD:
@@ -241,8 +248,8 @@ def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any], progress: Progress =
     p, q, n = key.p, key.q, key.n
     if min(p, q, n) <= 0:
         raise PkaError(Status.ERR_OPERAND_RANGE, "p, q and n must be positive")
-    nb = _modulus_len(n, w)
-    h = _h_for(max(nb, 2 * max(p.bit_length(), q.bit_length())), w, pes, window)
+    nb = _modulus_len(n, k)
+    h = _h_for(max(nb, 2 * max(p.bit_length(), q.bit_length())), params, window)
     np_, nq = p.bit_length(), q.bit_length()
     check = lambda: model.crt_checks(m, key, params, xbits)  # noqa: E731
     _fits(nb, (m,), check)
@@ -253,8 +260,8 @@ def rsa_crt(m: int, key: CrtKey, params: Mapping[str, Any], progress: Progress =
     for slot, v in ((Slot.N, n), (Slot.A, m), (Slot.P, p), (Slot.Q, q), (Slot.DP, key.dp),
                     (Slot.DQ, key.dq), (Slot.QINV, key.qinv), (Slot.X2, key.pinv)):
         h.write_slot(slot, v)
-    h.write_slot(Slot.X0, model.r3(p, w) if p % 2 else 0)
-    h.write_slot(Slot.X1, model.r3(q, w) if q % 2 else 0)
+    h.write_slot(Slot.X0, model.r3(p, k) if p % 2 else 0)
+    h.write_slot(Slot.X1, model.r3(q, k) if q % 2 else 0)
     cyc, io = _run(h, Op.RSA_CRT, nb, np_, (nq & 0xFFFF) | (window << 16) | (xbits << 24),
                    progress=progress)
     return OpResult(h.read_slot(Slot.R, _words(nb)), cyc, io, {"ring": pes // 2, "xbits": xbits})
