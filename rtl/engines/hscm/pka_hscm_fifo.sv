@@ -12,6 +12,10 @@
 // one word per cycle, and the head register and pointers are held at 0.
 // nxt_valid_o / nxt_data_o: the head register of the next cycle (valid: the next cycle's head is
 // that register, not the input), for the ring's look-ahead of its last-iteration starts.
+// The storage is read synchronously (a block RAM on an FPGA, not LUTs: a stream word is 6-7
+// words wide): every cycle it reads the word the next cycle's read pointer names, so the oldest
+// stored word is the RAM's output in every cycle; a word written in the cycle it is read (the
+// queue behind the head was empty or held one word being popped) is taken from a bypass register.
 `default_nettype none
 
 module pka_hscm_fifo #(
@@ -33,7 +37,11 @@ module pka_hscm_fifo #(
 );
   localparam int unsigned Aw = (Depth > 1) ? $clog2(Depth) : 1;
 
-  logic [Width-1:0] mem_q [Depth];
+  (* ram_style = "block", no_rw_check *) logic [Width-1:0] mem_q [Depth];
+  logic [Width-1:0] rdq_q;           // the RAM's output: mem_q[rp_q] as read a cycle ago
+  logic [Width-1:0] byd_q;           // bypass: the word written at rp_q in the previous cycle
+  logic             byp_q;
+  logic [Width-1:0] mh;              // the oldest stored word (valid when cnt_q != 0)
   logic [Width-1:0] hd_q, hd_d;      // head register: the oldest word when hv_q
   logic             hv_q, hv_d;
   logic [Aw-1:0]    wp_q, wp_d, rp_q, rp_d;
@@ -46,6 +54,7 @@ module pka_hscm_fifo #(
 
   always_comb begin
     qempty     = cnt_q == '0;
+    mh         = byp_q ? byd_q : rdq_q;
     rd_valid_o = hv_q || wr_valid_i;
     rd_data_o  = hv_q ? hd_q : wr_data_i;
   end
@@ -58,7 +67,7 @@ module pka_hscm_fifo #(
     if (hv_q) begin
       if (rd_pop_i) begin            // the head leaves: the next oldest word moves up
         if (!qempty) begin
-          hd_d    = mem_q[rp_q];
+          hd_d    = mh;
           pop_mem = 1'b1;
           push    = wr_valid_i;
         end else begin
@@ -95,11 +104,14 @@ module pka_hscm_fifo #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      byp_q <= 1'b0;
       hv_q  <= 1'b0;
       wp_q  <= '0;
       rp_q  <= '0;
       cnt_q <= '0;
     end else begin
+      // the word written now is the one read next cycle (read-before-write: take the input)
+      byp_q <= push && (wp_q == rp_d) && !wipe_i && !flush_i;
       hv_q  <= hv_d;
       wp_q  <= wp_d;
       rp_q  <= rp_d;
@@ -108,7 +120,17 @@ module pka_hscm_fifo #(
   end
 
   always_ff @(posedge clk_i) begin
-    hd_q <= hd_d;
+    hd_q  <= hd_d;
+    byd_q <= wipe_i ? '0 : wr_data_i;
+  end
+
+  // the storage's write and read ports in blocks of their own: a read of the word being written
+  // is never used (byp_q), so the RAM needs no read-before-write logic of its own
+  always_ff @(posedge clk_i) begin
     if (push || wipe_i) mem_q[wp_q] <= wipe_i ? '0 : wr_data_i;
+  end
+
+  always_ff @(posedge clk_i) begin
+    rdq_q <= mem_q[rp_d];
   end
 endmodule
