@@ -642,6 +642,29 @@ def test_k_2w_sizes_errors_and_wipe() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("pes", [3, 16])
+def test_k_2w_ring_longer_than_a_product(pes: int) -> None:
+    """k = 2w on 16 PEs with n = 68 .. 200 (2 (f + 2) = 14 .. 26 passes): two products share the
+    ring, so the next product's passes start while the last one's result words are collected;
+    pes = 3: an odd joined ring."""
+    rng = random.Random(SEED + 3 * pes)
+    for n in (68, 100, 200):
+        m = rand_mod(rng, n)
+        a, b, e = rng.randrange(m), rng.randrange(m), rng.getrandbits(n)
+        for window in (0, 3):
+            same(R.modexp(a, e, m, params_kw(pes, window)), M.modexp(a, e, m, params_kw(pes, window)))
+        same(R.montmul(a, b, m, params_kw(pes)), M.montmul_op(a, b, m, params_kw(pes)))
+        same(R.mul(a, b, n, params_kw(pes)), M.mul(a, b, n, params_kw(pes)))
+        w = rng.getrandbits(2 * n)
+        same(R.modred(w, m, params_kw(pes)), M.modred(w, m, params_kw(pes)))
+        if pes % 2 == 0:
+            same(R.modexp(a, e, m, params_kw(pes, ladder=1)), M.modexp(a, e, m, params_kw(pes, ladder=1)))
+            key = crt_key(rng, 2 * n)
+            msg = rng.randrange(key.n)
+            same(R.rsa_crt(msg, key, params_kw(pes, 2)), M.rsa_crt(msg, key, params_kw(pes, 2)))
+
+
+@pytest.mark.slow
 def test_k_2w_wide_and_full_size() -> None:
     """w = 32, k = 64 (the other legal pair), and one 1024-bit product on 16 PEs with k = 32,
     w = 16: 383 cycles against 350 for k = w (doc/hscm.md)."""
