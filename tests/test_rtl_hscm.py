@@ -639,6 +639,12 @@ def test_k_2w_sizes_errors_and_wipe() -> None:
     assert (wr.cycles, wr.io_cycles) == (M.wipe_cycles(512, K, 6, 2 * K), 0)
     assert wr.cycles > M.wipe_cycles(512, K, 6)
     assert R.modmul(a, b, m, wp).result == a * b % m
+    # pka_top builds hscm with k = w: a top for k = 2w is refused, not built with the wrong digits
+    from pka.driver import profile
+    with pytest.raises(PkaError) as exc:
+        profile("hscm").top_params(params_kw(16), 2048)
+    assert exc.value.status == Status.ERR_UNSUPPORTED
+    assert profile("hscm").top_params(params(16), 2048)["HscmW"] == K
 
 
 @pytest.mark.slow

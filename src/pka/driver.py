@@ -675,11 +675,15 @@ def _victor_top(params: dict[str, Any], bits: int) -> dict[str, int]:
 
 def _hscm_r(length: int, params: dict[str, Any]) -> int:
     from pka.model import hscm
-    return int(hscm.Geometry(length, int(params.get("w", 16))).r_bits)
+    w = int(params.get("w", 16))
+    return int(hscm.Geometry(length, int(params.get("k", 0) or w), w).r_bits)
 
 
 def _hscm_top(params: dict[str, Any], bits: int) -> dict[str, int]:
     w = int(params.get("w", 16))
+    if int(params.get("k", 0) or w) != w:
+        raise PkaError(Status.ERR_UNSUPPORTED, "pka_top builds hscm with k = w; digits of k = 2w are the core's "
+                       "parameter (pka.rtl.hscm, --param k= on the core's own driver and benchmarks)")
     words = -(-(_hscm_len(params, bits) + 2 * w + 1) // 32)      # MONTMUL result: n + 2k + 1 bits
     return {"HscmW": w, "HscmPes": int(params.get("pes", 16)),
             "HscmMaxWindow": max(6, int(params.get("window", 0))), "MinSlotAw": (words - 1).bit_length()}
