@@ -115,5 +115,5 @@ def test_select_and_list(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(KeyError):
         cases.select("no-such-case")
     assert main(["--list", "-k", "rns-mm"]) == 0
-    assert "3 of 36 cases" in capsys.readouterr().out
+    assert "3 of 38 cases" in capsys.readouterr().out
     assert main(["-k", "no-such-case"]) == 2

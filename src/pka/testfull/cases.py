@@ -35,6 +35,8 @@ R_P256 = "results: rns | P-256 k*G, affine x and y, result checked on the curve"
 R_VICTOR = "results: victor | efficiency at n = 512, bits per 1000 cycles, k = 4 / 5"
 R_HSCM_MM = "results: hscm | one 1024-bit Montgomery product, 16 / 32 PEs"
 R_HSCM_MM2 = "results: hscm | one 2048-bit product, 32 PEs"
+R_HSCM_KW = ("results: hscm | one 1024-bit product with k = 32-bit digits on the same 16-bit PEs (`k=32`), "
+             "16 / 32 PEs")
 R_HSCM_EXP = "results: hscm | 1024-bit modexp, sliding window 4 / 6, 16 PEs"
 R_CRT2048 = "results: hscm | CRT-RSA-2048, 32 PEs (2 x 16), constant time, fixed window 4 / 6"
 R_CRT4096 = "results: hscm | CRT-RSA-4096, 64 PEs, constant time (fixed window 6)"
@@ -178,6 +180,26 @@ def hscm_product(bits: int, pes: int) -> Callable[[str], Outcome]:
         _require(r.result == want, "hscm MONTMUL through pka_top: result != the model's a b R^-1")
         _require((r.result << geo.r_bits) % mod == a * b % mod, "hscm MONTMUL: result R != a b mod N")
         return Outcome(r.cycles, cyc)
+    return run
+
+
+def hscm_product_kw(pes: int) -> Callable[[str], Outcome]:
+    """One 1024-bit product with k = 32-bit digits on 16-bit PEs, on the engine (pka_top builds hscm
+    with k = w)."""
+    def run(backend: str) -> Outcome:
+        from pka.model import hscm as M
+        rng = _rng(f"hscm-mm-1024-{pes}-k32")
+        mod = _odd(rng, 1024)
+        a, b = rng.randrange(mod), rng.randrange(mod)
+        params = {"pes": pes, "w": 16, "k": 32, "window": 0, "ladder": 0}
+        mdl = M.montmul_op(a, b, mod, params)
+        _require((mdl.result << M.Geometry(1024, 32, 16).r_bits) % mod == a * b % mod, "model: a b R^-1 mod N")
+        if backend == "model":
+            return Outcome(mdl.cycles, mdl.cycles)
+        from pka.rtl import hscm as R
+        r = R.montmul(a, b, mod, params)
+        _require(r.result == mdl.result, "hscm k = 32 MONTMUL (engine): result != the model's")
+        return Outcome(r.cycles, mdl.cycles)
     return run
 
 
@@ -570,6 +592,8 @@ CASES: list[Case] = [
     Case("hscm-mm-1024-16pe", "350", (R_HSCM_MM,), "pka_top", hscm_product(1024, 16), 65),
     Case("hscm-mm-1024-32pe", "214", (R_HSCM_MM,), "pka_top", hscm_product(1024, 32), 61),
     Case("hscm-mm-2048-32pe", "670", (R_HSCM_MM2,), "pka_top", hscm_product(2048, 32), 66),
+    Case("hscm-mm-1024-16pe-k32", "383", (R_HSCM_KW,), "engine", hscm_product_kw(16)),
+    Case("hscm-mm-1024-32pe-k32", "237", (R_HSCM_KW,), "engine", hscm_product_kw(32)),
     Case("hscm-modexp-1024-16pe-w4", "372,748", (R_HSCM_EXP,), "pka_top", hscm_modexp_window(4), 1.05),
     Case("hscm-modexp-1024-16pe-w6", "358,390", (R_HSCM_EXP,), "pka_top", hscm_modexp_window(6), 1.0),
     Case("hscm-rsa-crt-2048-32pe-w4", "404,259", (R_CRT2048,), "engine + pka_top", rsa_crt(2048, 32, 4)),
