@@ -24,19 +24,17 @@ module pka_hscm_ram #(
 
   logic [W-1:0] mem_q [Depth];
   logic [W-1:0] rda_q, rdb_q;
-  logic         oka_q, okb_q;
 
-  // A read outside the memory returns 0. The range check is registered beside the read and masks
-  // the data after it, so that it stays off the address path (on an FPGA it would otherwise
-  // drive the block RAM's output reset from the address comparator).
+  // A read outside the memory (a sequencer's read address runs on while it idles) returns an
+  // undefined word: no unit uses one. There is no range check on the read path (its comparator
+  // was the end of the engine's worst path); the hscm tests pass with such reads returning all
+  // ones instead of 0 (checked 2026-11-28), so nothing depends on their value.
   always_ff @(posedge clk_i) begin
     if (we_i && 32'(wa_i) < Depth) mem_q[wa_i] <= wd_i;
     rda_q <= mem_q[ra_i];
     rdb_q <= mem_q[rb_i];
-    oka_q <= 32'(ra_i) < Depth;
-    okb_q <= 32'(rb_i) < Depth;
   end
 
-  assign rda_o = oka_q ? rda_q : '0;
-  assign rdb_o = okb_q ? rdb_q : '0;
+  assign rda_o = rda_q;
+  assign rdb_o = rdb_q;
 endmodule
