@@ -589,7 +589,7 @@ def test_hscm_kw_sizes() -> None:
     assert H.kw_words(g16, 16) == g16.e
 
 
-@pytest.mark.parametrize("k,w", [(48, 16), (16, 32), (64, 16), (24, 24)])
+@pytest.mark.parametrize("k,w", [(48, 16), (16, 32), (64, 16), (24, 24), (128, 64)])
 def test_hscm_kw_refuses_other_ratios(k: int, w: int) -> None:
     with pytest.raises(PkaError) as ei:
         H.kw_ratio(k, w)

@@ -22,10 +22,10 @@ from pka.rtl import hscm as R
 from pka.sim import Op, Slot
 
 pytestmark = pytest.mark.rtl
-K = 16
+W = 16   # the PE word size w (k = w unless a test says k)
 
 
-def params(pes: int, window: int = 0, ladder: int = 0, w: int = K) -> dict[str, int]:
+def params(pes: int, window: int = 0, ladder: int = 0, w: int = W) -> dict[str, int]:
     return {"pes": pes, "w": w, "window": window, "ladder": ladder}
 
 
@@ -229,14 +229,14 @@ def test_rsa_crt_blinded_exponent_register_above_max_len() -> None:
     rng = random.Random(SEED + 44)
     pes, window, x = 2, 3, 64
     prm = params(pes, window)
-    h = R.harness(96, K, pes, window)
+    h = R.harness(96, W, pes, window)
     for rp, rq in (((1 << x) - 1, (1 << x) - 1), (rng.getrandbits(x), 0)):
         key = crt_key(rng, 96)
         bk = blind(key, rp, rq)
         msg = rng.randrange(key.n)
         for slot, v in ((Slot.N, key.n), (Slot.A, msg), (Slot.P, key.p), (Slot.Q, key.q),
                         (Slot.DP, bk.dp), (Slot.DQ, bk.dq), (Slot.QINV, key.qinv), (Slot.X2, key.pinv),
-                        (Slot.X0, M.r3(key.p, K)), (Slot.X1, M.r3(key.q, K))):
+                        (Slot.X0, M.r3(key.p, W)), (Slot.X1, M.r3(key.q, W))):
             h.write_slot(slot, v)
         res = h.command(Op.RSA_CRT, key.n.bit_length(), key.p.bit_length(),
                         key.q.bit_length() | (window << 16) | (x << 24), max_cycles=2_000_000)
@@ -291,7 +291,7 @@ def test_wipe(pes: int) -> None:
     msg = rng.randrange(key.n)
     ref = R.rsa_crt(msg, key, prm)
     w = R.wipe(512, prm)
-    assert (w.cycles, w.io_cycles) == (M.wipe_cycles(512, K, 6), 0)
+    assert (w.cycles, w.io_cycles) == (M.wipe_cycles(512, W, 6), 0)
     assert R.wipe(512, prm).cycles == w.cycles           # a wipe of a wiped engine
     r = R.rsa_crt(msg, key, prm)
     assert (r.result, r.cycles, r.io_cycles) == (ref.result, ref.cycles, ref.io_cycles)
@@ -361,7 +361,7 @@ def test_random_stalls(stall: int) -> None:
     p = params(pes, 2)
     n = 100
     m = rand_mod(rng, n)
-    h = R.harness(R.max_len_for(n), K, pes)
+    h = R.harness(R.max_len_for(n), W, pes)
     key = crt_key(rng, 128)
     base, e = rng.randrange(m), rng.getrandbits(n)
     msg = rng.randrange(key.n)
@@ -386,7 +386,7 @@ def status(h: object, op: int, length: int, elen: int = 0, arg: int = 0) -> int:
 def test_error_codes_and_return_to_idle() -> None:
     rng = random.Random(SEED)
     pes = 4
-    h = R.harness(512, K, pes)
+    h = R.harness(512, W, pes)
     n = 64
     m = rand_mod(rng, n)
 
@@ -397,12 +397,12 @@ def test_error_codes_and_return_to_idle() -> None:
     h.write_slot(Slot.N, m)
     h.write_slot(Slot.A, 3)
     h.write_slot(Slot.B, 5)
-    h.write_slot(Slot.W, M.r2(m, K))
+    h.write_slot(Slot.W, M.r2(m, W))
     assert status(h, Op.MODADD, n) == Status.ERR_OPCODE
     assert status(h, 99, n) == Status.ERR_OPCODE
     assert status(h, Op.MODMUL, 0) == Status.ERR_LENGTH              # zero length
     assert status(h, Op.MODMUL, 513) == Status.ERR_LENGTH            # above the build maximum
-    assert status(h, Op.MODMUL, 2 * K + 3) == Status.ERR_LENGTH      # below 2w + 4
+    assert status(h, Op.MODMUL, 2 * W + 3) == Status.ERR_LENGTH      # below 2w + 4
     assert status(h, Op.MODMUL, n + 1) == Status.ERR_LENGTH          # N has not len bits
     assert status(h, Op.MODEXP, n, 513) == Status.ERR_LENGTH         # exponent too long
     assert status(h, Op.MODEXP, n, 8, 7) == Status.ERR_UNSUPPORTED   # window above MaxWindow
@@ -450,7 +450,7 @@ def test_error_codes_and_return_to_idle() -> None:
          Status.ERR_NO_INVERSE),
     ]
     q2 = key.p * 3  # shares the factor p with p: not coprime
-    while q2.bit_length() > key.p.bit_length() + K:
+    while q2.bit_length() > key.p.bit_length() + W:
         q2 //= 2
     q2 |= 1
     bad.append((CrtKey(key.p * q2, 3, 1, key.p, q2, 1, 1, 1, 1), Status.ERR_NO_INVERSE))
@@ -472,7 +472,7 @@ def test_error_codes_and_return_to_idle() -> None:
     h.write_slot(Slot.P, key.p)
     h.write_slot(Slot.Q, key.q)
     assert status(h, Op.RSA_CRT, key.n.bit_length(), 300, key.q.bit_length()) == Status.ERR_LENGTH
-    assert status(h, Op.RSA_CRT, key.n.bit_length(), key.p.bit_length(), 2 * K) == Status.ERR_LENGTH
+    assert status(h, Op.RSA_CRT, key.n.bit_length(), key.p.bit_length(), 2 * W) == Status.ERR_LENGTH
     ok_after()
     # blinding: X > 64 unsupported (at command decode, before the lengths); DP, DQ of more than
     # bits + X bits out of range (while loading); the same statuses from driver and model
@@ -561,7 +561,7 @@ def test_ring_longer_than_a_product(pes: int) -> None:
 # ---- digits of k = 2w bits on w-bit PEs (issue 16 item 4; doc/hscm.md) --------------------------
 
 
-def params_kw(pes: int, window: int = 0, ladder: int = 0, w: int = K, k: int = 2 * K) -> dict[str, int]:
+def params_kw(pes: int, window: int = 0, ladder: int = 0, w: int = W, k: int = 2 * W) -> dict[str, int]:
     return {**params(pes, window, ladder, w), "k": k}
 
 
@@ -604,26 +604,26 @@ def test_k_2w_sizes_errors_and_wipe() -> None:
     and the wipe clears the larger entries (m (f_max + 2) - 1 words) in the model's cycles."""
     rng = random.Random(SEED + 99)
     pes = 4
-    h = R.harness(512, K, pes, k=2 * K)
+    h = R.harness(512, W, pes, k=2 * W)
     m = rand_mod(rng, 80)
     h.write_slot(Slot.N, m)
     h.write_slot(Slot.A, 3)
     h.write_slot(Slot.B, 5)
-    h.write_slot(Slot.W, M.r2(m, 2 * K))
+    h.write_slot(Slot.W, M.r2(m, 2 * W))
     assert status(h, Op.MODMUL, 80) == Status.OK
-    assert status(h, Op.MODMUL, 4 * K + 3) == Status.ERR_LENGTH      # below 2k + 4
-    h.write_slot(Slot.N, rand_mod(rng, 4 * K + 4))
-    assert status(h, Op.MODMUL, 4 * K + 4) == Status.OK
+    assert status(h, Op.MODMUL, 4 * W + 3) == Status.ERR_LENGTH      # below 2k + 4
+    h.write_slot(Slot.N, rand_mod(rng, 4 * W + 4))
+    assert status(h, Op.MODMUL, 4 * W + 4) == Status.OK
     for fn in (R.modmul, M.modmul):
         with pytest.raises(PkaError) as exc:
-            fn(3, 5, rand_mod(rng, 4 * K + 3), params_kw(pes))
+            fn(3, 5, rand_mod(rng, 4 * W + 3), params_kw(pes))
         assert exc.value.status == Status.ERR_LENGTH
-        for k in (3 * K, 4 * K, 8):
+        for k in (3 * W, 4 * W, 8):
             with pytest.raises(PkaError) as exc:
                 fn(3, 5, m, params_kw(pes, k=k))
             assert exc.value.status in (Status.ERR_UNSUPPORTED, Status.ERR_PARAM), k
     # p and q: 2k bits apart is legal, 2k + 1 is not (at command decode)
-    p1, q1 = prime(rng, 100), prime(rng, 100 + 4 * K)
+    p1, q1 = prime(rng, 100), prime(rng, 100 + 4 * W)
     key = CrtKey.from_pq(p1, q1)
     msg = rng.randrange(key.n)
     same(R.rsa_crt(msg, key, params_kw(pes)), M.rsa_crt(msg, key, params_kw(pes)))
@@ -636,15 +636,15 @@ def test_k_2w_sizes_errors_and_wipe() -> None:
     wp = params_kw(pes)
     R.rsa_crt(msg, key, wp)
     wr = R.wipe(512, wp)
-    assert (wr.cycles, wr.io_cycles) == (M.wipe_cycles(512, K, 6, 2 * K), 0)
-    assert wr.cycles > M.wipe_cycles(512, K, 6)
+    assert (wr.cycles, wr.io_cycles) == (M.wipe_cycles(512, W, 6, 2 * W), 0)
+    assert wr.cycles > M.wipe_cycles(512, W, 6)
     assert R.modmul(a, b, m, wp).result == a * b % m
     # pka_top builds hscm with k = w: a top for k = 2w is refused, not built with the wrong digits
     from pka.driver import profile
     with pytest.raises(PkaError) as exc:
         profile("hscm").top_params(params_kw(16), 2048)
     assert exc.value.status == Status.ERR_UNSUPPORTED
-    assert profile("hscm").top_params(params(16), 2048)["HscmW"] == K
+    assert profile("hscm").top_params(params(16), 2048)["HscmW"] == W
 
 
 @pytest.mark.slow

@@ -15,6 +15,7 @@ Small build: MaxLen 256, w 16, 2 PEs (two HSCMs of one PE), MaxWindow 3."""
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import sys
@@ -33,6 +34,10 @@ from pka.regs import Op, Slot  # noqa: E402  (generated from data/pka.rdl)
 RTL = Path(__file__).resolve().parents[2] / "rtl" / "engines" / "hscm"
 MAX_LEN, MEM_AW, W, PES, MAX_WINDOW = 256, 8, 16, 2, 3
 PARAMS = {"MaxLen": MAX_LEN, "MemAw": MEM_AW, "W": W, "Pes": PES, "MaxWindow": MAX_WINDOW}
+#: the digit bits k of the build under test (W, or 2W: the second quotient field, the sequencer's
+#: k = 2w registers and the wider reduction unit hold data too); set per run by test_pka_hscm_core
+K = int(os.environ.get("PKA_HSCM_WIPE_K", str(W)))
+KEY_BITS = 128 if K == W else 160     # CRT primes of at least 2k + 4 bits
 
 #: registers of pka_hscm_core allowed to be non-zero after the wipe, each with its reason
 ALLOW = {
@@ -173,23 +178,23 @@ async def rsa_crt(env: EngineEnv, key, m: int, window: int, xbits: int = 0) -> N
                 key.qinv, key.pinv)
     for slot, v in ((Slot.N, key.n), (Slot.A, m), (Slot.P, key.p), (Slot.Q, key.q), (Slot.DP, bk.dp),
                     (Slot.DQ, bk.dq), (Slot.QINV, key.qinv), (Slot.X2, key.pinv),
-                    (Slot.X0, M.r3(key.p, W)), (Slot.X1, M.r3(key.q, W))):
+                    (Slot.X0, M.r3(key.p, K)), (Slot.X1, M.r3(key.q, K))):
         env.write_int(env.slot_addr(slot), v, 8)
     np_, nq = key.p.bit_length(), key.q.bit_length()
     st, cyc, _io, _ = await env.command(Op.RSA_CRT, key.n.bit_length(), np_,
                                         nq | (window << 16) | (xbits << 24))
-    ref = M.rsa_crt(m, bk, {"pes": PES, "w": W, "window": window, "ladder": 0}, xbits=xbits)
+    ref = M.rsa_crt(m, bk, {"pes": PES, "w": W, "k": K, "window": window, "ladder": 0}, xbits=xbits)
     assert st == 0
-    assert env.read_int(env.slot_addr(Slot.R), 4) == pow(m, key.d, key.n) == ref.result
+    assert env.read_int(env.slot_addr(Slot.R), -(-key.n.bit_length() // 32)) == pow(m, key.d, key.n) == ref.result
     assert cyc == ref.cycles
 
 
 async def modexp_ct(env: EngineEnv, base: int, e: int, mod: int, elen: int) -> None:
     from pka.model import hscm as M
-    for slot, v in ((Slot.N, mod), (Slot.A, base), (Slot.W, M.r2(mod, W)), (Slot.E, e)):
+    for slot, v in ((Slot.N, mod), (Slot.A, base), (Slot.W, M.r2(mod, K)), (Slot.E, e)):
         env.write_int(env.slot_addr(slot), v, 8)
     st, cyc, _io, _ = await env.command(Op.MODEXP_CT, mod.bit_length(), elen)
-    ref = M.modexp(base, e, mod, {"pes": PES, "w": W, "window": 0, "ladder": 1}, elen)
+    ref = M.modexp(base, e, mod, {"pes": PES, "w": W, "k": K, "window": 0, "ladder": 1}, elen)
     assert st == 0
     assert env.read_int(env.slot_addr(Slot.R), 4) == pow(base, e, mod) == ref.result
     assert cyc == ref.cycles
@@ -215,7 +220,7 @@ async def wipe(env: EngineEnv) -> None:
     await RisingEdge(dut.clk_i)
     mon.cancel()
     assert (st, io, requests) == (0, 0, 0)
-    assert cyc == M.wipe_cycles(MAX_LEN, W, MAX_WINDOW)
+    assert cyc == M.wipe_cycles(MAX_LEN, W, MAX_WINDOW, K)
     for _ in range(4):                     # a few idle cycles: nothing may come back
         await RisingEdge(dut.clk_i)
 
@@ -229,7 +234,7 @@ async def wipe_after_secret_operations(dut):
     await env.start()
 
     # without the wipe: the RSA_CRT's data is still inside (the control)
-    key = crt_key(rng, 128)
+    key = crt_key(rng, KEY_BITS)
     await rsa_crt(env, key, rng.randrange(key.n), window=3)
     for _ in range(4):
         await RisingEdge(dut.clk_i)
@@ -259,14 +264,14 @@ async def wipe_after_secret_operations(dut):
     assert_wiped(core)
 
     # the engine works after a wipe (and the wiped state ends with the next command)
-    key = crt_key(rng, 128)
+    key = crt_key(rng, KEY_BITS)
     await rsa_crt(env, key, rng.randrange(key.n), window=2)
     await wipe(env)
     assert_wiped(core)
 
     # a blinded RSA_CRT (X = 64: exponents of bits + 64 bits, the lengths in lpx_q/lqx_q), then
     # the wipe
-    key = crt_key(rng, 128)
+    key = crt_key(rng, KEY_BITS)
     await rsa_crt(env, key, rng.randrange(key.n), window=3, xbits=64)
     assert left_behind(read_state(core)[0], core._path) != {}
     await wipe(env)
@@ -288,7 +293,9 @@ def test_register_parse_sees_the_datapath() -> None:
 
 
 @pytest.mark.rtl
-def test_pka_hscm_core() -> None:
+@pytest.mark.parametrize("k", [W, 2 * W])
+def test_pka_hscm_core(k: int) -> None:
     from pka.sim import fileset, run_cocotb
     run_cocotb("pka_hscm_core", fileset("hscm"), "test_pka_hscm_core", Path(__file__).parent,
-               params=PARAMS, engine=True)
+               params={**PARAMS, **({"K": k} if k != W else {})}, engine=True,
+               extra_env={"PKA_HSCM_WIPE_K": str(k)})

@@ -12,6 +12,7 @@
 // lint-params: MaxLen=512 MemAw=9 W=32 K=64 Pes=4 MaxWindow=6
 // lint-params: MaxLen=512 MemAw=9 W=16 K=32 Pes=16 MaxWindow=6
 // lint-params: MaxLen=512 MemAw=9 W=16 K=32 Pes=3 MaxWindow=6
+// lint-params: MaxLen=256 MemAw=8 W=16 K=32 Pes=2 MaxWindow=3
 rtl/common/pka_pkg.sv
 rtl/engines/hscm/pka_hscm_pkg.sv
 rtl/engines/hscm/pka_hscm_pe.sv

@@ -346,8 +346,9 @@ def hscm(a: int, b: int, mod: Modulus, *, mult: bool = False, word_level: bool |
 
 def kw_ratio(k: int, w: int) -> int:
     """m = k / w, the w-bit steps per k-bit digit: 1 (k = w) or 2 (k = 2w)."""
-    if w not in WIDTHS or k % w or k // w not in (1, 2):
-        raise PkaError(Status.ERR_UNSUPPORTED, f"digit size k = {k} with word size w = {w}: k must be w or 2w")
+    if w not in WIDTHS or k not in WIDTHS or k % w or k // w not in (1, 2):
+        raise PkaError(Status.ERR_UNSUPPORTED,
+                       f"digit size k = {k} with word size w = {w}: k must be w or 2w, at most 64")
     return k // w
 
 
@@ -784,7 +785,7 @@ def _check_split(pes: int) -> None:
 
 def _check_len(n: int, k: int, max_bits: int = MAX_BITS) -> None:
     if n < min_bits(k) or n > max_bits:
-        raise PkaError(Status.ERR_LENGTH, f"modulus of {n} bits outside {min_bits(k)}..{max_bits} for w = {k}")
+        raise PkaError(Status.ERR_LENGTH, f"modulus of {n} bits outside {min_bits(k)}..{max_bits} for k = {k}")
 
 
 def check_modulus(mod: int, k: int, w: int = 0) -> Modulus:
@@ -987,7 +988,7 @@ def crt_checks(m: int, key: CrtKey, params: Mapping[str, Any], xbits: int = 0) -
     if p.bit_length() * 2 > MAX_BITS or q.bit_length() * 2 > MAX_BITS:
         raise PkaError(Status.ERR_LENGTH, "p and q must fit half the build maximum")
     if abs(p.bit_length() - q.bit_length()) > 2 * k:
-        raise PkaError(Status.ERR_LENGTH, "p and q lengths differ by more than 2w bits")
+        raise PkaError(Status.ERR_LENGTH, "p and q lengths differ by more than 2k bits")
     check_odd_modulus(p, "p")
     check_odd_modulus(q, "q")
     if not 0 <= m < n:

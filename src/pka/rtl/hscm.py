@@ -116,7 +116,7 @@ def _run(h: Harness, op: int, length: int, elen: int = 0, arg: int = 0,
     return r.cycles, r.io_cycles
 
 
-def _modulus_len(mod: int, w: int) -> int:
+def _modulus_len(mod: int, k: int) -> int:
     """Build-independent host checks the hardware cannot make (value must be writable)."""
     if mod <= 0:
         raise PkaError(Status.ERR_OPERAND_RANGE, "modulus must be positive")
