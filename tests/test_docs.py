@@ -165,3 +165,18 @@ def test_ecdsa_table_is_generated_from_the_bench_json() -> None:
     assert bench.doc_region(data) in (root / "doc" / "top.md").read_text()
     for r in data["rows"]:
         assert sum(r["parts"].values()) == r["cycles"] == r["formula"], r
+
+
+def test_hscm_k_2w_table_is_the_bench_json() -> None:
+    """doc/hscm.md's k = 2w cycle table (typed) holds bench/results/hscm.json's `kw` rows: every
+    k = 32 count and the k = w count beside it (fails on a one-cycle change of either)."""
+    import json
+    rows = [r for r in json.loads((REPO / "bench/results/hscm.json").read_text())["rows"] if r["group"] == "kw"]
+    text = (REPO / "doc/hscm.md").read_text()
+    assert len(rows) == 3
+    for r in rows:
+        label = r["name"].replace(f", k = {r['k']}", "")
+        line = re.search(rf"^\| {re.escape(label)} \| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \|$", text, re.M)
+        assert line, f"doc/hscm.md has no k = 2w row for {label!r}"
+        assert [int(x.replace(",", "")) for x in line.groups()] == \
+            [r["cycles"], r["k_eq_w_cycles"], r["paper_cycles"]], label

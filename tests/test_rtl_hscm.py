@@ -533,28 +533,35 @@ def test_paper_product_cycles(n: int, pes: int, paper: int) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("k", [W, 2 * W])
 @pytest.mark.parametrize("pes", [3, 16])
-def test_ring_longer_than_a_product(pes: int) -> None:
-    """pes = 16 with n = 64 (f + 2 = 9 iterations): two products share the ring at once; pes = 3:
-    an odd joined ring (the ladder and CRT are then unsupported)."""
-    rng = random.Random(SEED + pes)
-    for n in (64, 100, 200):
+def test_ring_longer_than_a_product(pes: int, k: int) -> None:
+    """pes = 16 with n = 64 (f + 2 = 9 iterations; with k = 2w, n = 68: 2 (f + 2) = 14 passes):
+    two products share the ring at once, the next one's passes starting while the last one's
+    result words are collected; pes = 3: an odd joined ring (the ladder and CRT are then
+    unsupported)."""
+    rng = random.Random(SEED + pes + (k - W))
+
+    def p(window: int = 0, ladder: int = 0) -> dict[str, int]:
+        return {**params(pes, window, ladder), "k": k}
+
+    for n in (max(64, 2 * k + 4), 100, 200):
         m = rand_mod(rng, n)
         a, b, e = rng.randrange(m), rng.randrange(m), rng.getrandbits(n)
         for window in (0, 3):
-            same(R.modexp(a, e, m, params(pes, window)), M.modexp(a, e, m, params(pes, window)))
-        same(R.montmul(a, b, m, params(pes)), M.montmul_op(a, b, m, params(pes)))
-        same(R.mul(a, b, n, params(pes)), M.mul(a, b, n, params(pes)))
+            same(R.modexp(a, e, m, p(window)), M.modexp(a, e, m, p(window)))
+        same(R.montmul(a, b, m, p()), M.montmul_op(a, b, m, p()))
+        same(R.mul(a, b, n, p()), M.mul(a, b, n, p()))
         w = rng.getrandbits(2 * n)
-        same(R.modred(w, m, params(pes)), M.modred(w, m, params(pes)))
+        same(R.modred(w, m, p()), M.modred(w, m, p()))
         if pes % 2 == 0:
-            same(R.modexp(a, e, m, params(pes, ladder=1)), M.modexp(a, e, m, params(pes, ladder=1)))
+            same(R.modexp(a, e, m, p(ladder=1)), M.modexp(a, e, m, p(ladder=1)))
             key = crt_key(rng, 2 * n)
             msg = rng.randrange(key.n)
-            same(R.rsa_crt(msg, key, params(pes, 2)), M.rsa_crt(msg, key, params(pes, 2)))
+            same(R.rsa_crt(msg, key, p(2)), M.rsa_crt(msg, key, p(2)))
         else:
             with pytest.raises(PkaError) as exc:
-                R.modexp(a, e, m, params(pes, ladder=1))
+                R.modexp(a, e, m, p(ladder=1))
             assert exc.value.status == Status.ERR_UNSUPPORTED
 
 
@@ -645,29 +652,6 @@ def test_k_2w_sizes_errors_and_wipe() -> None:
         profile("hscm").top_params(params_kw(16), 2048)
     assert exc.value.status == Status.ERR_UNSUPPORTED
     assert profile("hscm").top_params(params(16), 2048)["HscmW"] == W
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("pes", [3, 16])
-def test_k_2w_ring_longer_than_a_product(pes: int) -> None:
-    """k = 2w on 16 PEs with n = 68 .. 200 (2 (f + 2) = 14 .. 26 passes): two products share the
-    ring, so the next product's passes start while the last one's result words are collected;
-    pes = 3: an odd joined ring."""
-    rng = random.Random(SEED + 3 * pes)
-    for n in (68, 100, 200):
-        m = rand_mod(rng, n)
-        a, b, e = rng.randrange(m), rng.randrange(m), rng.getrandbits(n)
-        for window in (0, 3):
-            same(R.modexp(a, e, m, params_kw(pes, window)), M.modexp(a, e, m, params_kw(pes, window)))
-        same(R.montmul(a, b, m, params_kw(pes)), M.montmul_op(a, b, m, params_kw(pes)))
-        same(R.mul(a, b, n, params_kw(pes)), M.mul(a, b, n, params_kw(pes)))
-        w = rng.getrandbits(2 * n)
-        same(R.modred(w, m, params_kw(pes)), M.modred(w, m, params_kw(pes)))
-        if pes % 2 == 0:
-            same(R.modexp(a, e, m, params_kw(pes, ladder=1)), M.modexp(a, e, m, params_kw(pes, ladder=1)))
-            key = crt_key(rng, 2 * n)
-            msg = rng.randrange(key.n)
-            same(R.rsa_crt(msg, key, params_kw(pes, 2)), M.rsa_crt(msg, key, params_kw(pes, 2)))
 
 
 @pytest.mark.slow

@@ -652,21 +652,31 @@ def _sv_int(text: str) -> int | None:
         return None
 
 
-def param_defaults(sources: Iterable[Path], top: str) -> dict[str, int]:
-    """The literal defaults of module `top`'s parameters (those given by an expression are left out)."""
+def _param_decls(sources: Iterable[Path], top: str) -> list[tuple[str, str]]:
+    """(name, default text) of every parameter in module `top`'s header."""
     import re
     for src in sources:
         text = re.sub(r"//[^\n]*", "", Path(src).read_text())
         m = re.search(rf"\bmodule\s+{re.escape(top)}\b(.*?)\)\s*\(", text, re.S)
         if m:
-            out = {}
-            for name, value in re.findall(r"parameter\s+(?:int\s+unsigned|int|bit|logic)?\s*(\w+)\s*=\s*([^,]+?)\s*(?:,|$)",
-                                          m.group(1), re.S):
-                v = _sv_int(value)
-                if v is not None:
-                    out[name] = v
-            return out
+            return re.findall(r"parameter\s+(?:int\s+unsigned|int|bit|logic)?\s*(\w+)\s*=\s*([^,]+?)\s*(?:,|$)",
+                              m.group(1), re.S)
     raise ValueError(f"module {top} not found in {[str(s) for s in sources]}")
+
+
+def param_defaults(sources: Iterable[Path], top: str) -> dict[str, int]:
+    """The literal defaults of module `top`'s parameters (those given by an expression are left out)."""
+    out = {}
+    for name, value in _param_decls(sources, top):
+        v = _sv_int(value)
+        if v is not None:
+            out[name] = v
+    return out
+
+
+def param_names(sources: Iterable[Path], top: str) -> set[str]:
+    """Every parameter module `top` declares, its default a literal or an expression (K = W)."""
+    return {name for name, _ in _param_decls(sources, top)}
 
 
 def canonical(params: Mapping[str, int], defaults: Mapping[str, int]) -> frozenset[tuple[str, int]]:
