@@ -6,9 +6,11 @@ becomes free (back to back, overlapping the previous iteration's last stage-2 wo
 idle gaps are inserted otherwise.  Every output word is compared with the golden model's PE
 (pka.model.hscm.hscm_iteration): the carry-save words S'_j and S''_j exactly, q_i, the index,
 the "last" flag, B shifted down one digit, A and N; the last iteration's words must appear on
-the result port, and in their place the output carries the injection stream of the cycle before
-(random words, valid or not) with S = 0, q = 0, index 0 and no "last" flag.  The final
-2^k S_(f+2) + q_(f+1) is the model's Montgomery product.
+the result port and are not passed on; in the cycle after each result word the output carries
+the injection word offered in that result word's cycle (random words, valid or not) with S = 0,
+q = 0, index 0 and no "last" flag.  An iteration after a last one starts one cycle after the PE
+is free at the earliest (as in the ring: the next product's round trip), often exactly then.
+The final 2^k S_(f+2) + q_(f+1) is the model's Montgomery product.
 
 Dq = 2 (digits of k = 2w bits, pka.model.hscm.hscm_kw): the products are streamed as the w-bit
 passes of k = 2w (A and N one word up, B's w-bit words as digits), the PE must multiply N by the
@@ -84,24 +86,32 @@ async def injector(dut, rng: random.Random) -> None:
 async def monitor(dut, got: list[dict[str, object]], injected: list[int]) -> None:
     cur: dict[str, object] | None = None
     prev: dict[str, int] = {f: 0 for f in INJ}
+    prev_rv = 0
     while True:
         await RisingEdge(dut.clk_i)
         await ReadOnly()
         ov, rv = int(dut.out_valid_o.value), int(dut.res_valid_o.value)
         first = int(dut.out_first_o.value)
-        if rv:   # a result word: the output carries the injection word of the previous cycle
+        inj = prev_rv   # a result word last cycle: the output carries that cycle's injection word
+        if inj:
             assert ov == prev["valid"], "injected word's valid"
             if ov:
                 for f in INJ[1:]:
                     assert int(getattr(dut, f"out_{f}_o").value) == prev[f], f"injected {f}"
                 for f in ("s1", "s2", "q", "q2", "tag", "last"):
                     assert int(getattr(dut, f"out_{f}_o").value) == 0, f"injected word's {f}"
+                assert first == (prev["first"] and prev["valid"]), "injected word's first flag"
                 injected.append(1)
-            word = {"s1": int(dut.res_s1_o.value), "s2": int(dut.res_s2_o.value), "a": 0, "b": 0, "n": 0}
-        elif ov:
-            word = {f: int(getattr(dut, f"out_{f}_o").value) for f in ("s1", "s2", "a", "b", "n")}
+        else:
+            assert not (ov and rv), "a result word is not passed on"
         prev = {f: int(getattr(dut, f"inj_{f}_i").value) for f in INJ}
-        if not (ov or rv):
+        prev["first"] = int(rv and not prev_rv)   # the injection word taken with result word 0
+        prev_rv = rv
+        if rv:
+            word = {"s1": int(dut.res_s1_o.value), "s2": int(dut.res_s2_o.value), "a": 0, "b": 0, "n": 0}
+        elif ov and not inj:
+            word = {f: int(getattr(dut, f"out_{f}_o").value) for f in ("s1", "s2", "a", "b", "n")}
+        else:
             continue
         full = cur is not None and len(cur["s1"]) == int(dut.em1_i.value) + 1  # type: ignore[arg-type]
         if cur is None or full or bool(rv) != cur["res"] or (first and not rv):
@@ -145,14 +155,17 @@ async def products_through_one_pe(dut):
             prods.append(Product(m, rng.randrange(top), rng.randrange(top)))
         start = len(got)
         order: list[Product] = []
+        after_last = False
         for i in range(g.passes):
             for p in prods:
                 words, (q, q2, tag, last) = p.stream(i)
                 order.append(p)
-                for _ in range(rng.choice([0, 0, 0, 1, 3])):   # mostly back to back
+                gap = rng.choice([0, 0, 0, 1, 3])                  # mostly back to back
+                for _ in range(max(gap, int(after_last))):        # after a last iteration: >= 1
                     await RisingEdge(dut.clk_i)
                     dut.in_valid_i.value = 0
                     dut.in_first_i.value = 0
+                after_last = bool(last)
                 for x, (s1, s2, a, b, nn) in enumerate(words):
                     await RisingEdge(dut.clk_i)
                     dut.in_valid_i.value = 1

@@ -18,6 +18,13 @@
 // PE reports the q_i of the iteration it started in the previous cycle on the ring's q bus (one
 // start per ring per cycle at most: starts are two cycles apart), used for q_(f+1) and for the
 // low words of a MULT product (Figure 6).
+// A ring's first PE starts an iteration from its FIFO exactly D = max(0, e - 2L) cycles after the
+// iteration's first word entered the FIFO (L: the ring's PEs), not as soon as it is free: in an
+// unbroken chain the two are the same cycle (a PE is busy e cycles, a round of L PEs takes 2L),
+// and when the sequencer's bubble between two products has moved the PEs after the finishing one
+// a cycle later, the first PE follows them, so the bubble goes round the whole ring and no PE
+// receives a word while still busy (pka.model.hscm.iteration_start).  At most one first word is
+// in a FIFO at a time (D < e), so one counter per ring measures its age.
 // last_start_o is registered: a cycle ahead, every PE's start of a last iteration is known from
 // registers - the previous PE's stage 2 holds the first word it will output (with "next is last"),
 // and a ring's first PE's next input is the FIFO's next head register or, when that is empty,
@@ -91,6 +98,10 @@ module pka_hscm_array #(
   // split_i registered here: it is the operation's (set with the command, many cycles before the
   // rings run), and every PE's input select hangs on it, so it starts from a flip-flop of the array
   logic            split_q;
+  // the FIFO head's wait (see above): D != 0, the age of the last first word written (saturating),
+  // and "the head's first word may start" for the next cycle
+  logic            dnz_q [2], dnz_d [2], ok_q [2], ok_d [2], wfirst [2], gate [2], okn [2];
+  logic [TagW:0]   dly_q [2], dly_d [2], age_q [2], age_d [2];
 
   // FIFOs
   logic            f_wv [2], f_rv [2], f_pop [2], f_nv [2];
@@ -141,6 +152,29 @@ module pka_hscm_array #(
     end
   end
 
+  // the FIFO head's wait: D from the ring's geometry (registers), the age counter
+  always_comb begin
+    for (int r = 0; r < 2; r++) begin
+      logic [15:0] e, l2;
+      e  = 16'(em1_i[r]) + 16'd1;
+      l2 = (r == 0 && !split_q) ? 16'(2 * Pes) : 16'(2 * Half);
+      dnz_d[r] = e > l2;
+      dly_d[r] = (TagW+1)'(e - l2);
+      wfirst[r] = f_wv[r] && f_wd[r][Fw-2];
+      age_d[r]  = wfirst[r] ? (TagW+1)'(1) : (&age_q[r]) ? age_q[r] : age_q[r] + (TagW+1)'(1);
+      okn[r]    = age_d[r] >= dly_q[r];
+      ok_d[r]   = okn[r];
+      // this cycle: a first word written now is the head's (the FIFO held none), of age 0
+      gate[r]   = !dnz_q[r] || (ok_q[r] && !wfirst[r]);
+      if (wipe_i) begin
+        dnz_d[r] = 1'b0;
+        dly_d[r] = '0;
+        age_d[r] = '0;
+        ok_d[r]  = 1'b0;
+      end
+    end
+  end
+
   // PE inputs: a ring's first PE its FIFO or the chain-start stream, the others the previous PE
   always_comb begin
     for (int p = 0; p < Pes; p++) begin
@@ -160,7 +194,8 @@ module pka_hscm_array #(
         i_b[p]     = dinj_b_i[r1];
         i_n[p]     = dinj_n_i[r1];
       end else if (first_pe) begin
-        i_valid[p] = f_rv[r1];
+        // a first word waits for its cycle (gate); the words after it are never held
+        i_valid[p] = f_rv[r1] && (gate[r1] || !f_rd[r1][Fw-2]);
         {i_last[p], i_first[p], i_tag[p]} = f_rd[r1][Fw-1 -: TagW+2];
         {i_q[p], i_n[p], i_b[p], i_a[p], i_s2[p], i_s1[p]} = f_rd[r1][6*W-1:0];
         i_q2[p]    = W'(f_rd[r1][6*W +: Q2w]);
@@ -221,8 +256,12 @@ module pka_hscm_array #(
       r1 = ring1[p];
       if ((p == 0) || (split_q && p == int'(Half))) begin
         // the FIFO's head register, or (FIFO empty) the ring's last PE through it
-        p_lsn[p] = !p_busyn[p] && (f_nv[r1] ? (f_nd[r1][Fw-1] && f_nd[r1][Fw-2])
-                                            : p_lastn[(r1 || !split_q) ? Last0 : LastH]);
+        // a FIFO head next cycle that is a first word was written before: its gate is okn;
+        // an empty FIFO passes the ring's last PE's word straight on only when D = 0
+        p_lsn[p] = !p_busyn[p] && (f_nv[r1] ? (f_nd[r1][Fw-1] && f_nd[r1][Fw-2] &&
+                                               (!dnz_q[r1] || okn[r1]))
+                                            : (p_lastn[(r1 || !split_q) ? Last0 : LastH] &&
+                                               !dnz_q[r1]));
       end else begin
         p_lsn[p] = p_lastn[p-1];
       end
@@ -241,7 +280,19 @@ module pka_hscm_array #(
       ls_q[0]  <= 1'b0;
       ls_q[1]  <= 1'b0;
       split_q  <= 1'b0;
+      for (int r = 0; r < 2; r++) begin
+        dnz_q[r] <= 1'b0;
+        dly_q[r] <= '0;
+        age_q[r] <= '0;
+        ok_q[r]  <= 1'b0;
+      end
     end else begin
+      for (int r = 0; r < 2; r++) begin
+        dnz_q[r] <= dnz_d[r];
+        dly_q[r] <= dly_d[r];
+        age_q[r] <= age_d[r];
+        ok_q[r]  <= ok_d[r];
+      end
       split_q  <= split_i;
       ls_q[0]  <= ls_d[0];
       ls_q[1]  <= ls_d[1];

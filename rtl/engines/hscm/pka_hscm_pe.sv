@@ -17,13 +17,15 @@
 // The PE is busy for e cycles: it can start the next iteration in cycle t + e.
 // The words of a product's last iteration (i = f+1, S_(f+2)) are flagged res_* and not passed
 // on: the ring's sequencer collects them (and q_(f+1)) from the result bus and injects the next
-// product in their place, into this PE's own output registers: while stage 2 holds result word
-// x, its A, B, N outputs take word x of the ring's injection stream (inj_*, combinational from
-// the sequencer's result adder and RAM reads, in the same cycle), and the S, q, tag and last
-// outputs read as 0 (S_0 = 0, q_(-1) = 0, i = 0); the stream is valid for the next PE if
-// inj_valid_i (the chain has a next product).  The injection thus enters every PE through a
-// register of the PE before it, with no multiplexer in front of the next PE's multipliers
-// (only a ring's first PE selects, between its FIFO and the sequencer's chain-start stream).
+// product in their place, into this PE's own output registers: while the output registers hold
+// result word x (cycle t + x + 2), its A, B, N outputs take word x of the ring's injection stream
+// (inj_*, the sequencer's registers: its result adder's word of the cycle before), so they hold
+// it at t + x + 3, and the S, q, tag and last outputs read as 0 (S_0 = 0, q_(-1) = 0, i = 0);
+// the stream is valid for the next PE if inj_valid_i (the chain has a next product).  The
+// injection thus enters every PE through a register of the PE before it, with no multiplexer in
+// front of the next PE's multipliers (only a ring's first PE selects, between its FIFO and the
+// sequencer's chain-start stream), and from a register of the sequencer: the next product's
+// first iteration starts three cycles after the last one (one cycle of bubble per product).
 // Latency 2 cycles per PE; words per iteration e = em1_i + 1 (runtime).
 // Digits of k = 2w bits (Dq = 2, doc/hscm.md "Digits of k = 2w bits"): a k-bit iteration is two
 // passes of this w-bit PE, and the quotient a pass multiplies N by is the one from two passes
@@ -102,7 +104,8 @@ module pka_hscm_pe #(
   logic            s2_d, s2_first_d, s2_top_d, s2_res_d;
   logic [W-1:0]    a1_q, a1_d, n1_q, n1_d;  // A, N one cycle after the input
   logic            ov_q, ov_d, of_q, of_d, or_q, or_d;
-  logic            oi_q, oi_d;            // the output word is an injected one (with or_q)
+  logic            oj_q, oj_d;            // the output word is an injected one
+  logic            ofj_q, ofj_d;          //   and its first
   logic [W-1:0]    o1_q, o1_d, o2_q, o2_d, ob_q, ob_d, oa_q, oa_d, on_q, on_d;
   logic [W-1:0]    qi_q, qi_d;            // q_i
   logic [W-1:0]    qp_q, qp_d;            // q_(i-1) as received (Dq = 2: passed on as out_q2_o)
@@ -201,12 +204,14 @@ module pka_hscm_pe #(
     n1_d = in_n_i;
     oa_d = a1_q;
     on_d = n1_q;
-    oi_d = 1'b0;
-    if (s2_res_q) begin               // a result word: the next product's word takes its place
-      oa_d = inj_a_i;
-      ob_d = inj_b_i;
-      on_d = inj_n_i;
-      oi_d = s2_q && inj_valid_i;
+    oj_d  = 1'b0;
+    ofj_d = 1'b0;
+    if (or_q) begin                   // a result word leaves: the next product's word follows it
+      oa_d  = inj_a_i;
+      ob_d  = inj_b_i;
+      on_d  = inj_n_i;
+      oj_d  = inj_valid_i;
+      ofj_d = inj_valid_i && of_q;
     end
     hn_d = pn_q[2*W-1:W];
     ha_d = pa_q[2*W-1:W];
@@ -227,7 +232,8 @@ module pka_hscm_pe #(
       ov_d = 1'b0;
       of_d = 1'b0;
       or_d = 1'b0;
-      oi_d = 1'b0;
+      oj_d = 1'b0;
+      ofj_d = 1'b0;
       a1_d = '0;
       n1_d = '0;
       oa_d = '0;
@@ -244,7 +250,8 @@ module pka_hscm_pe #(
       ov_q  <= 1'b0;
       of_q  <= 1'b0;
       or_q  <= 1'b0;
-      oi_q  <= 1'b0;
+      oj_q  <= 1'b0;
+      ofj_q <= 1'b0;
       qv_q  <= 1'b0;
     end else begin
       run_q <= run_d;
@@ -253,7 +260,8 @@ module pka_hscm_pe #(
       ov_q  <= ov_d;
       of_q  <= of_d;
       or_q  <= or_d;
-      oi_q  <= oi_d;
+      oj_q  <= oj_d;
+      ofj_q <= ofj_d;
       qv_q  <= qv_d;
     end
   end
@@ -283,18 +291,22 @@ module pka_hscm_pe #(
     on_q       <= on_d;
   end
 
-  // an injected word (or_q): S = 0, q = 0, i = 0, not last
-  assign out_valid_o  = ov_q && (!or_q || oi_q);
-  assign out_first_o  = of_q && (!or_q || oi_q);
-  assign out_s1_o     = or_q ? '0 : o1_q;
-  assign out_s2_o     = or_q ? '0 : o2_q;
+  // a result word (or_q) is not passed on; an injected word (oj_q, the cycle after a result
+  // word): S = 0, q = 0, i = 0, not last.  The two never meet the PE's own next iteration's
+  // words: it starts at t + e + 1 at the earliest (the next product's round trip)
+  logic inj_out;
+  assign inj_out      = or_q || oj_q;
+  assign out_valid_o  = (ov_q && !or_q) || oj_q;
+  assign out_first_o  = (of_q && !or_q && !oj_q) || ofj_q;
+  assign out_s1_o     = inj_out ? '0 : o1_q;
+  assign out_s2_o     = inj_out ? '0 : o2_q;
   assign out_a_o      = oa_q;
   assign out_b_o      = ob_q;
   assign out_n_o      = on_q;
-  assign out_q_o      = or_q ? '0 : qi_q;
-  assign out_q2_o     = or_q ? '0 : qp_q;
-  assign out_tag_o    = or_q ? '0 : tag_q + TagW'(1);
-  assign out_last_o   = olast_q && !or_q;
+  assign out_q_o      = inj_out ? '0 : qi_q;
+  assign out_q2_o     = inj_out ? '0 : qp_q;
+  assign out_tag_o    = inj_out ? '0 : tag_q + TagW'(1);
+  assign out_last_o   = olast_q && !inj_out;
   assign res_valid_o  = ov_q && or_q;
   assign res_s1_o     = o1_q;
   assign res_s2_o     = o2_q;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// pka_hscm_seq: the sequencer of one HSCM ring: chains products through the ring with no bubble.
+// pka_hscm_seq: the sequencer of one HSCM ring: chains products through the ring, one cycle apart.
 //
 // A boundary is the cycle T in which a PE starts the last iteration (i = f+1) of the product in
 // flight, or the chain's start (T = t0).  From T on, for x = 0 .. e-1:
@@ -16,14 +16,17 @@
 //   cycle T+x+1:  result word x of the finishing product through a w-bit carry-propagate adder:
 //                 x = 0: q_(f+1) (q bus), x >= 1: S'_(x-1) + S''_(x-1) of S_(f+2) (result bus),
 //                 plus the addend word and the carry; written to its entry (x < f);
-//                 word x of the next product (A, B, N; S = 0) goes out on the injection port
-//                 in the same cycle, into the output registers of the PE that runs the last
-//                 iteration (its stage 2 holds result word x in this cycle, pka_hscm_pe), so it
-//                 enters the next PE (or the ring's FIFO) at T+x+2 - the same time that PE's own
-//                 output word x would have arrived: the next product's first iteration starts
-//                 at T+2 and the ring never idles between products.  A chain's first product
-//                 (no PE is finishing one) goes through registers (dinj_*) straight into the
-//                 ring's first PE instead, at the same time.
+//                 word x of the next product (A, B, N; S = 0) is made in the same cycle, into
+//                 registers (ia_q, ib_q, in_q);
+//   cycle T+x+2:  those registers go out on the injection port, into the output registers of
+//                 the PE that runs the last iteration (which hold result word x in this cycle,
+//                 pka_hscm_pe), so word x enters the next PE (or the ring's FIFO) at T+x+3: the
+//                 next product's first iteration starts at T+3, one cycle after the PE's own
+//                 output word x would have arrived (one cycle of bubble per product, so that no
+//                 path runs from the result bus through the adder back into the array in one
+//                 cycle; the ring's FIFO passes the bubble on, pka_hscm_array).  A chain's first
+//                 product (no PE is finishing one) goes from the same registers (dinj_*)
+//                 straight into the ring's first PE instead, at T+x+2.
 // MULT products: the q bus's q_1 .. q_f (the low words, Figure 6) are written to words 0..f-1 of
 // the destination as the iterations start, the result words go to f .. 2f-1.
 // The RAM write port is registered (a word reaches the RAM one cycle after it is computed): no
@@ -31,7 +34,8 @@
 // results after a chain start at least two cycles after done_o.
 // done_o: the cycle of the chain's last result word (T_last + f).  Chain start: the first
 // iteration starts at t0 + 2, so a chain of K products takes 3 + s_G + f cycles (s_G: start of
-// iteration G = K (f+2) - 1 relative to the first, pka.model.hscm.chain_cycles).
+// iteration G = K (f+2) - 1 relative to the first, K - 1 bubbles included,
+// pka.model.hscm.chain_cycles).
 // wipe_i (OP_ZEROIZE) holds every register at 0: the descriptors too, since in the CRT's fixed
 // window the table entry a multiplication reads is chosen by the secret exponent.
 // Digits of k = 2w bits (Dq = 2, doc/hscm.md): the ring runs 2 (f+2) passes of e = 2 (f+2) - 1
@@ -83,7 +87,7 @@ module pka_hscm_seq
   output logic            we_o,
   output logic [Aw-1:0]   wa_o,
   output logic [W-1:0]    wd_o,
-  // inject port: the next product's word, combinational, for the PE finishing a product
+  // inject port: the next product's word (registers), for the PE finishing a product
   output logic            inj_valid_o,
   output logic [W-1:0]    inj_a_o,
   output logic [W-1:0]    inj_b_o,
@@ -109,7 +113,7 @@ module pka_hscm_seq
   logic            cx_v_q, cx_v_d;       // stage C valid, word cx_q
   logic [TagW-1:0] cx_q, cx_d;
   logic [1:0]      cy_q, cy_d;           // carry of the result adder
-  logic            iv_d, if_q, if_d;   // stage C injects a word; word 0 of the stream
+  logic            iv_q, iv_d, if_q, if_d;   // stage C injects a word; word 0 of the stream
   logic            we_q, we_d;           // registered RAM write port
   logic [Aw-1:0]   wa_q, wa_d;
   logic [W-1:0]    wd_q, wd_d;
@@ -255,6 +259,7 @@ module pka_hscm_seq
   desc_t           cur_w, res_w, inj_w;
   logic            cur_v_w, res_v_w, inj_v_w, dir_w, rx_act_w, cx_v_w, iv_w, if_w, we_w, done_w;
   logic            dv_q, dv_w;           // dinj_*: a chain's first product's word
+  logic            jv_w;                 // inj_*: a next product's word (a PE finishes one)
   logic [TagW-1:0] rx_w, cx_w;
   logic [1:0]      cy_w;
   logic [Aw-1:0]   wa_w, ra_w, rb_w;
@@ -276,6 +281,7 @@ module pka_hscm_seq
        inf_w, cz_w, c1_w, qh_w, rs1_w, rs2_w, ia1_w, in1_w} = '0;
     end
     dv_w = iv_w && dir_q;   // 0 in the wipe
+    jv_w = iv_w && !dir_q;
   end
 
   // ---- registers ----------------------------------------------------------------------------
@@ -300,6 +306,7 @@ module pka_hscm_seq
   end
 
   always_ff @(posedge clk_i) begin
+    iv_q  <= jv_w;
     cur_q <= cur_w;
     res_q <= res_w;
     inj_q <= inj_w;
@@ -334,10 +341,10 @@ module pka_hscm_seq
   assign done_o      = done_q;
   assign wa_o        = wa_q;
   assign wd_o        = wd_q;
-  assign inj_valid_o  = iv_d;
-  assign inj_a_o      = ia_d;
-  assign inj_b_o      = ib_d;
-  assign inj_n_o      = in_d;
+  assign inj_valid_o  = iv_q;
+  assign inj_a_o      = ia_q;
+  assign inj_b_o      = ib_q;
+  assign inj_n_o      = in_q;
   assign dinj_valid_o = dv_q;
   assign dinj_first_o = if_q;
   assign dinj_a_o     = ia_q;

@@ -68,10 +68,14 @@ Sizes: f = ceil((n+2k+2)/k) digits (= floor(n/k) + 3 when k does not divide n + 
   t is found by the same final-reduction unit with modulus N.
 
 Hardware schedule (the cycle model, see doc/hscm.md): a ring of L PEs (two rings of L/2 for the
-ladder and CRT).  Iteration g of a chain of chained products starts at
-s_g = s_0 + (g // L) P + 2 (g % L) with P = max(e, 2L); the next product enters the PE after the
-one that runs the previous product's last iteration, two cycles later, so there is no bubble
-between products.  Every figure of the cycle model below is what the RTL's cycles_o reports.
+ladder and CRT).  Iteration g of a chain of chained products (G passes each) starts at
+s_g = s_0 + (g // L) P + 2 (g % L) + g // G with P = max(e, 2L): the next product enters the PE
+after the one that runs the previous product's last iteration, three cycles later (one cycle of
+bubble per product boundary: the sequencer registers the injected word, so the result adder does
+not drive the array's output registers in the cycle it adds), and the ring's first PE starts an
+iteration exactly max(0, e - 2L) cycles after its first word reaches the FIFO, so the bubble
+moves round the whole ring.  Every figure of the cycle model below is what the RTL's cycles_o
+reports.
 """
 
 from __future__ import annotations
@@ -664,9 +668,10 @@ def ring_size(pes: int, split: bool) -> int:
 
 
 def iteration_start(g_index: int, geo: Geometry, ring: int) -> int:
-    """s_g - s_0: (g // L) P + 2 (g % L), P = max(e, 2L) (e: the stream's words, `words`)."""
+    """s_g - s_0: (g // L) P + 2 (g % L) + g // G, P = max(e, 2L) (e: the stream's words,
+    `words`; G: a product's passes): one cycle per product boundary before iteration g."""
     period = max(geo.words, 2 * ring)
-    return (g_index // ring) * period + 2 * (g_index % ring)
+    return (g_index // ring) * period + 2 * (g_index % ring) + g_index // geo.passes
 
 
 def chain_cycles(products: int, geo: Geometry, ring: int) -> int:
