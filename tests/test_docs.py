@@ -180,3 +180,17 @@ def test_hscm_k_2w_table_is_the_bench_json() -> None:
         assert line, f"doc/hscm.md has no k = 2w row for {label!r}"
         assert [int(x.replace(",", "")) for x in line.groups()] == \
             [r["cycles"], r["k_eq_w_cycles"], r["paper_cycles"]], label
+
+
+def test_hscm_results_table_is_generated_from_the_bench_json() -> None:
+    """doc/hscm.md's results table is what `python bench/hscm.py --doc` writes from
+    bench/results/hscm.json (RTL rows only: every count there was checked against the model)."""
+    import importlib.util
+    import json
+    spec = importlib.util.spec_from_file_location("pka_bench_hscm", REPO / "bench" / "hscm.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    data = json.loads(bench.OUT.read_text())
+    assert bench.doc_region(data) in (REPO / "doc" / "hscm.md").read_text()
+    assert all(r["backend"] == "rtl" for r in data["rows"] if r["group"] in ("mm", "exp", "ladder", "crt", "blind"))

@@ -381,8 +381,8 @@ ECDSA_HSCM = {"pes": 8, "w": 32}    # the hscm of ecdsa_config's builds (bench/e
 def ecdsa_config(bits: int, hscm: dict[str, int] | None = None, rns_w: int = 32) -> TopConfig:
     """A build that serves ECDSA_SIGN for a curve of `bits` bits: rns (MM, w-bit channels) and hscm
     (ECDSA_HSCM unless `hscm` says otherwise: 8 PEs of w = 32. k^(n-2) mod n and the products of s
-    are chains of dependent products, bound by latency, not by PEs: at 256 bits k^(n-2) takes 8,434
-    cycles on 8 PEs of 32 bits, as on 16 of 32, against 13,474 on 16 PEs of 16 bits), MaxLen the smallest power of two >= bits (at least 256),
+    are chains of dependent products, bound by latency, not by PEs: at 256 bits k^(n-2) takes 8,750
+    cycles on 8 PEs of 32 bits, as on 16 of 32, against 13,790 on 16 PEs of 16 bits), MaxLen the smallest power of two >= bits (at least 256),
     the slots wide enough for rns's constant table (pka.driver's rules for each engine)."""
     from pka.driver import _hscm_top, _rns_top
     size = max(256, 1 << (bits - 1).bit_length())
