@@ -93,7 +93,10 @@ def hscm_ops(quick: bool) -> list[dict[str, Any]]:
     a, e = rng.randrange(n), rng.getrandbits(512)
     for prm, op in ((small, "MODEXP"), (dict(small, window=4), "MODEXP w=4"), (dict(small, ladder=1), "MODEXP_CT")):
         r = backend("hscm").modexp(a, e, n, prm)
-        assert r.result == pow(a, e, n) and r.cycles == hscm.modexp(a, e, n, prm).cycles
+        # MODEXP_CT goes in with the modulus length as its exponent length (pka.driver: the count
+        # reveals no more), so the ladder runs 512 steps whatever e's leading zeros
+        elen = max(n.bit_length(), e.bit_length()) if prm["ladder"] else None
+        assert r.result == pow(a, e, n) and r.cycles == hscm.modexp(a, e, n, prm, elen=elen).cycles
         rows.append({"op": op, "bits": 512, "engine": "hscm pes=2", "cycles": r.detail["wall_cycles"],
                      "compute": r.cycles, "io": r.io_cycles, "bus_cycles": r.detail["bus_cycles"],
                      "mont_params_compute": r.detail.get("mont_params_cycles", 0)})

@@ -194,3 +194,15 @@ def test_hscm_results_table_is_generated_from_the_bench_json() -> None:
     data = json.loads(bench.OUT.read_text())
     assert bench.doc_region(data) in (REPO / "doc" / "hscm.md").read_text()
     assert all(r["backend"] == "rtl" for r in data["rows"] if r["group"] in ("mm", "exp", "ladder", "crt", "blind"))
+
+
+def test_soc_tables_are_generated_from_the_bench_json() -> None:
+    """soc/README.md's tables of CPU and accelerator cycles are what `python bench/soc.py --doc`
+    writes from bench/results/soc.json."""
+    import importlib.util
+    import json
+    spec = importlib.util.spec_from_file_location("pka_bench_soc", REPO / "bench" / "soc.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.doc_region(json.loads(bench.OUT.read_text())) in (REPO / "soc" / "README.md").read_text()
