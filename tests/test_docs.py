@@ -206,3 +206,15 @@ def test_soc_tables_are_generated_from_the_bench_json() -> None:
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     assert bench.doc_region(json.loads(bench.OUT.read_text())) in (REPO / "soc" / "README.md").read_text()
+
+
+def test_top_table_is_generated_from_the_bench_json() -> None:
+    """doc/top.md's cycles through the bus are what `python bench/top.py --doc` writes from
+    bench/results/top.json."""
+    import importlib.util
+    import json
+    spec = importlib.util.spec_from_file_location("pka_bench_top", REPO / "bench" / "top.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.doc_region(json.loads(bench.OUT.read_text())) in (REPO / "doc" / "top.md").read_text()
