@@ -95,6 +95,8 @@ PAPER = {
                         "paper 004, Table 3: XC2V1000-6 (16 PEs), XC2V2000-6 (32 PEs), binary"),
     "crt_unit": Quote("177 MHz, 2.57 ms, 7,098 LUTs (Virtex-II, the whole CRT-RSA unit)",
                       "paper 004, Table 5: XC2V6000-6, 32 PEs, 6,645 slices / 7,098 LUTs / 64 multipliers"),
+    "ecc_unit": Quote("no k*G figure in paper 002 (one product: 192-324 ns on Kintex-7); issue 15's goal: 1.5 ms",
+                      "paper 002's FPGA tables give products, not scalar multiplications"),
 }
 
 GOAL = {
@@ -328,6 +330,11 @@ def clock_table(data: Mapping[str, Any], current: Current) -> str:
                  "result checked", f"{mhz(top)} MHz{provenance([top], current)}",
                  duration(top["cycles"]["rsa2048"]["off"] / top["fmax_mhz"]), n(top["area"]["lut4"]),
                  PAPER["crt_unit"].text])
+    ecc = synth_row(data, "top-demo-ecc")
+    body.append(["pka_top", "`make demo`'s ECC build (rns, w = 32, MaxLen 256): P-256 k*G (ECC_MUL), blinding off",
+                 f"{mhz(ecc)} MHz{provenance([ecc], current)}",
+                 duration(ecc["cycles"]["p256"]["off"] / ecc["fmax_mhz"]), n(ecc["area"]["lut4"]),
+                 PAPER["ecc_unit"].text])
     return table(["engine", "configuration", "fmax", "time per op", "LUT4", "paper"],
                  ["---", "---", "---:", "---:", "---:", "---"], body)
 
