@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -150,21 +151,41 @@ def test_references_are_linked_from_readme() -> None:
     assert "(doc/toolchain.md)" in (REPO / "README.md").read_text(encoding="utf-8")
 
 
-def test_ecdsa_table_is_generated_from_the_bench_json() -> None:
-    """doc/top.md's measured ECDSA_SIGN section is what `python bench/ecdsa.py --doc` writes from
-    bench/results/ecdsa.json, and the JSON's parts add up to its measured COMPUTE."""
+def _bench(name: str) -> Any:
+    """bench/<name>.py as a module (the benches are scripts, not a package)."""
     import importlib.util
-    import json
-
-    root = Path(__file__).resolve().parents[1]
-    spec = importlib.util.spec_from_file_location("pka_bench_ecdsa", root / "bench" / "ecdsa.py")
+    spec = importlib.util.spec_from_file_location(f"pka_bench_{name}", REPO / "bench" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
+    return bench
+
+
+@pytest.mark.parametrize("name, doc", [("ecdsa", "doc/top.md"), ("hscm", "doc/hscm.md"), ("top", "doc/top.md"),
+                                       ("soc", "soc/README.md")])
+def test_measured_tables_are_generated_from_the_bench_json(name: str, doc: str) -> None:
+    """The measured tables of doc/top.md (ECDSA_SIGN; cycles through the bus), doc/hscm.md (results)
+    and soc/README.md (CPU and accelerator cycles) are what `python bench/<name>.py --doc` writes
+    from bench/results/<name>.json (a number typed into the doc, or a JSON re-measured without
+    --doc, fails here)."""
+    import json
+    bench = _bench(name)
     data = json.loads(bench.OUT.read_text())
-    assert bench.doc_region(data) in (root / "doc" / "top.md").read_text()
-    for r in data["rows"]:
+    assert bench.doc_region(data) in (REPO / doc).read_text()
+
+
+def test_ecdsa_parts_add_up() -> None:
+    """bench/results/ecdsa.json's parts add up to its measured COMPUTE and the formula."""
+    import json
+    for r in json.loads(_bench("ecdsa").OUT.read_text())["rows"]:
         assert sum(r["parts"].values()) == r["cycles"] == r["formula"], r
+
+
+def test_hscm_results_are_rtl_rows() -> None:
+    """doc/hscm.md's results table holds RTL rows only (every count there checked against the model)."""
+    import json
+    rows = json.loads(_bench("hscm").OUT.read_text())["rows"]
+    assert all(r["backend"] == "rtl" for r in rows if r["group"] in ("mm", "exp", "ladder", "crt", "blind"))
 
 
 def test_hscm_k_2w_table_is_the_bench_json() -> None:
@@ -180,41 +201,3 @@ def test_hscm_k_2w_table_is_the_bench_json() -> None:
         assert line, f"doc/hscm.md has no k = 2w row for {label!r}"
         assert [int(x.replace(",", "")) for x in line.groups()] == \
             [r["cycles"], r["k_eq_w_cycles"], r["paper_cycles"]], label
-
-
-def test_hscm_results_table_is_generated_from_the_bench_json() -> None:
-    """doc/hscm.md's results table is what `python bench/hscm.py --doc` writes from
-    bench/results/hscm.json (RTL rows only: every count there was checked against the model)."""
-    import importlib.util
-    import json
-    spec = importlib.util.spec_from_file_location("pka_bench_hscm", REPO / "bench" / "hscm.py")
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    data = json.loads(bench.OUT.read_text())
-    assert bench.doc_region(data) in (REPO / "doc" / "hscm.md").read_text()
-    assert all(r["backend"] == "rtl" for r in data["rows"] if r["group"] in ("mm", "exp", "ladder", "crt", "blind"))
-
-
-def test_soc_tables_are_generated_from_the_bench_json() -> None:
-    """soc/README.md's tables of CPU and accelerator cycles are what `python bench/soc.py --doc`
-    writes from bench/results/soc.json."""
-    import importlib.util
-    import json
-    spec = importlib.util.spec_from_file_location("pka_bench_soc", REPO / "bench" / "soc.py")
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    assert bench.doc_region(json.loads(bench.OUT.read_text())) in (REPO / "soc" / "README.md").read_text()
-
-
-def test_top_table_is_generated_from_the_bench_json() -> None:
-    """doc/top.md's cycles through the bus are what `python bench/top.py --doc` writes from
-    bench/results/top.json."""
-    import importlib.util
-    import json
-    spec = importlib.util.spec_from_file_location("pka_bench_top", REPO / "bench" / "top.py")
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    assert bench.doc_region(json.loads(bench.OUT.read_text())) in (REPO / "doc" / "top.md").read_text()
