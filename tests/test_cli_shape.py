@@ -140,7 +140,7 @@ def test_demo_model(capsys: pytest.CaptureFixture[str]) -> None:
     d = json.loads(out)
     assert rc == 0, err
     assert d["rsa"]["verified"] and d["ecdh"]["verified"] and d["ecdh"]["cycles"] == 136_244
-    assert d["rsa"]["cycles"] == 370_533        # constant time: the same for every key (model backend: the engine alone)
+    assert d["rsa"]["cycles"] == 371_790        # constant time: the same for every key (model backend: the engine alone)
 
 
 def test_unverified_signature_is_withheld(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
