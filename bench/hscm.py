@@ -103,9 +103,8 @@ def doc_region(data: dict[str, Any]) -> str:
 
 
 def write_doc(data: dict[str, Any]) -> None:
-    text = DOC.read_text()
-    i, j = text.index(BEGIN), text.index(END) + len(END)
-    DOC.write_text(text[:i] + doc_region(data) + text[j:])
+    from pka.docregion import replace_region
+    replace_region(DOC, BEGIN, END, doc_region(data))
 
 
 def main() -> None:

@@ -148,9 +148,8 @@ def main() -> None:
     ap.add_argument("--doc", action="store_true", help="rewrite doc/top.md's table from the JSON (no simulation)")
     args = ap.parse_args()
     if args.doc:
-        text = DOC.read_text()
-        i, j = text.index(BEGIN), text.index(END) + len(END)
-        DOC.write_text(text[:i] + doc_region(json.loads(OUT.read_text())) + text[j:])
+        from pka.docregion import replace_region
+        replace_region(DOC, BEGIN, END, doc_region(json.loads(OUT.read_text())))
         print(f"wrote {DOC}")
         return
     sizes = [256] if args.quick else [256, 1024, 2048, 4096]
