@@ -233,7 +233,11 @@ module pka_rns_core
 
       logic [CntW-1:0] n2, cst_words, ewords, lwords;
       assign n2        = CntW'(n_q) << 1;
-      assign cst_words = CntW'(n_q) * (CntW'(12) + n2);
+      // the constant table's length n (12 + 2n), registered: n_q is set at the command's accept and the
+      // table (phase 1) is loaded at least two cycles later
+      always_ff @(posedge clk_i) begin
+        cst_words <= CntW'(n_q) * (CntW'(12) + n2);
+      end
       assign ewords    = CntW'((32'(elen_q) + 31) / 32);
       assign lwords    = CntW'((32'(len_q) + 31) / 32);
 
@@ -274,7 +278,7 @@ module pka_rns_core
       logic [ColW-1:0] col;
       logic [W-1:0]    bus;
       logic [1:0]      acc_op, red_op;
-      logic            corr_en, corr_sel, red_half, we_b, we_p, xi_we, lin_en, lin_sub, wipe;
+      logic            corr_sel, red_half, we_b, we_p, xi_we, lin_en, lin_sub, wipe;
       logic [1:0]      lin_kp;
       logic            ld_rf, ld_half, ld_cst;
       logic [IdxW-1:0] ld_idx;
@@ -286,6 +290,34 @@ module pka_rns_core
       logic [W-1:0]    c_b [N];
       logic [W-1:0]    c_p [N];
       logic [N-1:0]    z0, z2;        // TEST: per rower, 2 a_j == 0, 2 a_j == |2P|_mj
+      logic [N-1:0]    bus_oh;        // the rower whose xi the bus carries (one-hot; BE steps)
+      logic            test_c;        // TEST: its rowers' compare is read in the next cycle
+      logic            is_zero;       // TEST: a == 0 mod P (the rowers' compares, ANDed)
+      logic            k1_q, k1_d, k2_q;   // the Cox's carry, aligned with the products it corrects
+
+      // The rowers' controls, decoded a cycle ahead: the sequencer below computes them from its state
+      // (microword, MR cycle t) and these registers hand them to the rowers and the Cox in the next
+      // cycle, so no path runs from the microprogram into a rower. Every control moves by the same
+      // cycle, so the rowers see the schedule of the header unchanged, one cycle later; what the
+      // sequencer reads back from the rowers is aligned with it: TEST's compare (test_q: flag forwarded
+      // to the next instruction), the Cox's carry (k1_q from the registered enable) and the store's read
+      // (its register address, fixed per half, goes to the rowers directly). The wipe, too, addresses
+      // the files directly (t_q), so its last word is cleared with its last cycle. No cycle is added.
+      logic [2:0]      mul_sel_q;
+      logic [4:0]      ra_q, rb_q, wd_q;
+      logic [ColW-1:0] col_q;
+      logic [1:0]      acc_op_q, red_op_q, lin_kp_q;
+      logic            corr_sel_q, red_half_q, we_b_q, we_p_q, xi_we_q, lin_en_q, lin_sub_q, ld_half_q;
+      logic [N-1:0]    ld_rf_q, ld_cst_q, bus_oh_q;
+      logic [IdxW-1:0] ld_idx_q;
+      logic [W-1:0]    ld_data_q;
+      logic            cox_clr_q, cox_half_q, cox_en_q;
+      // TEST's strobe a cycle on (the rowers compare then), a FAIL that fired (its status in fcode_q
+      // ends the program in the next cycle, which runs nothing), each in two bits (00 / 11; 01, 10: a flip)
+      logic [1:0]      test_q, test_d, fail_q, fail_d;
+      logic [7:0]      fcode_q, fcode_d;
+      logic [4:0]      ra_rw, wd_rw;
+      logic [IdxW-1:0] idx_rw;
 
       for (genvar j = 0; j < N; j++) begin : g_rower
         pka_rns_rower #(
@@ -295,29 +327,29 @@ module pka_rns_core
           .AccExtra(AccExtra)
         ) u_rower (
           .clk_i     (clk_i),
-          .mul_sel_i (mul_sel),
-          .ra_i      (ra),
-          .rb_i      (rb),
-          .col_i     (col),
+          .mul_sel_i (mul_sel_q),
+          .ra_i      (ra_rw),
+          .rb_i      (rb_q),
+          .col_i     (col_q),
           .bus_i     (bus),
-          .acc_op_i  (acc_op),
-          .corr_en_i (corr_en),
-          .corr_sel_i(corr_sel),
-          .red_op_i  (red_op),
-          .red_half_i(red_half),
-          .we_b_i    (we_b),
-          .we_p_i    (we_p),
-          .xi_we_i   (xi_we),
-          .wd_i      (wd),
-          .lin_en_i  (lin_en),
-          .lin_sub_i (lin_sub),
-          .lin_kp_i  (lin_kp),
+          .acc_op_i  (acc_op_q),
+          .corr_en_i (k2_q),
+          .corr_sel_i(corr_sel_q),
+          .red_op_i  (red_op_q),
+          .red_half_i(red_half_q),
+          .we_b_i    (we_b_q),
+          .we_p_i    (we_p_q),
+          .xi_we_i   (xi_we_q),
+          .wd_i      (wd_rw),
+          .lin_en_i  (lin_en_q),
+          .lin_sub_i (lin_sub_q),
+          .lin_kp_i  (lin_kp_q),
           .wipe_i    (wipe),
-          .ld_rf_i   (ld_rf & ld_sel[j]),
-          .ld_half_i (ld_half),
-          .ld_cst_i  (ld_cst & ld_sel[j]),
-          .ld_idx_i  (ld_idx),
-          .ld_data_i (ld_data),
+          .ld_rf_i   (ld_rf_q[j]),
+          .ld_half_i (ld_half_q),
+          .ld_cst_i  (ld_cst_q[j]),
+          .ld_idx_i  (idx_rw),
+          .ld_data_i (ld_data_q),
           .xi_o      (xi_w[j]),
           .rd_b_o    (rd_b[j]),
           .rd_p_o    (rd_p[j]),
@@ -329,13 +361,13 @@ module pka_rns_core
       end
 
       // ---- Cox unit ---------------------------------------------------------------------------------
-      logic cox_clr, cox_half, cox_en, cox_k, k1_q, k1_d, k2_q;
+      logic cox_clr, cox_half, cox_en, cox_k;
       pka_rns_cox #(.W(W), .Q(CoxQ)) u_cox (
         .clk_i (clk_i),
         .rst_ni(rst_ni),
-        .clr_i (cox_clr),
-        .half_i(cox_half),
-        .en_i  (cox_en),
+        .clr_i (cox_clr_q),
+        .half_i(cox_half_q),
+        .en_i  (cox_en_q),
         .xi_i  (bus),
         .k_o   (cox_k)
       );
@@ -370,7 +402,7 @@ module pka_rns_core
       logic [1:0]      flag_q, flag_d;                // TEST's result, 00 or 11 (FAIL, CMOV; 01 / 10: a flip)
       logic            map_bit, flag;
       assign map_bit = map_q[0];
-      assign flag = flag_q[0];
+      assign flag = test_q[0] ? is_zero : flag_q[0];  // a TEST in the cycle before: its compare, now
 
       function automatic logic [4:0] map_reg(logic [4:0] r, logic m);
         return (r >= 5'd1 && r <= 5'd4) ? (((r - 5'd1) ^ {3'b000, m, 1'b0}) + 5'd1) : r;
@@ -424,9 +456,10 @@ module pka_rns_core
         bus_i = (t_q < t_be2) ? t_q - t_be1 : t_q - t_be2;
       end
 
+      always_comb for (int unsigned j = 0; j < N; j++) bus_oh[j] = (bus_i == CntW'(j));
       always_comb begin
         bus = '0;
-        for (int unsigned j = 0; j < N; j++) if (bus_i == CntW'(j)) bus = xi_w[j];
+        for (int unsigned j = 0; j < N; j++) bus |= bus_oh_q[j] ? xi_w[j] : '0;
       end
 
       // ---- main FSM -----------------------------------------------------------------------------------
@@ -469,7 +502,6 @@ module pka_rns_core
 
       // TEST: a == 0 mod P on the active rowers (j < n)
       logic [N-1:0] act;
-      logic         is_zero;
       always_comb for (int unsigned j = 0; j < N; j++) act[j] = (NW'(j) < n_q);
       assign is_zero = &(z0 | ~act) | &(z2 | ~act);
 
@@ -491,7 +523,9 @@ module pka_rns_core
         ph_d = ph_q; req_d = req_q; rsp_d = rsp_q;
         rj_d = rj_q; rt_d = rt_q; rh_d = rh_q; rr_d = rr_q;
         scal_d = scal_q; expo_d = expo_q; err_range_d = err_range_q;
-        pc_d = pc_q; t_d = t_q; idx_d = idx_q; src_d = src_q; map_d = map_q; flag_d = flag_q;
+        pc_d = pc_q; t_d = t_q; idx_d = idx_q; src_d = src_q; map_d = map_q;
+        flag_d = test_q[0] ? {2{is_zero}} : flag_q;  // TEST's compare, a cycle after its decode
+        test_c = 1'b0; fail_d = 2'b00; fcode_d = '0;
         ic_d = ic_q; icend_d = icend_q; tok_d = tok_q; spar_d = spar_q; xpar_d = xpar_q;
         flt = 1'b0; slot_inc = 2'd0;
         wipe = 1'b0;
@@ -499,7 +533,7 @@ module pka_rns_core
         done = 1'b0;
         // rower controls (defaults: idle)
         mul_sel = 3'd0; ra = '0; rb = '0; wd = '0; col = '0;
-        acc_op = 2'd0; corr_en = k2_q; corr_sel = 1'b0; red_op = 2'd0; red_half = 1'b0;
+        acc_op = 2'd0; corr_sel = 1'b0; red_op = 2'd0; red_half = 1'b0;
         we_b = 1'b0; we_p = 1'b0; xi_we = 1'b0; lin_en = 1'b0; lin_sub = 1'b0; lin_kp = '0;
         ld_rf = 1'b0; ld_half = 1'b0; ld_cst = 1'b0; ld_idx = '0; ld_data = '0; ld_sel = '0;
         cox_clr = 1'b0; cox_half = 1'b0; cox_en = 1'b0;
@@ -540,12 +574,12 @@ module pka_rns_core
             end
             if (eng_i.mem.rvalid) begin
               rsp_d = rsp_q + 1;
-              ld_data = W'(eng_i.mem.rdata);
               ld_sel = onehot_rj;
               unique case (ph_q)
                 4'd0: if (!eng_i.mem.rdata[0]) status_d = ST_ERR_EVEN_MODULUS;
                 4'd1: begin
                   ld_cst = 1'b1;
+                  ld_data = W'(eng_i.mem.rdata);
                   ld_idx = rt_q;
                   if (32'(rt_q) + 1 == 12 + 2 * 32'(n_q)) begin rt_d = '0; rj_d = rj_q + 1; end
                   else rt_d = rt_q + 1;
@@ -553,6 +587,7 @@ module pka_rns_core
                 4'd2, 4'd3, 4'd4, 4'd5, 4'd8: begin
                   ld_rf = 1'b1;
                   ld_half = rh_q;
+                  ld_data = W'(eng_i.mem.rdata);
                   if (ph_q == 4'd8) begin
                     wd = RegRz;
                     ld_data = rz_red;            // raw random words: reduced, never refused
@@ -593,7 +628,14 @@ module pka_rns_core
             end
           end
 
-          Exec: begin
+          Exec: if (fail_q[0]) begin
+            // a FAIL fired in the cycle before (its flag came from the rowers' compare in that cycle):
+            // end with its status; this cycle runs nothing and is not counted (the FAIL's was)
+            status_d = fcode_q;
+            state_d = Store; rj_d = '0; rh_d = 1'b0; rr_d = '0; req_d = '0; t_d = '0;
+            if (flag_q[0] != flag_q[1] || map_q[0] != map_q[1] || fail_q[1] != 1'b1 || n_bad) flt = 1'b1;
+            if (Fc && flt) status_d = ST_ERR_FAULT;
+          end else begin
             if (uop != UHalt) cyc_d = cyc_q + 1;
             unique case (uop)
               UHalt: begin
@@ -672,21 +714,22 @@ module pka_rns_core
               UTest: begin
                 ra = map_reg(ua0, map_bit);
                 rb = map_reg(ub0, map_bit);
-                flag_d = {2{is_zero}};
+                test_c = 1'b1;                    // flag_d in the next cycle, from the rowers' compare
                 pc_d = pc_q + 1;
                 slot_inc = 2'd1;
               end
               UFail: begin
                 // FaultCheck = 0 (campaigns only) disables the output check: its FAIL never fires
+                // fires: fail_q, and the next cycle ends with the status (the decision is registered,
+                // so no path runs from the rowers' compare into the sequencer's state)
                 if (flag == usense && (Fc || ucode_st != ST_ERR_FAULT)) begin
-                  status_d = ucode_st;
-                  state_d = Store; rj_d = '0; rh_d = 1'b0; rr_d = '0; req_d = '0;
-                end else begin
-                  pc_d = pc_q + 1;
-                  slot_inc = 2'd1;
-                  // the output check passed: the token lets HALT release (only from PEND)
-                  if (ucode_st == ST_ERR_FAULT) tok_d = (tok_q == TokPend) ? TokPass : TokBad;
+                  fail_d = 2'b11; fcode_d = ucode_st;
                 end
+                pc_d = pc_q + 1;
+                slot_inc = 2'd1;
+                // the output check's token (only from PEND); when the check fires, the status ends the
+                // command in the next cycle, whatever the token
+                if (ucode_st == ST_ERR_FAULT) tok_d = (tok_q == TokPend) ? TokPass : TokBad;
               end
               UCmov: begin
                 lin_en = flag;
@@ -701,6 +744,7 @@ module pka_rns_core
             ic_d = ic_q + IcW'(slot_inc);
             if (ic_d > icend_q) flt = 1'b1;           // past the program's exact length: end now
             if (flag_q[0] != flag_q[1] || map_q[0] != map_q[1] || n_bad) flt = 1'b1;
+            if (test_q[0] != test_q[1] || fail_q[1]) flt = 1'b1;
             if (Fc && flt) begin
               status_d = ST_ERR_FAULT; state_d = Store; rj_d = '0; rh_d = 1'b0; rr_d = '0; req_d = '0;
               t_d = '0; cyc_d = cyc_q + 1;             // this Exec cycle counts (HALT's too)
@@ -709,9 +753,7 @@ module pka_rns_core
 
           Wipe: begin
             // t = 0 .. WipeCyc-1: register-file word t[4:0] and constant word t of every rower
-            wipe = 1'b1;
-            wd = t_q[4:0];
-            ld_idx = IdxW'(t_q);
+            wipe = 1'b1;                        // the rowers' files addressed by t_q directly (wd_rw, idx_rw)
             cox_clr = 1'b1;
             scal_d = '0; expo_d = '0; map_d = 2'b00; flag_d = 2'b00; idx_d = '0; src_d = 1'b0;
             spar_d = '0; xpar_d = '0; ic_d = '0; icend_d = '0; tok_d = TokNone;
@@ -725,7 +767,6 @@ module pka_rns_core
             io_d = io_q + 1;
             mem_req = 1'b1;
             mem_we = 1'b1;
-            ra = rr_q[0] ? RegResHi : RegRes;
             mem_addr = slot_addr(rr_q[0] ? SLOT_R_HI : SLOT_R, MemAw'(req_q));
             mem_wdata = (status_q == ST_OK) ? 32'(rh_q ? st_p : st_b) : '0;   // after a FAIL: zeros
             if (eng_i.mem.gnt) begin
@@ -770,7 +811,31 @@ module pka_rns_core
         endcase
       end
       // outside the block above: the Cox's carry depends on cox_en combinationally
-      assign k1_d = cox_en & cox_k;
+      assign k1_d = cox_en_q & cox_k;
+      assign test_d = {2{test_c}};
+
+      // the rowers' addresses that bypass the control registers: the store's read (one register a
+      // half, the result word of rower rj_q read in the same cycle) and the wipe's walk (t_q)
+      assign ra_rw  = (state_q == Store) ? (rr_q[0] ? RegResHi : RegRes) : ra_q;
+      assign wd_rw  = wipe ? t_q[4:0] : wd_q;
+      assign idx_rw = wipe ? IdxW'(t_q) : ld_idx_q;
+
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          mul_sel_q <= '0; ra_q <= '0; rb_q <= '0; wd_q <= '0; col_q <= '0; acc_op_q <= '0; red_op_q <= '0;
+          lin_kp_q <= '0; corr_sel_q <= 1'b0; red_half_q <= 1'b0; we_b_q <= 1'b0; we_p_q <= 1'b0;
+          xi_we_q <= 1'b0; lin_en_q <= 1'b0; lin_sub_q <= 1'b0; ld_half_q <= 1'b0; ld_rf_q <= '0;
+          ld_cst_q <= '0; bus_oh_q <= '0; ld_idx_q <= '0; ld_data_q <= '0; cox_clr_q <= 1'b0;
+          cox_half_q <= 1'b0; cox_en_q <= 1'b0; test_q <= 2'b00; fail_q <= 2'b00; fcode_q <= '0;
+        end else begin
+          mul_sel_q <= mul_sel; ra_q <= ra; rb_q <= rb; wd_q <= wd; col_q <= col; acc_op_q <= acc_op;
+          red_op_q <= red_op; lin_kp_q <= lin_kp; corr_sel_q <= corr_sel; red_half_q <= red_half;
+          we_b_q <= we_b; we_p_q <= we_p; xi_we_q <= xi_we; lin_en_q <= lin_en; lin_sub_q <= lin_sub;
+          ld_half_q <= ld_half; ld_rf_q <= ld_rf ? ld_sel : '0; ld_cst_q <= ld_cst ? ld_sel : '0;
+          bus_oh_q <= bus_oh; ld_idx_q <= ld_idx; ld_data_q <= ld_data; cox_clr_q <= cox_clr;
+          cox_half_q <= cox_half; cox_en_q <= cox_en; test_q <= test_d; fail_q <= fail_d; fcode_q <= fcode_d;
+        end
+      end
 
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin

@@ -36,8 +36,16 @@ def overhead(op: int, length: int, elen: int, arg: int, status: int, params: Map
     Load and Store count every cycle in io_cycles (stalled grants included), Wipe in cycles; a FAIL
     that fires (ERR_NOT_ON_CURVE, ERR_INFINITY, ERR_FAULT) is a counted Exec cycle and goes to
     Store without HALT; load-time errors (ERR_EVEN_MODULUS, ERR_OPERAND_RANGE) and decode errors
-    never enter Exec. Done (done_o high) is after the count."""
-    return 1 + int(status == Status.OK and op != Op.ZEROIZE)
+    never enter Exec. Done (done_o high) is after the count.
+
+    MM build (Sbmm = 0) only: + 1 when a FAIL fired (ERR_NOT_ON_CURVE, ERR_INFINITY, ERR_UNSUPPORTED,
+    and ERR_FAULT from the output check): the rowers compare TEST's operand a cycle after its decode
+    (the registered rower controls), so the FAIL's decision is registered and ends the program in
+    the next cycle, which runs nothing and is not counted. An integrity check (ERR_FAULT from an
+    injected fault, never on a fault-free run) ends at once, without that cycle."""
+    fired = (not params.get("Sbmm", 0) and
+             status in (Status.ERR_NOT_ON_CURVE, Status.ERR_INFINITY, Status.ERR_UNSUPPORTED, Status.ERR_FAULT))
+    return 1 + int(status == Status.OK and op != Op.ZEROIZE) + int(fired)
 
 
 def design(w: int, max_len: int, sbmm: int = 0) -> Design:
