@@ -15,6 +15,11 @@
 //   TEST a (a < 2P): flag := a == 0 mod P, i.e. every rower's 2 a_j (its ADD unit) is 0 or |2P|_mj;
 //   FAIL code, sense: flag == sense ? end with status code, R and R_HI stored as zeros : go on;
 //   CMOV d, a: flag ? d := a (the ADD unit, write enabled by the flag). 1 cycle each.
+// The rowers' controls are registered (decoded a cycle ahead, "the rowers' controls" below): the
+// rowers run this schedule one cycle after the sequencer decodes it. TEST's compare is therefore
+// read in the cycle after TEST (the FAIL's); a FAIL that fires is registered and ends the program
+// in the next cycle, which runs nothing and is not counted (done one cycle later than a FAIL that
+// decided at once; pka.rtl.rns.overhead); a CMOV right after TEST takes the compare as its flag.
 // Schedule of one MR (t = cycle from its start; prod/acc/r1/r2 are the rower pipeline registers):
 //   t < K: B products, t < 2K: B' products; acc clears at t = 2, K+2 (B'), 2K+6 (y'*cy), K+14+n;
 //   r1 <- acc at K+2 (x), prod at K+6 (xi), acc at 2K+2 (y'), K+10+n (omega~'), K+14+2n (omega);
