@@ -37,7 +37,7 @@ from pathlib import Path
 
 import cocotb
 import pytest
-from cocotb.triggers import ReadOnly, RisingEdge
+from cocotb.triggers import ReadOnly, RisingEdge, Timer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from common.cocotb_env import EngineEnv  # noqa: E402
@@ -434,13 +434,66 @@ async def x25519_entry_loops_and_inverse_check(dut):
         await RisingEdge(dut.clk_i)
 
 
+@cocotb.test(skip=bool(SBMM))     # X25519's entry (ECC_MUL ARG[2]) is on the MM build
+async def fail_code_flip_is_caught(dut):
+    """The fired FAIL's status lives one cycle in fcode_q. X25519's inverse check ends this 64-bit
+    build's ECC_MUL with ERR_UNSUPPORTED (code 8, one bit set); that bit flipped in its cycle would end
+    the command with OK. With FaultCheck = 1 the sequencer takes an OK code there for a fault
+    (ERR_FAULT, zeros); on the FaultCheck = 0 build the same flip ends with OK: the flip is real."""
+    from pka.model import rns as model
+
+    c = model.CURVES["small"]
+    ctx = model.mm_context(c.p, W)
+    env = EngineEnv(dut, mem_aw=MEM_AW)
+    await env.start()
+    _, entry = model.rom()
+    fail_pc = entry["ecc_m"] + next(i for i, it in enumerate(model.PROGRAMS["ecc_m"])
+                                    if it.op == model.UOp.FAIL and it.code == Status.ERR_UNSUPPORTED)
+    core = dut.u_core.g_mm
+    rng = random.Random(SEED + 6)
+    k, u, elen = rng.getrandbits(16) | 1 << 15, rng.randrange(2, c.p), 16
+    for inject in (False, True):
+        _ctx_words(env, k, u, 0)
+        regs = model.x25519_inputs(u, ctx.m, c.p)
+        for i, r in enumerate((model.ONE, model.CA, model.CB2, model.CM4B)):
+            b, bp = ctx.to_rns(1 if r == model.ONE else regs[r])
+            for j, v in enumerate(list(b) + list(bp)):
+                env.mem[env.slot_addr(Slot.X1) + 2 * ctx.n * i + j] = v
+        state = {"flipped": False}
+
+        async def injector() -> None:
+            while True:
+                await RisingEdge(dut.clk_i)
+                await ReadOnly()
+                if int(core.state_q.value) == 0b010101 and int(core.pc_q.value) == fail_pc:   # Exec
+                    await RisingEdge(dut.clk_i)
+                    await Timer(1, "ns")                 # the FAIL fired: its code in fcode_q, this cycle
+                    assert int(core.fail_q.value) == 3 and int(core.fcode_q.value) == Status.ERR_UNSUPPORTED
+                    core.fcode_q.value = 0
+                    state["flipped"] = True
+                    return
+
+        if inject:
+            cocotb.start_soon(injector())
+        st, cyc, io, _ = await env.command(Op.ECC_MUL, c.p.bit_length(), elen, model.ECC_M_ARG)
+        _, mach = model.x25519_machine(k, u, W, elen, p=c.p, fault_check=bool(FAULT_CHECK))
+        assert mach.status == Status.ERR_UNSUPPORTED and cyc == mach.cycles
+        if not inject:
+            assert st == Status.ERR_UNSUPPORTED and _read_point(env) == (0, 0)
+        elif FAULT_CHECK:
+            assert state["flipped"] and st == Status.ERR_FAULT and _read_point(env) == (0, 0)
+        else:                                        # the check removed: the flip ends with OK
+            assert state["flipped"] and st == Status.OK
+        await RisingEdge(dut.clk_i)
+
+
 @pytest.mark.rtl
 @pytest.mark.parametrize("sbmm,fault_check", [(0, 1), (1, 1), (0, 0)])
 def test_pka_rns_core(sbmm: int, fault_check: int) -> None:
     from pka.sim import fileset, run_cocotb
     # the tests each build skips (their skip= conditions above), asserted by run_cocotb
     skipped = {(0, 1): [], (1, 1): ["fault_is_detected", "random_z_randomises_the_ladder",
-                                    "x25519_entry_loops_and_inverse_check"],
+                                    "x25519_entry_loops_and_inverse_check", "fail_code_flip_is_caught"],
                (0, 0): ["wipe_leaves_nothing_behind", "abort_then_wipe", "random_z_randomises_the_ladder"]}
     run_cocotb("pka_rns_core", fileset("rns"), "test_pka_rns_core", Path(__file__).parent,
                params={"MaxLen": MAX_LEN, "W": W, "MemAw": MEM_AW, "Sbmm": sbmm, "FaultCheck": fault_check},

@@ -67,6 +67,7 @@
 //     scal_q / expo_q): a flipped scalar bit is caught before the ladder uses it;
 //   TEST's flag and the ladder map in two bits each (00 / 11; 01, 10: a flip), n_q == ceil((len_q + 8)
 //     / W), an MR's t_q <= its last cycle, an opcode the MM build executes (checked every Exec cycle);
+//   a fired FAIL's status fcode_q is never OK (a FAIL ends with an error; ERR_UNSUPPORTED is one bit);
 //   the FSM state in a distance-3 code: a flipped bit is decoded to the nearest state; Idle, Done and
 //     Wipe go on, Load, Exec and Store end with ST_ERR_FAULT;
 //   the load: at most LoadBound cycles (a flipped request/response counter stalls it otherwise);
@@ -635,10 +636,12 @@ module pka_rns_core
 
           Exec: if (fail_q[0]) begin
             // a FAIL fired in the cycle before (its flag came from the rowers' compare in that cycle):
-            // end with its status; this cycle runs nothing and is not counted (the FAIL's was)
+            // end with its status; this cycle runs nothing and is not counted (the FAIL's was). A FAIL
+            // never ends with OK, so an OK code here is a flipped fcode_q (ERR_UNSUPPORTED is one bit)
             status_d = fcode_q;
             state_d = Store; rj_d = '0; rh_d = 1'b0; rr_d = '0; req_d = '0; t_d = '0;
             if (flag_q[0] != flag_q[1] || map_q[0] != map_q[1] || fail_q[1] != 1'b1 || n_bad) flt = 1'b1;
+            if (fcode_q == ST_OK) flt = 1'b1;
             if (Fc && flt) status_d = ST_ERR_FAULT;
           end else begin
             if (uop != UHalt) cyc_d = cyc_q + 1;
