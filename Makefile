@@ -40,7 +40,7 @@ soc-demo: $(STAMP)
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python soc/run.py --bits 2048 --pes 16
 
 test: $(STAMP)
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python -m pytest -n 2 -q -m "not slow"
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/python -m pytest -n 2 -q -m "not slow" --durations=30
 
 # Every cycle figure of the README's tables simulated at full size (pka.testfull: one case per figure,
 # through pka_top where it runs the operation, else the engine; result against pow()/cryptography,
