@@ -115,6 +115,16 @@ CONFIGS: list[dict[str, Any]] = [
 ]
 
 
+# Small builds (issue 15, deliverable 4): fewer words, the same PE / rower width and the same
+# microprogram, so the worst path is the full-size one's in minutes of tools instead of an hour; each
+# names the full-size row it stands for, and the doc shows the two worst paths side by side.
+SMALL: list[dict[str, Any]] = [
+    {"id": "rns-64-w32-mm", "engine": "rns", "params": {"w": 32, "alg": "mm"}, "bits": 64, "op": "modmul",
+     "paper": "002", "small_for": "rns-256-w32-mm",
+     "note": "l = 64: 3 rowers of the same w = 32 and the same microprogram as l = 256's 9"},
+]
+
+
 # Design units alone (pka synth --unit): the datapath without controller, memory interface or shell,
 # for the issue's two questions: does the HSCM PE pipeline reach 150 MHz, and does the csa2
 # bit-slice array reach the paper's 77.6 MHz at L = 1024; and pka_top's sequencer alone.
@@ -239,6 +249,11 @@ def landed(engine: str) -> str | None:
     return None
 
 
+def run_small(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bool) -> dict[str, Any]:
+    """A small build (SMALL): an engine row of its own kind, naming the full-size row it stands for."""
+    return dict(run_one(cfg, target, opts, cached_only), kind="small", small_for=cfg["small_for"])
+
+
 def run_one(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bool) -> dict[str, Any]:
     row: dict[str, Any] = {k: cfg[k] for k in ("id", "engine", "params", "bits", "op")}
     row["target"] = target
@@ -301,7 +316,7 @@ def fmt_time(us: float | None) -> str:
 
 
 def print_table(rows: list[dict[str, Any]]) -> None:
-    rows = [r for r in rows if r.get("kind") not in ("unit", "top")]
+    rows = [r for r in rows if r.get("kind") not in ("unit", "top")]       # engines and small builds
     head = ["config", "cycles", "fmax MHz", "time/op", "LUT4", "FF", "DSP", "EBR", "time x kLUT4 (ms)",
             "| paper fmax", "paper time"]
     out = []
@@ -346,7 +361,7 @@ def _path(cp: dict[str, Any] | None) -> str:
 def markdown(all_rows: list[dict[str, Any]]) -> str:
     """The tables of doc/results.md from the JSON rows: ours with the papers' figures in adjacent
     columns, where the clock goes, the design units alone, the papers' references in full."""
-    rows = [r for r in all_rows if r.get("kind") not in ("unit", "top")]
+    rows = [r for r in all_rows if r.get("kind") not in ("unit", "top", "small")]
     out = ["**Ours**: the engine in the narrow-I/O shell (doc/synth.md), Yosys + nextpnr, **Lattice ECP5 "
            "LFE5U-85F speed grade 6, CABGA381**, one seed; cycles from the golden models (exact, equal to the "
            "RTL's `cycles_o`); time = cycles / fmax; area = nextpnr's counts of the whole design, shell included "
@@ -395,6 +410,24 @@ def markdown(all_rows: list[dict[str, Any]]) -> str:
                        f"{ftext} | {ttext} |")
         else:
             out.append(f"| {_cfg(r)} | {r['bits']} | - | {r.get('status')} | {use} | {ftext} | {ttext} |")
+    smalls = [r for r in all_rows if r.get("kind") == "small"]
+    if smalls:
+        full = {r["id"]: r for r in rows}
+        out += ["", "Small builds: fewer words, the same PE / rower width and microprogram, minutes of tools "
+                "instead of an hour; the timing work iterates on these and is confirmed once at full size. Each "
+                "stands for the full-size row named; the two worst paths side by side show they agree.", "",
+                "| small build | bits | fmax (MHz) | LUT4 | worst path | stands for | its fmax (MHz) | its worst path |",
+                "|---|---|---|---|---|---|---|---|"]
+        for r in smalls:
+            f = full.get(r["small_for"]) or {}
+            a = r.get("area") or {}
+            fmax = (f"**{r['fmax_mhz']:.1f}**{' (earlier RTL)' if r.get('stale') else ''}"
+                    if r.get("status") == "ok" and r.get("fmax_mhz") else str(r.get("status")))
+            ffmax = (f"{f['fmax_mhz']:.1f}{' (earlier RTL)' if f.get('stale') else ''}"
+                     if f.get("status") == "ok" and f.get("fmax_mhz") else str(f.get("status", "-")))
+            out.append(f"| {_cfg(r)} | {r['bits']} | {fmax} | {_n(a.get('lut4'))} | {_path(r.get('critical_path'))} | "
+                       f"{_cfg(f) if f else r['small_for']}, {f.get('bits', '-')} bits | {ffmax} | "
+                       f"{_path(f.get('critical_path'))} |")
     tops = [r for r in all_rows if r.get("kind") == "top"]
     if tops:
         out += ["", "pka_top as a user builds it (`pka synth --unit pka_top`: the whole accelerator - AXI4-Lite "
@@ -458,7 +491,7 @@ def refresh(rows: list[dict[str, Any]], target: str) -> list[dict[str, Any]]:
     design key differs from the current design's key was measured on an earlier revision of the RTL:
     it is marked `stale` (its fmax and area are shown as such; the time per operation uses the
     current cycles with that fmax)."""
-    cfgs = {c["id"]: c for c in CONFIGS}
+    cfgs = {c["id"]: c for c in CONFIGS + SMALL}
     out = []
     for r in rows:
         r = dict(r)
@@ -503,7 +536,7 @@ def merge_rows(out: Path, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         key = row["id"] + "@" + row["target"]
         if not keep_old(row, old.get(key)):
             old[key] = row
-    order = {c["id"]: i for i, c in enumerate(CONFIGS + top_builds() + UNITS)}
+    order = {c["id"]: i for i, c in enumerate(CONFIGS + SMALL + top_builds() + UNITS)}
     merged = sorted(old.values(), key=lambda r: (r["target"], order.get(r["id"], 99)))
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + f".tmp{os.getpid()}")
@@ -533,8 +566,9 @@ def main(argv: list[str] | None = None) -> int:
     engines = {e for e in args.engines.split(",") if e}
     ids = {i for i in args.ids.split(",") if i}
     opts = FlowOptions(seed=args.seed, no_tmdriv=args.no_tmdriv)
-    # (configuration, runner, its group for --engines) in the JSON's order: engines, pka_top builds, units
-    plan = ([(c, run_one, c["engine"]) for c in CONFIGS] + [(c, partial(run_top, router=args.top_router), "top") for c in top_builds()]
+    # (configuration, runner, its group for --engines) in the JSON's order: engines, small builds, pka_top builds, units
+    plan = ([(c, run_one, c["engine"]) for c in CONFIGS] + [(c, run_small, c["engine"]) for c in SMALL]
+            + [(c, partial(run_top, router=args.top_router), "top") for c in top_builds()]
             + [(c, run_unit, c["fileset"]) for c in UNITS])
     rows = []
     for cfg, runner, group in plan:

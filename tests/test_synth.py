@@ -494,3 +494,30 @@ def test_results_area_tables_match_the_breakdown_json() -> None:
         each = max(inst, key=lambda x: int(x["count"]))["each"]["lut4"]   # the common instance
         assert [_num(c) for c in cells[1:6]] == [total(rid, "pka_rns_core"), count, each,
                                                  total(rid, rower), total(rid, "(own logic)", own_depth)], cells
+
+
+def test_small_builds_stand_for_full_size_rows() -> None:
+    """Each small build (bench/synth.py SMALL) names a full-size row of the same engine and
+    parameters at more bits, and the doc's small-build table puts the two worst paths side by side
+    (a stale small row marked as such)."""
+    b = _bench_synth()
+    full = {c["id"]: c for c in b.CONFIGS}
+    assert b.SMALL
+    for c in b.SMALL:
+        f = full[c["small_for"]]
+        assert (c["engine"], c["params"], c["op"]) == (f["engine"], f["params"], f["op"]) and c["bits"] < f["bits"]
+    c = b.SMALL[0]
+    f = full[c["small_for"]]
+    path = {"delay_ns": 20.0, "logic_ns": 5.0, "routing_ns": 15.0, "logic_levels": 30, "in": "core",
+            "from_net": "u_core.a_q", "to_cell": "u_core.b_q"}
+    big = {"id": f["id"], "engine": f["engine"], "params": f["params"], "bits": f["bits"], "op": f["op"],
+           "target": "ecp5-85k", "status": "ok", "fmax_mhz": 40.0, "paper": b.paper_cols(f), "cycles": 1,
+           "area": {"lut4": 9}, "time_x_klut4_ms": 1.0, "critical_path": dict(path, delay_ns=25.0)}
+    small = {"id": c["id"], "kind": "small", "small_for": f["id"], "engine": c["engine"], "params": c["params"],
+             "bits": c["bits"], "op": c["op"], "target": "ecp5-85k", "status": "ok", "fmax_mhz": 50.0,
+             "area": {"lut4": 3}, "critical_path": path}
+    text = b.markdown([big, small])
+    line = next(x for x in text.splitlines() if x.startswith("| " + b._cfg(small) + " | " + str(c["bits"]) + " | **50.0** |"))
+    assert "20.0 ns" in line and "25.0 ns" in line and f"| 40.0 |" in line
+    assert sum(1 for x in text.splitlines() if "**50.0**" in x) == 1      # not in the engines' table
+    assert "**50.0** (earlier RTL)" in b.markdown([big, dict(small, stale=True)])
