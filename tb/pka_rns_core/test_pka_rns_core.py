@@ -436,7 +436,7 @@ async def x25519_entry_loops_and_inverse_check(dut):
 
 @cocotb.test(skip=bool(SBMM))     # X25519's entry (ECC_MUL ARG[2]) is on the MM build
 async def fail_code_flip_is_caught(dut):
-    """The fired FAIL's status lives one cycle in fcode_q. X25519's inverse check ends this 64-bit
+    """A FAIL's status lives one cycle in fcode_q, the one it decides in. X25519's inverse check ends this 64-bit
     build's ECC_MUL with ERR_UNSUPPORTED (code 8, one bit set); that bit flipped in its cycle would end
     the command with OK. With FaultCheck = 1 the sequencer takes an OK code there for a fault
     (ERR_FAULT, zeros); on the FaultCheck = 0 build the same flip ends with OK: the flip is real."""
@@ -467,8 +467,8 @@ async def fail_code_flip_is_caught(dut):
                 await ReadOnly()
                 if int(core.state_q.value) == 0b010101 and int(core.pc_q.value) == fail_pc:   # Exec
                     await RisingEdge(dut.clk_i)
-                    await Timer(1, "ns")                 # the FAIL fired: its code in fcode_q, this cycle
-                    assert int(core.fail_q.value) == 3 and int(core.fcode_q.value) == Status.ERR_UNSUPPORTED
+                    await Timer(1, "ns")                 # the FAIL decides now: its code in fcode_q
+                    assert int(core.pend_q.value) == 3 and int(core.fcode_q.value) == Status.ERR_UNSUPPORTED
                     core.fcode_q.value = 0
                     state["flipped"] = True
                     return

@@ -17,9 +17,13 @@
 //   CMOV d, a: flag ? d := a (the ADD unit, write enabled by the flag). 1 cycle each.
 // The rowers' controls are registered (decoded a cycle ahead, "the rowers' controls" below): the
 // rowers run this schedule one cycle after the sequencer decodes it. TEST's compare is therefore
-// read in the cycle after TEST (the FAIL's); a FAIL that fires is registered and ends the program
-// in the next cycle, which runs nothing and is not counted (done one cycle later than a FAIL that
-// decided at once; pka.rtl.rns.overhead); a CMOV right after TEST takes the compare as its flag.
+// made in the cycle after TEST (the FAIL's) and registered in each rower; the core ANDs the rowers'
+// registered compares in the cycle after that. A FAIL registers its sense and status code and
+// decides in its next cycle: when it fires, that cycle ends the program, is not counted, and the
+// instruction decoded in it is dropped (its controls reach the rowers, which only the zeros of the
+// store follow; done one cycle later than a FAIL that decided at once; pka.rtl.rns.overhead). A CMOV
+// writes in the cycle after its decode with the write enable gated by the flag of that cycle, so a
+// CMOV right after TEST takes the compare as its flag.
 // Schedule of one MR (t = cycle from its start; prod/acc/r1/r2 are the rower pipeline registers):
 //   t < K: B products, t < 2K: B' products; acc clears at t = 2, K+2 (B'), 2K+6 (y'*cy), K+14+n;
 //   r1 <- acc at K+2 (x), prod at K+6 (xi), acc at 2K+2 (y'), K+10+n (omega~'), K+14+2n (omega);
@@ -65,7 +69,8 @@
 //   the bit IFBIT / MAP reads comes from the source its own word names (no src register), and the
 //     32-bit word it is read from must match its parity (spar_q / xpar_q, set as the load writes
 //     scal_q / expo_q): a flipped scalar bit is caught before the ladder uses it;
-//   TEST's flag and the ladder map in two bits each (00 / 11; 01, 10: a flip), n_q == ceil((len_q + 8)
+//   TEST's flag, its strobes, a decoded FAIL and its sense, and the ladder map in two bits each (00 / 11;
+//     01, 10: a flip), n_q == ceil((len_q + 8)
 //     / W), an MR's t_q <= its last cycle, an opcode the MM build executes (checked every Exec cycle);
 //   a fired FAIL's status fcode_q is never OK (a FAIL ends with an error; ERR_UNSUPPORTED is one bit);
 //   the FSM state in a distance-3 code: a flipped bit is decoded to the nearest state; Idle, Done and
@@ -318,10 +323,14 @@ module pka_rns_core
       logic [IdxW-1:0] ld_idx_q;
       logic [W-1:0]    ld_data_q;
       logic            cox_clr_q, cox_half_q, cox_en_q;
-      // TEST's strobe a cycle on (the rowers compare then), a FAIL that fired (its status in fcode_q
-      // ends the program in the next cycle, which runs nothing), each in two bits (00 / 11; 01, 10: a flip)
-      logic [1:0]      test_q, test_d, fail_q, fail_d;
+      // TEST's strobe a cycle on (the rowers compare then and register it: tst_i) and two cycles on
+      // (the core reads the registered compares: test2_q); a FAIL decoded (pend_q, its sense sense_q,
+      // its status code fcode_q), deciding in the next cycle from that cycle's flag; each in two bits
+      // (00 / 11; 01, 10: a flip) but the code (a fired FAIL never ends with OK: a comparator)
+      logic [1:0]      test_q, test_d, test2_q, pend_q, pend_d, sense_q, sense_d;
       logic [7:0]      fcode_q, fcode_d;
+      logic            cmov, cmov_q;    // CMOV: its write enable (lin_en_q) gated by the flag a cycle on
+      logic            lin_en_rw;
       logic [4:0]      ra_rw, wd_rw;
       logic [IdxW-1:0] idx_rw;
 
@@ -347,10 +356,11 @@ module pka_rns_core
           .we_p_i    (we_p_q),
           .xi_we_i   (xi_we_q),
           .wd_i      (wd_rw),
-          .lin_en_i  (lin_en_q),
+          .lin_en_i  (lin_en_rw),
           .lin_sub_i (lin_sub_q),
           .lin_kp_i  (lin_kp_q),
           .wipe_i    (wipe),
+          .tst_i     (test_q[0]),
           .ld_rf_i   (ld_rf_q[j]),
           .ld_half_i (ld_half_q),
           .ld_cst_i  (ld_cst_q[j]),
@@ -408,7 +418,7 @@ module pka_rns_core
       logic [1:0]      flag_q, flag_d;                // TEST's result, 00 or 11 (FAIL, CMOV; 01 / 10: a flip)
       logic            map_bit, flag;
       assign map_bit = map_q[0];
-      assign flag = test_q[0] ? is_zero : flag_q[0];  // a TEST in the cycle before: its compare, now
+      assign flag = test2_q[0] ? is_zero : flag_q[0]; // a TEST two cycles before: its compare, now
 
       function automatic logic [4:0] map_reg(logic [4:0] r, logic m);
         return (r >= 5'd1 && r <= 5'd4) ? (((r - 5'd1) ^ {3'b000, m, 1'b0}) + 5'd1) : r;
@@ -530,8 +540,8 @@ module pka_rns_core
         rj_d = rj_q; rt_d = rt_q; rh_d = rh_q; rr_d = rr_q;
         scal_d = scal_q; expo_d = expo_q; err_range_d = err_range_q;
         pc_d = pc_q; t_d = t_q; idx_d = idx_q; src_d = src_q; map_d = map_q;
-        flag_d = test_q[0] ? {2{is_zero}} : flag_q;  // TEST's compare, a cycle after its decode
-        test_c = 1'b0; fail_d = 2'b00; fcode_d = '0;
+        flag_d = test2_q[0] ? {2{is_zero}} : flag_q;  // TEST's compare, two cycles after its decode
+        test_c = 1'b0; pend_d = 2'b00; sense_d = 2'b00; fcode_d = '0; cmov = 1'b0;
         ic_d = ic_q; icend_d = icend_q; tok_d = tok_q; spar_d = spar_q; xpar_d = xpar_q;
         flt = 1'b0; slot_inc = 2'd0;
         wipe = 1'b0;
@@ -634,16 +644,7 @@ module pka_rns_core
             end
           end
 
-          Exec: if (fail_q[0]) begin
-            // a FAIL fired in the cycle before (its flag came from the rowers' compare in that cycle):
-            // end with its status; this cycle runs nothing and is not counted (the FAIL's was). A FAIL
-            // never ends with OK, so an OK code here is a flipped fcode_q (ERR_UNSUPPORTED is one bit)
-            status_d = fcode_q;
-            state_d = Store; rj_d = '0; rh_d = 1'b0; rr_d = '0; req_d = '0; t_d = '0;
-            if (flag_q[0] != flag_q[1] || map_q[0] != map_q[1] || fail_q[1] != 1'b1 || n_bad) flt = 1'b1;
-            if (fcode_q == ST_OK) flt = 1'b1;
-            if (Fc && flt) status_d = ST_ERR_FAULT;
-          end else begin
+          Exec: begin
             if (uop != UHalt) cyc_d = cyc_q + 1;
             unique case (uop)
               UHalt: begin
@@ -727,11 +728,10 @@ module pka_rns_core
                 slot_inc = 2'd1;
               end
               UFail: begin
-                // FaultCheck = 0 (campaigns only) disables the output check: its FAIL never fires
-                // fires: fail_q, and the next cycle ends with the status (the decision is registered,
-                // so no path runs from the rowers' compare into the sequencer's state)
-                if (flag == usense && (Fc || ucode_st != ST_ERR_FAULT)) begin
-                  fail_d = 2'b11; fcode_d = ucode_st;
+                // FaultCheck = 0 (campaigns only) disables the output check: its FAIL never fires.
+                // It decides in the next cycle (below), from that cycle's flag
+                if (Fc || ucode_st != ST_ERR_FAULT) begin
+                  pend_d = 2'b11; sense_d = {2{usense}}; fcode_d = ucode_st;
                 end
                 pc_d = pc_q + 1;
                 slot_inc = 2'd1;
@@ -740,7 +740,8 @@ module pka_rns_core
                 if (ucode_st == ST_ERR_FAULT) tok_d = (tok_q == TokPend) ? TokPass : TokBad;
               end
               UCmov: begin
-                lin_en = flag;
+                lin_en = 1'b1;                    // gated by the flag in the next cycle (lin_en_rw)
+                cmov = 1'b1;
                 ra = map_reg(ua0, map_bit);
                 rb = map_reg(ub0, map_bit);
                 wd = map_reg(ud, map_bit);
@@ -752,10 +753,18 @@ module pka_rns_core
             ic_d = ic_q + IcW'(slot_inc);
             if (ic_d > icend_q) flt = 1'b1;           // past the program's exact length: end now
             if (flag_q[0] != flag_q[1] || map_q[0] != map_q[1] || n_bad) flt = 1'b1;
-            if (test_q[0] != test_q[1] || fail_q[1]) flt = 1'b1;
+            if (test_q[0] != test_q[1] || test2_q[0] != test2_q[1] || pend_q[0] != pend_q[1]) flt = 1'b1;
+            if (pend_q[0] && sense_q[0] != sense_q[1]) flt = 1'b1;
             if (Fc && flt) begin
               status_d = ST_ERR_FAULT; state_d = Store; rj_d = '0; rh_d = 1'b0; rr_d = '0; req_d = '0;
               t_d = '0; cyc_d = cyc_q + 1;             // this Exec cycle counts (HALT's too)
+            end
+            if (pend_q[0] && flag == sense_q[0]) begin
+              // the FAIL decoded in the cycle before fires: end with its status; this cycle is not
+              // counted (the FAIL's was) and its instruction is dropped. A FAIL never ends with OK, so
+              // an OK code here is a flipped fcode_q (ERR_UNSUPPORTED is one bit)
+              status_d = (Fc && (flt || fcode_q == ST_OK)) ? ST_ERR_FAULT : fcode_q;
+              state_d = Store; rj_d = '0; rh_d = 1'b0; rr_d = '0; req_d = '0; t_d = '0; cyc_d = cyc_q;
             end
           end
 
@@ -821,6 +830,7 @@ module pka_rns_core
       // outside the block above: the Cox's carry depends on cox_en combinationally
       assign k1_d = cox_en_q & cox_k;
       assign test_d = {2{test_c}};
+      assign lin_en_rw = lin_en_q & (~cmov_q | flag);     // a CMOV writes when its flag is set
 
       // the rowers' addresses that bypass the control registers: the store's read (one register a
       // half, the result word of rower rj_q read in the same cycle) and the wipe's walk (t_q)
@@ -834,14 +844,16 @@ module pka_rns_core
           lin_kp_q <= '0; corr_sel_q <= 1'b0; red_half_q <= 1'b0; we_b_q <= 1'b0; we_p_q <= 1'b0;
           xi_we_q <= 1'b0; lin_en_q <= 1'b0; lin_sub_q <= 1'b0; ld_half_q <= 1'b0; ld_rf_q <= '0;
           ld_cst_q <= '0; bus_oh_q <= '0; ld_idx_q <= '0; ld_data_q <= '0; cox_clr_q <= 1'b0;
-          cox_half_q <= 1'b0; cox_en_q <= 1'b0; test_q <= 2'b00; fail_q <= 2'b00; fcode_q <= '0;
+          cox_half_q <= 1'b0; cox_en_q <= 1'b0; test_q <= 2'b00; test2_q <= 2'b00; pend_q <= 2'b00;
+          sense_q <= 2'b00; fcode_q <= '0; cmov_q <= 1'b0;
         end else begin
           mul_sel_q <= mul_sel; ra_q <= ra; rb_q <= rb; wd_q <= wd; col_q <= col; acc_op_q <= acc_op;
           red_op_q <= red_op; lin_kp_q <= lin_kp; corr_sel_q <= corr_sel; red_half_q <= red_half;
           we_b_q <= we_b; we_p_q <= we_p; xi_we_q <= xi_we; lin_en_q <= lin_en; lin_sub_q <= lin_sub;
           ld_half_q <= ld_half; ld_rf_q <= ld_rf ? ld_sel : '0; ld_cst_q <= ld_cst ? ld_sel : '0;
           bus_oh_q <= bus_oh; ld_idx_q <= ld_idx; ld_data_q <= ld_data; cox_clr_q <= cox_clr;
-          cox_half_q <= cox_half; cox_en_q <= cox_en; test_q <= test_d; fail_q <= fail_d; fcode_q <= fcode_d;
+          cox_half_q <= cox_half; cox_en_q <= cox_en; test_q <= test_d; test2_q <= test_q; pend_q <= pend_d;
+          sense_q <= sense_d; fcode_q <= fcode_d; cmov_q <= cmov;
         end
       end
 

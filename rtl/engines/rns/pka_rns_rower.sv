@@ -13,8 +13,8 @@
 // Reduction (pka.model.rns.rower_reduce): x = H*2^W + L == H*c + L, N_FOLDS[W] times, then one
 // conditional subtraction; W = 16: 3 folds (2 in stage 1), W = 32: 2 folds.
 // Linear ops (ADD d = a + b, SUB d = a - b + kP) work on both halves in one cycle.
-// TEST: the ADD unit's a + b (a = b) compared with 0 and with |2P|_mj (z0_o, z2_o; the core ANDs
-// them over the rowers). Wipe (OP_ZEROIZE): RF word wd_i of both halves and constant ld_idx_i are
+// TEST: the ADD unit's a + b (a = b) compared with 0 and with |2P|_mj, registered in the TEST's
+// cycle (tst_i; z0_o, z2_o in the next; the core ANDs them over the rowers). Wipe (OP_ZEROIZE): RF word wd_i of both halves and constant ld_idx_i are
 // written with 0 through the ordinary write ports (one word a cycle, so the files stay RAMs), and
 // every pipeline register (operands, product, accumulator, reducer, xi) is cleared.
 `default_nettype none
@@ -48,6 +48,7 @@ module pka_rns_rower #(
   input  logic                        lin_sub_i,
   input  logic [1:0]                  lin_kp_i,    // SUB: + 2P, 4P, 8P
   input  logic                        wipe_i,      // OP_ZEROIZE: RF[wd], constant[ld_idx] and the pipeline := 0
+  input  logic                        tst_i,       // TEST: register the compares (z0_o, z2_o next cycle)
   // loading
   input  logic                        ld_rf_i,     // RF[half][wd] <= ld_data
   input  logic                        ld_half_i,
@@ -60,8 +61,8 @@ module pka_rns_rower #(
   output logic [W-1:0]                rd_p_o,      // RF B'[ra]
   output logic [W-1:0]                c_b_o,       // c_j  (m_j  = 2^W - c_j)
   output logic [W-1:0]                c_p_o,       // c'_j (m'_j = 2^W - c'_j)
-  output logic                        z0_o,        // TEST: a + b (ADD unit, B half) == 0
-  output logic                        z2_o         // TEST: a + b == |2P|_mj
+  output logic                        z0_o,        // TEST: a + b (ADD unit, B half) == 0, a cycle on
+  output logic                        z2_o         // TEST: a + b == |2P|_mj, a cycle on
 );
   localparam int unsigned AccW = 2 * W + AccExtra;
   localparam int unsigned CstW = 12;
@@ -155,8 +156,9 @@ module pka_rns_rower #(
   logic [W-1:0] lin_b, lin_p;
   assign lin_b = lin(a_b, b_b, cst_q[6 + 32'(lin_kp_i)], cst_q[0], lin_sub_i);
   assign lin_p = lin(a_p, b_p, cst_q[9 + 32'(lin_kp_i)], cst_q[1], lin_sub_i);
-  assign z0_o  = (lin_b == '0);
-  assign z2_o  = (lin_b == cst_q[6]);
+  logic z0_q, z2_q;
+  assign z0_o  = z0_q;
+  assign z2_o  = z2_q;
 
   // ---- registers --------------------------------------------------------------------------------
   always_ff @(posedge clk_i) begin
@@ -169,6 +171,8 @@ module pka_rns_rower #(
       c1_q   <= '0;
       r2_q   <= '0;
       xi_q   <= '0;
+      z0_q   <= 1'b0;
+      z2_q   <= 1'b0;
     end else begin
       opa_q  <= opa_d;
       opb_q  <= opb_d;
@@ -178,6 +182,10 @@ module pka_rns_rower #(
       c1_q   <= c_red;
       r2_q   <= r2_d;
       if (xi_we_i) xi_q <= r2_d;
+      if (tst_i) begin
+        z0_q <= (lin_b == '0);
+        z2_q <= (lin_b == cst_q[6]);
+      end
     end
     if (wipe_i) rf_b_q[wd_i] <= '0;
     else if (ld_rf_i && !ld_half_i) rf_b_q[wd_i] <= ld_data_i;

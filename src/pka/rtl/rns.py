@@ -40,9 +40,10 @@ def overhead(op: int, length: int, elen: int, arg: int, status: int, params: Map
 
     MM build (Sbmm = 0) only: + 1 when a FAIL fired (ERR_NOT_ON_CURVE, ERR_INFINITY, ERR_UNSUPPORTED,
     and ERR_FAULT from the output check): the rowers compare TEST's operand a cycle after its decode
-    (the registered rower controls), so the FAIL's decision is registered and ends the program in
-    the next cycle, which runs nothing and is not counted. An integrity check (ERR_FAULT from an
-    injected fault, never on a fault-free run) ends at once, without that cycle."""
+    (the registered rower controls) and register the compare, so a FAIL decides in the cycle after
+    its own, from the registered compares; when it fires, that cycle ends the program and is not
+    counted (its instruction is dropped). An integrity check (ERR_FAULT from an injected fault,
+    never on a fault-free run) ends at once, without that cycle."""
     fired = (not params.get("Sbmm", 0) and
              status in (Status.ERR_NOT_ON_CURVE, Status.ERR_INFINITY, Status.ERR_UNSUPPORTED, Status.ERR_FAULT))
     return 1 + int(status == Status.OK and op != Op.ZEROIZE) + int(fired)
