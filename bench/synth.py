@@ -415,7 +415,8 @@ def markdown(all_rows: list[dict[str, Any]]) -> str:
         full = {r["id"]: r for r in rows}
         out += ["", "Small builds: fewer words, the same PE / rower width and microprogram, minutes of tools "
                 "instead of an hour; the timing work iterates on these and is confirmed once at full size. Each "
-                "stands for the full-size row named; the two worst paths side by side show they agree.", "",
+                "stands for the full-size row named, its worst path beside the small build's: on the same RTL they "
+                "should be the same path (a full-size row on an earlier RTL is marked so).", "",
                 "| small build | bits | fmax (MHz) | LUT4 | worst path | stands for | its fmax (MHz) | its worst path |",
                 "|---|---|---|---|---|---|---|---|"]
         for r in smalls:
