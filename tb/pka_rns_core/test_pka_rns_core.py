@@ -403,6 +403,19 @@ async def random_z_randomises_the_ladder(dut):
             assert int(core.g_rower[j].u_rower.rf_b_q[r].value) == int(core.g_rower[j].u_rower.rf_p_q[r].value) == 0
 
 
+def _x25519_words(env: EngineEnv, ctx, k: int, u: int, z: list[int] | None) -> None:
+    """The operand RAM of X25519's entry on the small curve: the scalar and u (`_ctx_words`), then
+    ONE, CA, CB2, CM4B as residue vectors in SLOT_X1 (pka.model.rns.x25519_inputs)."""
+    from pka.model import rns as model
+
+    _ctx_words(env, k, u, 0, z)
+    regs = model.x25519_inputs(u, ctx.m, model.CURVES["small"].p)
+    for i, r in enumerate((model.ONE, model.CA, model.CB2, model.CM4B)):
+        b, bp = ctx.to_rns(1 if r == model.ONE else regs[r])
+        for j, v in enumerate(list(b) + list(bp)):
+            env.mem[env.slot_addr(Slot.X1) + 2 * ctx.n * i + j] = v
+
+
 @cocotb.test(skip=bool(SBMM))     # X25519's entry (ECC_MUL ARG[2]) is on the MM build
 async def x25519_entry_loops_and_inverse_check(dut):
     """ECC_MUL with ARG[2] on this 64-bit build: the Montgomery ladder, the inversion chain's
@@ -421,12 +434,7 @@ async def x25519_entry_loops_and_inverse_check(dut):
     for arg in (model.ECC_M_ARG, model.ECC_M_ARG | model.ECC_X_ARG,
                 model.ECC_M_ARG | model.ECC_X_ARG | model.ECC_RZ_ARG):
         z = [rng.getrandbits(32) for _ in range(2 * ctx.n)] if arg & model.ECC_RZ_ARG else None
-        _ctx_words(env, k, u, 0, z)
-        regs = model.x25519_inputs(u, ctx.m, c.p)
-        for i, r in enumerate((model.ONE, model.CA, model.CB2, model.CM4B)):
-            b, bp = ctx.to_rns(1 if r == model.ONE else regs[r])
-            for j, v in enumerate(list(b) + list(bp)):
-                env.mem[env.slot_addr(Slot.X1) + 2 * ctx.n * i + j] = v
+        _x25519_words(env, ctx, k, u, z)
         st, cyc, io, _ = await env.command(Op.ECC_MUL, c.p.bit_length(), elen, arg)
         _, mach = model.x25519_machine(k, u, W, elen, p=c.p, fault_check=bool(FAULT_CHECK), z_words=z)
         assert mach.status == Status.ERR_UNSUPPORTED and (st, cyc) == (mach.status, mach.cycles)
@@ -436,9 +444,9 @@ async def x25519_entry_loops_and_inverse_check(dut):
 
 @cocotb.test(skip=bool(SBMM))     # X25519's entry (ECC_MUL ARG[2]) is on the MM build
 async def fail_code_flip_is_caught(dut):
-    """A FAIL's status lives one cycle in fcode_q, the one it decides in. X25519's inverse check ends this 64-bit
-    build's ECC_MUL with ERR_UNSUPPORTED (code 8, one bit set); that bit flipped in its cycle would end
-    the command with OK. With FaultCheck = 1 the sequencer takes an OK code there for a fault
+    """A FAIL's status lives one cycle in fcode_q, the one it decides in. X25519's inverse check ends
+    this 64-bit build's ECC_MUL with ERR_UNSUPPORTED (code 8, one bit set); that bit flipped in its
+    cycle would end the command with OK. With FaultCheck = 1 the sequencer takes an OK code there for a fault
     (ERR_FAULT, zeros); on the FaultCheck = 0 build the same flip ends with OK: the flip is real."""
     from pka.model import rns as model
 
@@ -453,12 +461,7 @@ async def fail_code_flip_is_caught(dut):
     rng = random.Random(SEED + 6)
     k, u, elen = rng.getrandbits(16) | 1 << 15, rng.randrange(2, c.p), 16
     for inject in (False, True):
-        _ctx_words(env, k, u, 0)
-        regs = model.x25519_inputs(u, ctx.m, c.p)
-        for i, r in enumerate((model.ONE, model.CA, model.CB2, model.CM4B)):
-            b, bp = ctx.to_rns(1 if r == model.ONE else regs[r])
-            for j, v in enumerate(list(b) + list(bp)):
-                env.mem[env.slot_addr(Slot.X1) + 2 * ctx.n * i + j] = v
+        _x25519_words(env, ctx, k, u, None)
         state = {"flipped": False}
 
         async def injector() -> None:
