@@ -161,6 +161,8 @@ module pka_mwr4_core
   logic          lend_q, lend_d;                   // MODEXP_CT: the current step is the last
   logic [TW-1:0] t_q, t_d;                         // cycle within the pass
   logic [TW-1:0] rd_q, rd_d;                       // word on the kernel inputs next cycle (= next t)
+  logic [RIW-1:0] rdn_q, rdn_d;                    // rd + 1: the word B and M are pre-selected for
+  logic          rd0_q, rd0_d;                     // rd = 0
   logic          rs;                               // t restarts at 0 next cycle
   // flags of t, registered one cycle early: t = 0, t < e, t = e - 1, t = P - 1, t >= 2NS,
   // t = 2NS + e - 1, t odd and < 2NS - 1 (a digit for stage (t+1)/2 is prepared)
@@ -176,6 +178,8 @@ module pka_mwr4_core
   logic [W-1:0]  kb_q, kb_d, km_q, km_d, kss_q, kss_d, ksc_q, ksc_d;   // next words of stage 0
   logic          bcar_q, bcar_d, bmp_q, bmp_d;     // B + c*M word carry, top bit of the last M word
   logic [W-1:0]  nmw, bw;
+  logic [W-1:0]  bwn_q, bwn_d, nmn_q, nmn_d;       // B's and M's word rd, selected a cycle ahead
+  logic [W-1:0]  bw0;                              // B's word 0 (a fixed position)
   logic [W:0]    b_sum;
   logic          rd0;
   logic [EMax-1:0] ohw_q, ohw_d;                   // one-hot: word of the last stage's next output
@@ -238,17 +242,37 @@ module pka_mwr4_core
     ca    = code_of(asel_q, cac_q, cxb_q);
     cb    = code_of(bsel_q, cac_q, cxb_q);
     a_cm  = cm_pattern(ca, nm_q);
-    // stage-0 words of the next cycle: B + c*M (word-serial carry), M, S from the S memory
-    rd0 = rd_q == '0;
-    nmw = wsel(nm_q, RIW'(rd_q));
+    // stage-0 words of the next cycle: B + c*M (word-serial carry), M, S from the S memory.
+    // B's and M's word rd was selected into a register in the cycle before (word rd + 1 of the
+    // cycle before, rdn), so the word select and the B + c*M adder are in different cycles; word 0
+    // (a pass's first cycle, after a restart) is a fixed position and taken directly. No buffer
+    // word is written in the cycle before it is read: the last pass writes result word j about
+    // 2 NS cycles after stage 0 has read B's word j, and PSetup (where B's source changes) reads
+    // word 0.
+    rd0 = rd0_q;
     unique case (bsel_q)
-      SrcXa:   bw = wsel(xa_q, RIW'(rd_q));
-      SrcYb:   bw = wsel(yb_q, RIW'(rd_q));
-      SrcWw:   bw = wsel(ww_q, RIW'(rd_q));
-      SrcAc:   bw = wsel(ac_q, RIW'(rd_q));
-      SrcXb:   bw = wsel(xb_q, RIW'(rd_q));
-      default: bw = rd0 ? W'(1) : '0;
+      SrcXa:   bw0 = xa_q[W-1:0];
+      SrcYb:   bw0 = yb_q[W-1:0];
+      SrcWw:   bw0 = ww_q[W-1:0];
+      SrcAc:   bw0 = ac_q[W-1:0];
+      SrcXb:   bw0 = xb_q[W-1:0];
+      default: bw0 = W'(1);
     endcase
+    nmw = rd0 ? nm_q[W-1:0] : nmn_q;
+    bw  = rd0 ? bw0 : bwn_q;
+    nmn_d = wsel(nm_q, RIW'(rdn_q));
+    unique case (bsel_q)
+      SrcXa:   bwn_d = wsel(xa_q, RIW'(rdn_q));
+      SrcYb:   bwn_d = wsel(yb_q, RIW'(rdn_q));
+      SrcWw:   bwn_d = wsel(ww_q, RIW'(rdn_q));
+      SrcAc:   bwn_d = wsel(ac_q, RIW'(rdn_q));
+      SrcXb:   bwn_d = wsel(xb_q, RIW'(rdn_q));
+      default: bwn_d = '0;   // the constant 1: only its word 0 is set
+    endcase
+    if (wipe) begin   // cleared with the kernel (OP_ZEROIZE)
+      bwn_d = '0;
+      nmn_d = '0;
+    end
     b_sum = (W+1)'(bw) + (W+1)'(W'(cm_word(cb, 32'(nmw), bmp_q, rd0))) + (W+1)'(!rd0 && bcar_q);
     // 32-bit word of N for the load check (index of the word in the load register) or the store
     n32i = state_q == Store ? LIW'(req_q) : li_q;
@@ -675,7 +699,9 @@ module pka_mwr4_core
     nw32_d  = (len_d + 16'd31) >> 5;
     nwe32_d = (elen_d + 16'd31) >> 5;
 
-    rd_d = (state_d == PSetup || (state_d == PRun && wrap_d && !last_d)) ? '0 : rd_q + 1;
+    rd0_d = state_d == PSetup || (state_d == PRun && wrap_d && !last_d);
+    rd_d  = rd0_d ? '0 : rd_q + 1;
+    rdn_d = rd0_d ? RIW'(1) : RIW'(rd_q + 2);
 
     // OP_ZEROIZE: every register at 0 in the wipe's cycle and until the next command (the counter
     // cyc holds the wipe's cycles for the port; state, status, kind, step are 0 = Idle, OK, ...)
@@ -692,7 +718,7 @@ module pka_mwr4_core
       stv_d = 1'b0; st_car_d = 1'b0; smp_d = 1'b0; stw_d = '0; sa_d = '0;
       asel_d = SrcXa; bsel_d = SrcXa; dac_d = 1'b0; dxb_d = 1'b0;
       ib_d = '0; ebit_d = 1'b0; lbit_d = 1'b0; lend_d = 1'b0;
-      t_d = '0; rd_d = '0; first_d = 1'b0; kv_d = 1'b0; klast_d = 1'b0; wrap_d = 1'b0; pv_d = 1'b0;
+      t_d = '0; rd_d = '0; rdn_d = '0; rd0_d = 1'b0; first_d = 1'b0; kv_d = 1'b0; klast_d = 1'b0; wrap_d = 1'b0; pv_d = 1'b0;
       fin_d = 1'b0; advo_d = 1'b0; cov_d = '0; last_d = 1'b0; nlast_d = 1'b0; p0_d = 1'b0;
       dcar_d = 1'b0; aprev_d = 1'b0; dig_d = '0; ash_d = '0; cmsh_d = '0;
       kb_d = '0; km_d = '0; kss_d = '0; ksc_d = '0; bcar_d = 1'b0; bmp_d = 1'b0;
@@ -736,9 +762,10 @@ module pka_mwr4_core
     st_car_q <= st_car_d; smp_q <= smp_d; stw_q <= stw_d; sa_q <= sa_d;
     asel_q <= asel_d; bsel_q <= bsel_d; dac_q <= dac_d; dxb_q <= dxb_d;
     ib_q <= ib_d; ebit_q <= ebit_d; lbit_q <= lbit_d; lend_q <= lend_d;
-    t_q <= t_d; rd_q <= rd_d; cov_q <= cov_d; last_q <= last_d; nlast_q <= nlast_d; p0_q <= p0_d;
+    t_q <= t_d; rd_q <= rd_d; rdn_q <= rdn_d; rd0_q <= rd0_d; cov_q <= cov_d; last_q <= last_d; nlast_q <= nlast_d; p0_q <= p0_d;
     dcar_q <= dcar_d; aprev_q <= aprev_d; dig_q <= dig_d; ash_q <= ash_d; cmsh_q <= cmsh_d;
     kb_q <= kb_d; km_q <= km_d; kss_q <= kss_d; ksc_q <= ksc_d; bcar_q <= bcar_d; bmp_q <= bmp_d;
+    bwn_q <= bwn_d; nmn_q <= nmn_d;
     ohw_q <= ohw_d;
     tog_q <= tog_d;
   end
