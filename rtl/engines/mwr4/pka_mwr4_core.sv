@@ -699,7 +699,12 @@ module pka_mwr4_core
     nw32_d  = (len_d + 16'd31) >> 5;
     nwe32_d = (elen_d + 16'd31) >> 5;
 
-    rd0_d = state_d == PSetup || (state_d == PRun && wrap_d && !last_d);
+    // rd restarts at 0 for PSetup (which reads word 0 for the first cycle of PRun) and for a pass's
+    // first cycle; decoded from registers, not from the next state: from PRun, the last word of
+    // the last pass (next PSetup or Store) or a pass's end; from Check, Idle, Load, Drain and the
+    // store states always (rd is read only in PSetup and PRun); from PSetup never (its next cycle
+    // reads word 1)
+    rd0_d = state_q == PRun ? (last_q && fin_q) || (wrap_d && !last_d) : state_q != PSetup;
     rd_d  = rd0_d ? '0 : rd_q + 1;
     rdn_d = rd0_d ? RIW'(1) : RIW'(rd_q + 2);
 
