@@ -44,6 +44,31 @@ def test_sizes_exercise_both_s_paths_and_recirculation() -> None:
 
 
 @pytest.mark.parametrize("params", CONFIGS, ids=IDS)
+def test_s_memory_boundaries(params: dict[str, int]) -> None:
+    """Every word count e around 2 NS, where stage 0's S word changes source: e <= 2 NS (the last
+    stage directly), e = 2 NS + 1 (the word written as it is read: bypass), e = 2 NS + 2 (written
+    the cycle before it is read: the S word pre-selected a cycle ahead takes the written word),
+    e = 2 NS + 3 (the memory). MONTMUL and MODEXP_CT on random operands, with and without stalls."""
+    cfg = model.config(params)
+    rng = random.Random(31 + sum(params.values()))
+    by_e: dict[int, list[int]] = {}
+    for n in range(2, 65):
+        by_e.setdefault(model.geometry(n, cfg).e, []).append(n)
+    targets = [e for e in range(2 * cfg.ns - 1, 2 * cfg.ns + 4) if e in by_e]
+    assert {2 * cfg.ns + 1, 2 * cfg.ns + 2} <= set(targets) or max(by_e) < 2 * cfg.ns + 2, (targets, by_e)
+    for e in targets:
+        for n in (min(by_e[e]), max(by_e[e])):
+            m = _modulus(rng, n)
+            for stall in (0, 300):
+                a, b = rng.randrange(m), rng.randrange(m)
+                r, ref = rtl.montmul(a, b, m, params, stall=stall), model.montmul(a, b, m, params)
+                assert (r.result, r.cycles) == (ref.result, ref.cycles), (e, n, m, a, b)
+            x, k = rng.randrange(m), rng.getrandbits(n)
+            r, ref = rtl.modexp_ct(x, k, m, params, elen=n), model.modexp_ct(x, k, m, params, elen=n)
+            assert (r.result, r.cycles) == (pow(x, k, m), ref.cycles), (e, n, m, x, k)
+
+
+@pytest.mark.parametrize("params", CONFIGS, ids=IDS)
 def test_montmul_modmul_random_with_stalls(params: dict[str, int]) -> None:
     rng = random.Random(sum(params.values()))
     for i in range(VECTORS):

@@ -125,6 +125,7 @@ module pka_mwr4_core
   logic [15:0]     e_q, e_d, em2_q, em2_d, pm2_q, pm2_d, fm2_q, fm2_d, nw32_q, nw32_d, nwe32_q, nwe32_d;
   logic            direct_q, direct_d;             // e <= 2 NS: stage 0 reads the last stage directly
   logic            byp_q, byp_d;                   // e = 2 NS + 1: S word written as it is read
+  logic            byp2_q, byp2_d;                 // e = 2 NS + 2: S word written the cycle before
   logic            lastp0_q, lastp0_d;             // the first pass is the last
   logic [EMax-1:0] hi_q, hi_d;                     // word j >= e (sign fill of a result)
 
@@ -180,6 +181,7 @@ module pka_mwr4_core
   logic [W-1:0]  nmw, bw;
   logic [W-1:0]  bwn_q, bwn_d, nmn_q, nmn_d;       // B's and M's word rd, selected a cycle ahead
   logic [W-1:0]  bw0;                              // B's word 0 (a fixed position)
+  logic [W-1:0]  ssn_q, ssn_d, scn_q, scn_d;       // the S memory's word rd, selected a cycle ahead
   logic [W:0]    b_sum;
   logic          rd0;
   logic [EMax-1:0] ohw_q, ohw_d;                   // one-hot: word of the last stage's next output
@@ -269,9 +271,15 @@ module pka_mwr4_core
       SrcXb:   bwn_d = wsel(xb_q, RIW'(rdn_q));
       default: bwn_d = '0;   // the constant 1: only its word 0 is set
     endcase
+    // the S memory's word likewise; at e = 2 NS + 2 that word is the one the last stage writes in
+    // this cycle (at e = 2 NS + 1 in the cycle it is read: byp, below)
+    ssn_d = byp2_q ? o_ss : wsel(ssm_q, rdn_q);
+    scn_d = byp2_q ? o_sc : wsel(scm_q, rdn_q);
     if (wipe) begin   // cleared with the kernel (OP_ZEROIZE)
       bwn_d = '0;
       nmn_d = '0;
+      ssn_d = '0;
+      scn_d = '0;
     end
     b_sum = (W+1)'(bw) + (W+1)'(W'(cm_word(cb, 32'(nmw), bmp_q, rd0))) + (W+1)'(!rd0 && bcar_q);
     // 32-bit word of N for the load check (index of the word in the load register) or the store
@@ -296,6 +304,7 @@ module pka_mwr4_core
     if (e_d < 16'd2) e_d = 16'd2;
     direct_d = e_q <= 16'(2 * NS);
     byp_d    = e_q == 16'(2 * NS + 1);
+    byp2_d   = e_q == 16'(2 * NS + 2);
     em2_d    = e_q - 16'd2;
     pm2_d    = (e_q <= 16'(2 * NS) ? 16'(2 * NS) : e_q) - 16'd2;
     fm2_d    = e_q + 16'(2 * NS) - 16'd2;
@@ -303,7 +312,7 @@ module pka_mwr4_core
     lastp0_d = 18'(K * NS) >= 18'(len_q);
     if (!dirty_d) begin   // OP_ZEROIZE (see the end of the control block)
       e_d = '0; em2_d = '0; pm2_d = '0; fm2_d = '0;
-      direct_d = 1'b0; byp_d = 1'b0; lastp0_d = 1'b0; hi_d = '0;
+      direct_d = 1'b0; byp_d = 1'b0; byp2_d = 1'b0; lastp0_d = 1'b0; hi_d = '0;
     end
   end
 
@@ -385,8 +394,8 @@ module pka_mwr4_core
     bcar_d = b_sum[W];
     km_d   = nmw;
     bmp_d  = nmw[W-1];
-    kss_d  = byp_q ? o_ss : wsel(ssm_q, RIW'(rd_q));
-    ksc_d  = byp_q ? o_sc : wsel(scm_q, RIW'(rd_q));
+    kss_d  = byp_q ? o_ss : rd0 ? ssm_q[W-1:0] : ssn_q;
+    ksc_d  = byp_q ? o_sc : rd0 ? scm_q[W-1:0] : scn_q;
 
     // t and its flags for the next cycle
     rs       = state_q == PSetup || (state_q == PRun && wrap_q && !last_q);
@@ -760,7 +769,7 @@ module pka_mwr4_core
     nm_q <= nm_d; xa_q <= xa_d; yb_q <= yb_d; ww_q <= ww_d; ac_q <= ac_d; xb_q <= xb_d; ee_q <= ee_d;
     ssm_q <= ssm_d; scm_q <= scm_d; clm_q <= clm_d;
     e_q <= e_d; em2_q <= em2_d; pm2_q <= pm2_d; fm2_q <= fm2_d; nw32_q <= nw32_d; nwe32_q <= nwe32_d;
-    direct_q <= direct_d; byp_q <= byp_d; lastp0_q <= lastp0_d; hi_q <= hi_d;
+    direct_q <= direct_d; byp_q <= byp_d; byp2_q <= byp2_d; lastp0_q <= lastp0_d; hi_q <= hi_d;
     lfst_q <= lfst_d; llst_q <= llst_d; lw_q <= lw_d; li_q <= li_d; ls_q <= ls_d;
     neven_q <= neven_d; ngt1_q <= ngt1_d; nhi_q <= nhi_d; ehi_q <= ehi_d; ge_q <= ge_d;
     rng_q <= rng_d; enz_q <= enz_d; etop_q <= etop_d;
@@ -770,7 +779,7 @@ module pka_mwr4_core
     t_q <= t_d; rd_q <= rd_d; rdn_q <= rdn_d; rd0_q <= rd0_d; cov_q <= cov_d; last_q <= last_d; nlast_q <= nlast_d; p0_q <= p0_d;
     dcar_q <= dcar_d; aprev_q <= aprev_d; dig_q <= dig_d; ash_q <= ash_d; cmsh_q <= cmsh_d;
     kb_q <= kb_d; km_q <= km_d; kss_q <= kss_d; ksc_q <= ksc_d; bcar_q <= bcar_d; bmp_q <= bmp_d;
-    bwn_q <= bwn_d; nmn_q <= nmn_d;
+    bwn_q <= bwn_d; nmn_q <= nmn_d; ssn_q <= ssn_d; scn_q <= scn_d;
     ohw_q <= ohw_d;
     tog_q <= tog_d;
   end
