@@ -604,11 +604,11 @@ module pka_mwr4_core
             StLadSq:  step_d = lend_q ? StFinal : StLadMul;
             default: state_d = Store;   // StSecond, StFinal
           endcase
-          if (state_d == Store) begin
-            req_d    = '0;
-            stv_d    = 1'b0;
-            st_car_d = 1'b0;
-          end
+          // the store's registers start at 0 (unused while the products run; cleared here whatever
+          // comes next, not decoded from the next state)
+          req_d    = '0;
+          stv_d    = 1'b0;
+          st_car_d = 1'b0;
         end
       end
 
