@@ -521,3 +521,15 @@ def test_small_builds_stand_for_full_size_rows() -> None:
     assert "20.0 ns" in line and "25.0 ns" in line and "| 40.0 |" in line
     assert sum(1 for x in text.splitlines() if "**50.0**" in x) == 1      # not in the engines' table
     assert "**50.0** (earlier RTL)" in b.markdown([big, dict(small, stale=True)])
+
+
+def test_issue_goals_column() -> None:
+    """The worst-path table gives issue 15's clock goal of each row it lists, with the measured fmax's
+    share of it (marked when the row is on an earlier RTL), and '-' for the rows it does not list."""
+    b = _bench_synth()
+    assert set(b.GOALS_MHZ) <= {c["id"] for c in b.CONFIGS}
+    row = {"id": "hscm-1024-16pe", "status": "ok", "fmax_mhz": 62.5}
+    assert b._goal(row) == "125 (50 %)"
+    assert b._goal(dict(row, stale=True)) == "125 (50 %, earlier RTL)"
+    assert b._goal({"id": "rns-256-w32-sbmm", "status": "not synthesised yet"}) == "100 (not placed)"
+    assert b._goal(dict(row, id="hscm-1024-16pe-k32")) == "-"
