@@ -43,7 +43,8 @@ def test_sizes_exercise_both_s_paths_and_recirculation() -> None:
     assert g.passes == 6 and g.e <= 2 * 4           # radix 8: direct
 
 
-@pytest.mark.parametrize("params", CONFIGS, ids=IDS)
+# the radix-8 build (w = 16) has at most e = 5 words at 64 bits, never the bypass cases of 2 NS = 8
+@pytest.mark.parametrize("params", CONFIGS[:2], ids=IDS[:2])
 def test_s_memory_boundaries(params: dict[str, int]) -> None:
     """Every word count e around 2 NS, where stage 0's S word changes source: e <= 2 NS (the last
     stage directly), e = 2 NS + 1 (the word written as it is read: bypass), e = 2 NS + 2 (written
@@ -54,8 +55,8 @@ def test_s_memory_boundaries(params: dict[str, int]) -> None:
     by_e: dict[int, list[int]] = {}
     for n in range(2, 65):
         by_e.setdefault(model.geometry(n, cfg).e, []).append(n)
-    targets = [e for e in range(2 * cfg.ns - 1, 2 * cfg.ns + 4) if e in by_e]
-    assert {2 * cfg.ns + 1, 2 * cfg.ns + 2} <= set(targets) or max(by_e) < 2 * cfg.ns + 2, (targets, by_e)
+    targets = list(range(2 * cfg.ns - 1, 2 * cfg.ns + 4))
+    assert set(targets) <= set(by_e), (targets, by_e)   # every boundary case is reached
     for e in targets:
         for n in (min(by_e[e]), max(by_e[e])):
             m = _modulus(rng, n)
