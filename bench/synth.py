@@ -133,6 +133,83 @@ def _goal(r: dict[str, Any]) -> str:
     return f"{goal:g} (not placed)"
 
 
+# Issue 15's goals, every one of them (clock, area, time per operation), measured against the JSON
+# rows: (goal, row id or "breakdown:<id>" for bench/breakdown.py's per-module area, what is measured,
+# the bound, the unit). doc/results.md's table "Issue 15's goals" is made from this list; what each
+# unmet goal would take is the doc's prose below that table.
+ISSUE_GOALS: list[tuple[str, str, str, float, str]] = [
+    ("clock: csa2 1024, `paper`", "csa2-1024-paper", "fmax", GOALS_MHZ["csa2-1024-paper"], "MHz"),
+    ("clock: csa2 1024, `fast`", "csa2-1024-fast", "fmax", GOALS_MHZ["csa2-1024-fast"], "MHz"),
+    ("clock: mwr4 256, radix 4, NS = 16, w = 8", "mwr4-256-r4-ns16-w8-mm", "fmax",
+     GOALS_MHZ["mwr4-256-r4-ns16-w8-mm"], "MHz"),
+    ("clock: victor 512, k = 5", "victor-512-k5", "fmax", GOALS_MHZ["victor-512-k5"], "MHz"),
+    ("clock: hscm 1024, 16 PEs", "hscm-1024-16pe", "fmax", GOALS_MHZ["hscm-1024-16pe"], "MHz"),
+    ("clock: hscm 1024, 32 PEs", "hscm-1024-32pe", "fmax", GOALS_MHZ["hscm-1024-32pe"], "MHz"),
+    ("clock: rns MM, l = 256, w = 32", "rns-256-w32-mm", "fmax", GOALS_MHZ["rns-256-w32-mm"], "MHz"),
+    ("clock: rns SBMM, l = 256, w = 32", "rns-256-w32-sbmm", "fmax", GOALS_MHZ["rns-256-w32-sbmm"], "MHz"),
+    ("clock: `make demo`'s RSA build (pka_top)", "top-demo-rsa", "fmax", 100.0, "MHz"),
+    ("clock: `make demo`'s ECC build (pka_top)", "top-demo-ecc", "fmax", 100.0, "MHz"),
+    ("clock: hscm and rns in one pka_top (routed on the ECP5-85)", "top-both", "fmax", 100.0, "MHz"),
+    ("area: hscm core, 1024 bits, 16 PEs (Yosys)", "breakdown:hscm-1024-16pe", "lut4", 9000.0, "LUT4"),
+    ("area: `make demo`'s RSA build (pka_top)", "top-demo-rsa", "lut4", 20000.0, "LUT4"),
+    ("time: RSA-2048 CRT sign on `make demo`'s RSA build", "top-demo-rsa", "time:rsa2048", 4000.0, "us"),
+    ("time: P-256 k*G on `make demo`'s ECC build", "top-demo-ecc", "time:p256", 1500.0, "us"),
+    ("time: 1024-bit modexp on hscm, 16 PEs", "hscm-1024-16pe", "time", 3600.0, "us"),
+]
+
+
+def _goal_value(src: str, what: str, rows: dict[str, dict[str, Any]],
+                breakdowns: dict[str, dict[str, Any]]) -> tuple[float | None, bool, str]:
+    """(the measured value or None, whether it is of an earlier RTL, why there is none)."""
+    if src.startswith("breakdown:"):
+        b = breakdowns.get(src.split(":", 1)[1])
+        if not b:
+            return None, False, "not synthesised"
+        stale = b.get("current") is False
+        return float(b["rows"][0]["all"]["lut4"]), stale, ""
+    r = rows.get(src)
+    if r is None or r.get("status") != "ok" or not r.get("fmax_mhz"):
+        return None, False, "no routed run" if r is None or "P&R" not in str(r.get("status")) else "P&R failed"
+    stale = bool(r.get("stale")) if "stale" in r else not measured_on_current_rtl(r)
+    if what == "fmax":
+        return float(r["fmax_mhz"]), stale, ""
+    if what == "lut4":
+        return float((r.get("area") or {}).get("lut4")), stale, ""
+    if what == "time":
+        return float(r["time_us"]), stale, ""
+    op = what.split(":", 1)[1]
+    return float(r["time_us"][op]["off"]), stale, ""
+
+
+def _goal_fmt(x: float, unit: str) -> str:
+    if unit == "us":
+        return fmt_time(x)
+    return f"{x:,.1f} {unit}" if unit == "MHz" else f"{x:,.0f} {unit}"
+
+
+def goals_markdown(rows: list[dict[str, Any]], breakdowns: list[dict[str, Any]]) -> str:
+    """doc/results.md's table of issue 15's goals: each goal, its bound, the measured value (from
+    bench/results/synth.json and bench/results/breakdown.json, marked when of an earlier RTL), and
+    whether it is met."""
+    by_id = {r["id"]: r for r in rows}
+    by_bd = {b["id"]: b for b in breakdowns}
+    out = ["| goal | bound | now | met |", "|---|---:|---:|---|"]
+    for goal, src, what, bound, unit in ISSUE_GOALS:
+        v, stale, why = _goal_value(src, what, by_id, by_bd)
+        up = what == "fmax"                       # a clock is a lower bound, area and time upper bounds
+        sign = ">=" if up else "<="
+        b_txt, v_txt = _goal_fmt(bound, unit), (_goal_fmt(v, unit) if v is not None else why)
+        if v is None:
+            met = "no"
+        else:
+            ok = v >= bound if up else v <= bound
+            share = f"{100 * v / bound:.0f} %" if up else f"{v / bound:.2f}x the bound"
+            met = ("**yes**" if ok else f"no ({share})") + (", earlier RTL" if stale else "")
+            v_txt += " (earlier RTL)" if stale else ""
+        out.append(f"| {goal} | {sign} {b_txt} | {v_txt} | {met} |")
+    return "\n".join(out) + "\n"
+
+
 # Small builds (issue 15, deliverable 4): fewer words, the same PE / rower width and the same
 # microprogram, so the worst path is the full-size one's in minutes of tools instead of an hour; each
 # names the full-size row it stands for, and the doc shows the two worst paths side by side.
@@ -357,6 +434,7 @@ def print_table(rows: list[dict[str, Any]]) -> None:
 
 DOC = REPO / "doc" / "results.md"
 BEGIN, END = "<!-- BEGIN bench/synth.py tables -->", "<!-- END bench/synth.py tables -->"
+GOALS_BEGIN, GOALS_END = "<!-- BEGIN bench/synth.py goals -->", "<!-- END bench/synth.py goals -->"
 
 
 def _n(x: Any) -> str:
@@ -535,15 +613,50 @@ def refresh(rows: list[dict[str, Any]], target: str) -> list[dict[str, Any]]:
     return out
 
 
+def breakdowns() -> list[dict[str, Any]]:
+    """bench/results/breakdown.json's rows, each marked `current` when its design key is that of the
+    sources as they are now."""
+    from pka import synth as S
+    path = OUT.parent / "breakdown.json"
+    if not path.exists():
+        return []
+    cfgs = {c["id"]: c for c in _breakdown_configs()}
+    out = []
+    for b in json.loads(path.read_text()).get("rows", []):
+        cfg = cfgs.get(b["id"])
+        cur = None
+        if cfg is not None:
+            try:
+                d = design_for(cfg["engine"], S.engine_params(cfg["engine"], cfg["params"]), cfg["bits"])
+                cur = design_key(d, get_target("ecp5-85k"), FlowOptions()) == b.get("key")
+            except PkaError:
+                cur = False
+        out.append(dict(b, current=cur))
+    return out
+
+
+def _breakdown_configs() -> list[dict[str, Any]]:
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("pka_bench_breakdown", Path(__file__).with_name("breakdown.py"))
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return list(mod.CONFIGS)
+
+
+def _splice(text: str, begin: str, end: str, body: str) -> str:
+    if begin not in text or end not in text:
+        raise SystemExit(f"{DOC} has no {begin} ... {end} section")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{begin}\n{body}{end}{tail}"
+
+
 def write_doc(rows: list[dict[str, Any]], target: str) -> None:
-    rows = refresh(rows, target)
-    text = DOC.read_text()
-    if BEGIN not in text or END not in text:
-        raise SystemExit(f"{DOC} has no {BEGIN} ... {END} section")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    body = markdown([r for r in rows if r["target"] == target])
-    DOC.write_text(f"{head}{BEGIN}\n{body}{END}{tail}")
+    rows = [r for r in refresh(rows, target) if r["target"] == target]
+    text = _splice(DOC.read_text(), BEGIN, END, markdown(rows))
+    text = _splice(text, GOALS_BEGIN, GOALS_END, goals_markdown(rows, breakdowns()))
+    DOC.write_text(text)
 
 
 def merge_rows(out: Path, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

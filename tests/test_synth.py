@@ -533,3 +533,35 @@ def test_issue_goals_column() -> None:
     assert b._goal(dict(row, stale=True)) == "125 (50 %, earlier RTL)"
     assert b._goal({"id": "rns-256-w32-sbmm", "status": "not synthesised yet"}) == "100 (not placed)"
     assert b._goal(dict(row, id="hscm-1024-16pe-k32")) == "-"
+
+
+def test_issue_goals_table() -> None:
+    """doc/results.md's table of issue 15's goals: every clock goal of GOALS_MHZ is in it; a clock is
+    met from its bound up, an area or a time up to its bound; a value of an earlier RTL is marked;
+    a goal with no routed row says so."""
+    b = _bench_synth()
+    assert {g[1] for g in b.ISSUE_GOALS if g[2] == "fmax" and not g[1].startswith("top-")} == set(b.GOALS_MHZ)
+    top = {"id": "top-demo-rsa", "kind": "top", "status": "ok", "fmax_mhz": 100.0, "area": {"lut4": 20001},
+           "time_us": {"rsa2048": {"off": 3999.0, "on": 4400.0}}, "stale": False}
+    hscm = {"id": "hscm-1024-16pe", "status": "ok", "fmax_mhz": 124.9, "time_us": 3600.0, "stale": True}
+    bd = [{"id": "hscm-1024-16pe", "current": True, "rows": [{"all": {"lut4": 9000}}]}]
+    lines = {ln.split(" | ")[0][2:]: ln for ln in b.goals_markdown([top, hscm], bd).splitlines()[2:]}
+    assert len(lines) == len(b.ISSUE_GOALS)
+    assert lines["clock: `make demo`'s RSA build (pka_top)"].endswith("| 100.0 MHz | **yes** |")
+    assert lines["area: `make demo`'s RSA build (pka_top)"].endswith("| 20,001 LUT4 | no (1.00x the bound) |")
+    assert lines["time: RSA-2048 CRT sign on `make demo`'s RSA build"].endswith("| 3.999 ms | **yes** |")
+    assert lines["clock: hscm 1024, 16 PEs"].endswith("| 124.9 MHz (earlier RTL) | no (100 %), earlier RTL |")
+    assert lines["time: 1024-bit modexp on hscm, 16 PEs"].endswith("| **yes**, earlier RTL |")
+    assert lines["area: hscm core, 1024 bits, 16 PEs (Yosys)"].endswith("| 9,000 LUT4 | **yes** |")
+    assert lines["clock: hscm and rns in one pka_top (routed on the ECP5-85)"].endswith("| no routed run | no |")
+
+
+def test_results_doc_goals_table_is_generated() -> None:
+    """The goals table in doc/results.md is what `bench/synth.py --doc` makes from the JSON files as
+    they are (a number typed into it, or a JSON re-measured without --doc, fails here)."""
+    import json
+    b = _bench_synth()
+    rows = [r for r in b.refresh(json.loads(b.OUT.read_text())["rows"], "ecp5-85k") if r["target"] == "ecp5-85k"]
+    text = (REPO / "doc" / "results.md").read_text()
+    region = text.split(b.GOALS_BEGIN, 1)[1].split(b.GOALS_END, 1)[0]
+    assert region == "\n" + b.goals_markdown(rows, b.breakdowns())
