@@ -17,6 +17,7 @@ bench/results/synth.json, so it can be re-run as engines land. Engines that have
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -27,8 +28,8 @@ from typing import Any
 
 from pka.errors import PkaError
 from pka.explore import op_cycles
-from pka.synth import (REPO, FlowOptions, cached_result, design_for, design_key, get_target, measured_on_current_rtl,
-                       synth_design)
+from pka.synth import (REPO, FlowOptions, cached_result, design_for, design_key, get_target, lut_mul_pre,
+                       measured_on_current_rtl, synth_design)
 
 OUT = Path(__file__).resolve().parent / "results" / "synth.json"
 NOT_CACHED = "not synthesised yet"   # the status of a --cached-only row whose design is not in the cache
@@ -252,8 +253,12 @@ def top_builds() -> list[dict[str, Any]]:
         {"id": "top-demo-ecc", "what": "`make demo`'s ECC build: rns, w = 32",
          "cfg": engine_config("rns", {}, 256), "ops": ("p256",)},
         {"id": "top-both", "what": "hscm (16 PEs, RSA-2048) and rns (RnsMaxLen 256) in one pka_top: "
-                                   "`make soc-demo`'s build",
-         "cfg": hscm_rns_config(2048, 16), "ops": ("rsa2048", "p256")},
+                                   "`make soc-demo`'s build, the rns rowers' fold products in LUTs as in "
+                                   "the board's `both` bitstream",
+         "cfg": hscm_rns_config(2048, 16), "ops": ("rsa2048", "p256"),
+         # the rowers' fold products in LUTs, as the SoC's `both` build (router2 stalled with them in
+         # the DSP rows, doc/results.md)
+         "lut_muls": ("rns-fold",)},
     ]
 
 
@@ -275,12 +280,15 @@ OP_NAMES = {"rsa2048": "RSA-2048 CRT sign", "p256": "P-256 k*G"}
 
 
 def _unit_row(row: dict[str, Any], module: str, fileset: str, rtl: dict[str, Any], target: str,
-              opts: FlowOptions, cached_only: bool) -> dict[str, Any] | None:
+              opts: FlowOptions, cached_only: bool, lut_muls: tuple[str, ...] = ()) -> dict[str, Any] | None:
     """Synthesise (or look up) one design unit for a row: sets the row's design key, or its status
     when the flow fails or (cached_only) nothing is cached; returns the flow's result or None."""
     from pka.synth import unit_design
     try:
         d = unit_design(module, fileset, rtl)
+        if lut_muls:
+            d = dataclasses.replace(d, yosys_pre=d.yosys_pre + lut_mul_pre(lut_muls))
+            row["lut_muls"] = list(lut_muls)
         row["design_key"] = design_key(d, get_target(target), opts)
         res = cached_result(d, target, opts) if cached_only else synth_design(d, target, opts)
     except PkaError as exc:
@@ -307,7 +315,7 @@ def run_top(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bo
     row["cycles"] = {op: top_op_cycles(op, params) for op in cfg["ops"]}
     opts = FlowOptions(freq=opts.freq, seed=opts.seed, no_tmdriv=opts.no_tmdriv, timeout=opts.timeout,
                        router=router)
-    res = _unit_row(row, "pka_top", "top", params, target, opts, cached_only)
+    res = _unit_row(row, "pka_top", "top", params, target, opts, cached_only, tuple(cfg.get("lut_muls", ())))
     if res is not None and res["fmax_mhz"]:
         row["time_us"] = {op: {b: c / res["fmax_mhz"] for b, c in cyc.items()} for op, cyc in row["cycles"].items()}
     return row

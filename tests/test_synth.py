@@ -565,3 +565,29 @@ def test_results_doc_goals_table_is_generated() -> None:
     text = (REPO / "doc" / "results.md").read_text()
     region = text.split(b.GOALS_BEGIN, 1)[1].split(b.GOALS_END, 1)[0]
     assert region == "\n" + b.goals_markdown(rows, b.breakdowns())
+
+
+def test_top_build_with_lut_multipliers() -> None:
+    """A pka_top row built with some products in LUTs (bench/synth.py's top-both: the rns rowers'
+    fold products, as the SoC's `both` build) has its own design key, and the staleness test rebuilds
+    that key from the row's `lut_muls`; an unknown group is refused with a message."""
+    import dataclasses
+    b = _bench_synth()
+    both = next(c for c in b.top_builds() if c["id"] == "top-both")
+    assert both["lut_muls"] == ("rns-fold",)
+    pre = S.lut_mul_pre(both["lut_muls"])
+    assert pre[0] == "hierarchy -top pka_syn_top" and pre[-1].startswith("booth ") and "pka_rns_rower" in pre[-1]
+    assert S.lut_mul_pre(()) == ()
+    with pytest.raises(PkaError, match="unknown LUT multiplier group"):
+        S.lut_mul_pre(("no-such",))
+    params = {"MaxLen": 256, "EnRns": 1, "RnsW": 32, "MinSlotAw": 9}
+    d = S.unit_design("pka_top", "top", params)
+    opts = S.FlowOptions(freq=100.0)
+    plain = S.design_key(d, S.get_target("ecp5-85k"), opts)
+    soft = S.design_key(dataclasses.replace(d, yosys_pre=d.yosys_pre + pre), S.get_target("ecp5-85k"), opts)
+    assert plain != soft
+    row = {"id": "t", "kind": "top", "rtl_params": params, "target": "ecp5-85k",
+           "flow": {"freq": 100.0, "seed": 1, "no_tmdriv": False}}
+    assert S.measured_on_current_rtl(dict(row, design_key=soft, lut_muls=["rns-fold"]))
+    assert not S.measured_on_current_rtl(dict(row, design_key=soft))
+    assert S.measured_on_current_rtl(dict(row, design_key=plain))

@@ -23,6 +23,7 @@ copies its sources into its own directory and passes relative paths.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib
 import importlib.metadata
@@ -38,7 +39,7 @@ import time
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from pka.errors import PkaError, Status
 
@@ -651,6 +652,21 @@ def design_key(d: SynDesign, target: Target, opts: FlowOptions) -> str:
     return _hash(parts)
 
 
+def lut_mul_pre(groups: Sequence[str]) -> tuple[str, ...]:
+    """Yosys commands that map the products of these pka.soc_board.LUT_MULS groups to LUTs (radix-4
+    Booth) instead of MULT18X18D, after flattening and narrowing as synth_ecp5 would (a unit design's
+    top, pka_syn_top): the SoC's `both` build does this with the rns rowers' fold products, without
+    which it does not route."""
+    if not groups:
+        return ()
+    from pka.soc_board import LUT_MULS
+    unknown = [g for g in groups if g not in LUT_MULS]
+    if unknown:
+        raise PkaError(Status.ERR_UNSUPPORTED, f"unknown LUT multiplier group(s) {unknown}; known: {sorted(LUT_MULS)}")
+    return ("hierarchy -top pka_syn_top", "proc", "flatten", "opt_expr", "opt_clean", "wreduce", "opt_clean",
+            "booth " + " ".join(LUT_MULS[g] for g in groups))
+
+
 def measured_on_current_rtl(row: dict[str, Any]) -> bool:
     """Whether a bench/results/synth.json row was measured on the design as the sources are now: its
     stored design key equals the key of (engine, params, bits, target) with the flow options it
@@ -663,6 +679,8 @@ def measured_on_current_rtl(row: dict[str, Any]) -> bool:
     try:
         if row.get("kind") == "top":      # pka_top as a unit (bench/synth.py's top rows)
             d = unit_design("pka_top", "top", row["rtl_params"])
+            if row.get("lut_muls"):
+                d = dataclasses.replace(d, yosys_pre=d.yosys_pre + lut_mul_pre(row["lut_muls"]))
         elif row.get("kind") == "unit":   # a design unit alone (bench/synth.py's unit rows)
             if "fileset" not in row:      # recorded before unit rows kept their fileset
                 return False
