@@ -328,7 +328,7 @@ def run_unit(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: b
         row["status"] = landed(cfg["fileset"])
         return row
     if cfg.get("freq"):
-        opts = FlowOptions(freq=cfg["freq"], seed=opts.seed, no_tmdriv=opts.no_tmdriv, timeout=opts.timeout)
+        opts = dataclasses.replace(opts, freq=cfg["freq"])
     _unit_row(row, cfg["unit"], cfg["fileset"], cfg["rtl"], target, opts, cached_only)
     return row
 
@@ -371,7 +371,7 @@ def run_one(cfg: dict[str, Any], target: str, opts: FlowOptions, cached_only: bo
         row.update(cycles=cyc["cycles"], cycles_source=cyc["source"], cycles_detail=cyc.get("detail", {}))
         d = design_for(cfg["engine"], cfg["params"], cfg["bits"])
         if cfg.get("freq"):
-            opts = FlowOptions(freq=cfg["freq"], seed=opts.seed, no_tmdriv=opts.no_tmdriv, timeout=opts.timeout)
+            opts = dataclasses.replace(opts, freq=cfg["freq"])
         row["design_key"] = design_key(d, get_target(target), opts)
         res = cached_result(d, target, opts) if cached_only else synth_design(d, target, opts)
         if res is None:
@@ -504,7 +504,8 @@ def markdown(all_rows: list[dict[str, Any]]) -> str:
         flow = r.get("flow") or {}
         tt = r.get("tool_time_s") or {}
         ftext = (f"{flow.get('freq', '-'):g} MHz constraint, seed {flow.get('seed', '-')}"
-                 f"{', no-tmdriv' if flow.get('no_tmdriv') else ''}") if flow else "-"
+                 f"{', no-tmdriv' if flow.get('no_tmdriv') else ''}"
+                 f"{', ' + flow['router'] if flow.get('router', 'router1') != 'router1' else ''}") if flow else "-"
         ttext = (f"Yosys {tt.get('yosys_s', 0) / 60:.0f} min, nextpnr {tt.get('nextpnr_s', 0) / 60:.0f} min"
                  if tt else "-")
         a = r.get("area") or {}
@@ -700,13 +701,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--top-router", choices=("router1", "router2"), default="router2",
                     help="nextpnr's router for the pka_top rows (router2: faster; router1 when router2 "
                          "does not converge; the row records which)")
+    ap.add_argument("--router", choices=("router1", "router2"), default="router1",
+                    help="nextpnr's router for the engine, small-build and unit rows (the row records it)")
     ap.add_argument("--cached-only", action="store_true", help="run no tool: report what is cached")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--doc", action="store_true", help="rewrite the tables in doc/results.md from the JSON")
     args = ap.parse_args(argv)
     engines = {e for e in args.engines.split(",") if e}
     ids = {i for i in args.ids.split(",") if i}
-    opts = FlowOptions(seed=args.seed, no_tmdriv=args.no_tmdriv)
+    opts = FlowOptions(seed=args.seed, no_tmdriv=args.no_tmdriv, router=args.router)
     # (configuration, runner, its group for --engines) in the JSON's order: engines, small builds, pka_top builds, units
     plan = ([(c, run_one, c["engine"]) for c in CONFIGS] + [(c, run_small, c["engine"]) for c in SMALL]
             + [(c, partial(run_top, router=args.top_router), "top") for c in top_builds()]

@@ -591,3 +591,20 @@ def test_top_build_with_lut_multipliers() -> None:
     assert S.measured_on_current_rtl(dict(row, design_key=soft, lut_muls=["rns-fold"]))
     assert not S.measured_on_current_rtl(dict(row, design_key=soft))
     assert S.measured_on_current_rtl(dict(row, design_key=plain))
+
+
+def test_engine_rows_name_router2() -> None:
+    """An engine row routed by router2 (`bench/synth.py --router router2`) says so in the worst-path
+    table's flow column, and its staleness test rebuilds its key with that router."""
+    b = _bench_synth()
+    cfg = next(c for c in b.CONFIGS if c["id"] == "rns-256-w32-sbmm")
+    d = S.design_for(cfg["engine"], cfg["params"], cfg["bits"])
+    flow = {"freq": 100.0, "seed": 1, "no_tmdriv": False, "router": "router2"}
+    key = S.design_key(d, S.get_target("ecp5-85k"), S.FlowOptions(freq=100.0, router="router2"))
+    row = {k: cfg[k] for k in ("id", "engine", "params", "bits", "op")}
+    row.update(target="ecp5-85k", status="ok", design_key=key, flow=flow, fmax_mhz=40.0, cycles=50,
+               paper=b.paper_cols(cfg), area={"lut4": 1}, time_x_klut4_ms=1.0)
+    assert S.measured_on_current_rtl(row)
+    assert not S.measured_on_current_rtl(dict(row, flow={k: v for k, v in flow.items() if k != "router"}))
+    assert "100 MHz constraint, seed 1, router2 |" in b.markdown([row])
+    assert "100 MHz constraint, seed 1 |" in b.markdown([dict(row, flow={k: v for k, v in flow.items() if k != "router"})])
