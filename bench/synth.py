@@ -28,8 +28,8 @@ from typing import Any
 
 from pka.errors import PkaError
 from pka.explore import op_cycles
-from pka.synth import (REPO, FlowOptions, cached_result, design_for, design_key, get_target, lut_mul_pre,
-                       measured_on_current_rtl, synth_design)
+from pka.synth import (REPO, FlowOptions, cached_result, design_for, design_key, engine_params, get_target,
+                       lut_mul_pre, measured_on_current_rtl, synth_design)
 
 OUT = Path(__file__).resolve().parent / "results" / "synth.json"
 NOT_CACHED = "not synthesised yet"   # the status of a --cached-only row whose design is not in the cache
@@ -175,7 +175,8 @@ def _goal_value(src: str, what: str, rows: dict[str, dict[str, Any]],
     if what == "fmax":
         return float(r["fmax_mhz"]), stale, ""
     if what == "lut4":
-        return float((r.get("area") or {}).get("lut4")), stale, ""
+        lut4 = (r.get("area") or {}).get("lut4")
+        return (float(lut4), stale, "") if lut4 is not None else (None, False, "no area recorded")
     if what == "time":
         return float(r["time_us"]), stale, ""
     op = what.split(":", 1)[1]
@@ -625,7 +626,6 @@ def refresh(rows: list[dict[str, Any]], target: str) -> list[dict[str, Any]]:
 def breakdowns() -> list[dict[str, Any]]:
     """bench/results/breakdown.json's rows, each marked `current` when its design key is that of the
     sources as they are now."""
-    from pka import synth as S
     path = OUT.parent / "breakdown.json"
     if not path.exists():
         return []
@@ -636,7 +636,7 @@ def breakdowns() -> list[dict[str, Any]]:
         cur = None
         if cfg is not None:
             try:
-                d = design_for(cfg["engine"], S.engine_params(cfg["engine"], cfg["params"]), cfg["bits"])
+                d = design_for(cfg["engine"], engine_params(cfg["engine"], cfg["params"]), cfg["bits"])
                 cur = design_key(d, get_target("ecp5-85k"), FlowOptions()) == b.get("key")
             except PkaError:
                 cur = False

@@ -262,12 +262,7 @@ def lut_muls(v: Variant, opts: Options) -> tuple[str, ...]:
 def yosys_script(top: str, srcs: list[str], params: Mapping[str, int | str],
                  soft_muls: tuple[str, ...] = SOFT_MULS) -> str:
     gen = " ".join(f"-G {k}={v}" if isinstance(v, int) else f'-G {k}="{v}"' for k, v in params.items())
-    pre = []
-    if soft_muls:
-        # flatten and narrow the products first (as synth_ecp5 would), so the selections see the
-        # final widths; the rest of synth_ecp5's steps then run on the result as usual
-        pre = [f"hierarchy -top {top}", "proc", "flatten", "opt_expr", "opt_clean", "wreduce", "opt_clean",
-               "booth " + " ".join(soft_muls)]
+    pre = synth.booth_pre(top, soft_muls)
     return "\n".join([
         f"read_slang -j 1 {' '.join(srcs)} --top {top} {gen}",
         # the work-around syn/engines.toml applies to hscm (Yosys 0.70's FSM extraction asserts on

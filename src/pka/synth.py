@@ -652,19 +652,25 @@ def design_key(d: SynDesign, target: Target, opts: FlowOptions) -> str:
     return _hash(parts)
 
 
-def lut_mul_pre(groups: Sequence[str]) -> tuple[str, ...]:
-    """Yosys commands that map the products of these pka.soc_board.LUT_MULS groups to LUTs (radix-4
-    Booth) instead of MULT18X18D, after flattening and narrowing as synth_ecp5 would (a unit design's
-    top, pka_syn_top): the SoC's `both` build does this with the rns rowers' fold products, without
-    which it does not route."""
-    if not groups:
+def booth_pre(top: str, selections: Sequence[str]) -> tuple[str, ...]:
+    """Yosys commands that map the products these selections name to LUTs (radix-4 Booth) instead of
+    DSP blocks: the design is flattened and its products narrowed first (as synth_ecp5 would), so
+    the selections see the final widths; synth_ecp5's own steps then run on the result as usual."""
+    if not selections:
         return ()
+    return (f"hierarchy -top {top}", "proc", "flatten", "opt_expr", "opt_clean", "wreduce", "opt_clean",
+            "booth " + " ".join(selections))
+
+
+def lut_mul_pre(groups: Sequence[str]) -> tuple[str, ...]:
+    """booth_pre for a unit design (its top is pka_syn_top) and these pka.soc_board.LUT_MULS groups:
+    the SoC's `both` build moves the rns rowers' fold products to LUTs so, without which it does not
+    route."""
     from pka.soc_board import LUT_MULS
     unknown = [g for g in groups if g not in LUT_MULS]
     if unknown:
         raise PkaError(Status.ERR_UNSUPPORTED, f"unknown LUT multiplier group(s) {unknown}; known: {sorted(LUT_MULS)}")
-    return ("hierarchy -top pka_syn_top", "proc", "flatten", "opt_expr", "opt_clean", "wreduce", "opt_clean",
-            "booth " + " ".join(LUT_MULS[g] for g in groups))
+    return booth_pre("pka_syn_top", [LUT_MULS[g] for g in groups])
 
 
 def measured_on_current_rtl(row: dict[str, Any]) -> bool:
