@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pka import synth as S
+from pka.errors import PkaError
 
 RESULTS = Path(__file__).resolve().parent / "results"
 CONFIGS: list[dict[str, Any]] = [
@@ -40,9 +41,23 @@ CONFIGS: list[dict[str, Any]] = [
 ]
 
 
+def design(cfg: dict[str, Any]) -> S.SynDesign:
+    return S.design_for(cfg["engine"], S.engine_params(cfg["engine"], cfg["params"]), cfg["bits"])
+
+
+def current(row: dict[str, Any]) -> bool | None:
+    """Whether a breakdown.json row is of the sources as they are now (None: not a configuration here)."""
+    cfg = next((c for c in CONFIGS if c["id"] == row["id"]), None)
+    if cfg is None:
+        return None
+    try:
+        return S.breakdown_key(design(cfg)) == row.get("key")
+    except PkaError:
+        return False
+
+
 def run(cfg: dict[str, Any], force: bool) -> dict[str, Any]:
-    d = S.design_for(cfg["engine"], S.engine_params(cfg["engine"], cfg["params"]), cfg["bits"])
-    res = S.breakdown(d, force=force)
+    res = S.breakdown(design(cfg), force=force)
     return {"id": cfg["id"], **{k: v for k, v in res.items() if k != "cached"},
             "rows": [{"module": r["module"], "depth": r["depth"], "count": r["count"], "each": r["each"],
                       "all": r["all"]} for r in S.breakdown_rows(res["tree"])]}

@@ -28,8 +28,8 @@ from typing import Any
 
 from pka.errors import PkaError
 from pka.explore import op_cycles
-from pka.synth import (REPO, FlowOptions, cached_result, design_for, design_key, engine_params, get_target,
-                       lut_mul_pre, measured_on_current_rtl, synth_design)
+from pka.synth import (REPO, FlowOptions, cached_result, design_for, design_key, get_target, lut_mul_pre,
+                       measured_on_current_rtl, synth_design)
 
 OUT = Path(__file__).resolve().parent / "results" / "synth.json"
 NOT_CACHED = "not synthesised yet"   # the status of a --cached-only row whose design is not in the cache
@@ -624,33 +624,17 @@ def refresh(rows: list[dict[str, Any]], target: str) -> list[dict[str, Any]]:
 
 
 def breakdowns() -> list[dict[str, Any]]:
-    """bench/results/breakdown.json's rows, each marked `current` when its design key is that of the
-    sources as they are now."""
+    """bench/results/breakdown.json's rows, each marked `current` (bench/breakdown.py's test: its
+    design key is that of the sources as they are now)."""
     path = OUT.parent / "breakdown.json"
     if not path.exists():
         return []
-    cfgs = {c["id"]: c for c in _breakdown_configs()}
-    out = []
-    for b in json.loads(path.read_text()).get("rows", []):
-        cfg = cfgs.get(b["id"])
-        cur = None
-        if cfg is not None:
-            try:
-                d = design_for(cfg["engine"], engine_params(cfg["engine"], cfg["params"]), cfg["bits"])
-                cur = design_key(d, get_target("ecp5-85k"), FlowOptions()) == b.get("key")
-            except PkaError:
-                cur = False
-        out.append(dict(b, current=cur))
-    return out
-
-
-def _breakdown_configs() -> list[dict[str, Any]]:
     import importlib.util
     spec = importlib.util.spec_from_file_location("pka_bench_breakdown", Path(__file__).with_name("breakdown.py"))
     assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return list(mod.CONFIGS)
+    bd = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bd)
+    return [dict(b, current=bd.current(b)) for b in json.loads(path.read_text()).get("rows", [])]
 
 
 def _splice(text: str, begin: str, end: str, body: str) -> str:

@@ -608,3 +608,23 @@ def test_engine_rows_name_router2() -> None:
     assert not S.measured_on_current_rtl(dict(row, flow={k: v for k, v in flow.items() if k != "router"}))
     assert "100 MHz constraint, seed 1, router2 |" in b.markdown([row])
     assert "100 MHz constraint, seed 1 |" in b.markdown([dict(row, flow={k: v for k, v in flow.items() if k != "router"})])
+
+
+def test_breakdown_rows_know_their_rtl() -> None:
+    """bench/breakdown.py's `current`: a breakdown.json row is of today's sources exactly when its
+    key is the design's breakdown key (pka.synth.breakdown_key, the cache's own key); an unknown
+    configuration is None. The goals table marks a stale breakdown from this."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("pka_bench_breakdown", REPO / "bench" / "breakdown.py")
+    assert spec and spec.loader
+    bd = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bd)
+    cfg = bd.CONFIGS[0]
+    key = S.breakdown_key(bd.design(cfg))
+    assert bd.current({"id": cfg["id"], "key": key}) is True
+    assert bd.current({"id": cfg["id"], "key": "0" * 24}) is False
+    assert bd.current({"id": "no-such", "key": key}) is None
+    b = _bench_synth()
+    row = {"id": "hscm-1024-16pe", "current": False, "rows": [{"all": {"lut4": 8000}}]}
+    line = next(ln for ln in b.goals_markdown([], [row]).splitlines() if ln.startswith("| area: hscm core"))
+    assert line.endswith("| 8,000 LUT4 (earlier RTL) | **yes**, earlier RTL |")

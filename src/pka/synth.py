@@ -992,12 +992,17 @@ def breakdown_rows(tree: Mapping[str, Any], depth: int = 0, count: int = 1) -> l
     return rows
 
 
+def breakdown_key(d: SynDesign) -> str:
+    """The key of a per-module breakdown (its cache entry, and the `key` bench/results/breakdown.json
+    records): the design's key on the ECP5-85 with the default flow options."""
+    return design_key(d, get_target("ecp5-85k"), FlowOptions())
+
+
 def breakdown(d: SynDesign, force: bool = False, timeout: float | None = None) -> dict[str, Any]:
     """Per-module area of an engine core: Yosys synth_ecp5 without flattening (the core alone, no
     shell and no place and route: LUT4 before packing), one row per module type under its parent.
     Cached by design key in build/syn/breakdown/."""
-    target = get_target("ecp5-85k")
-    key = design_key(d, target, FlowOptions())
+    key = breakdown_key(d)
     entry = cache_root() / "breakdown" / f"{d.engine}-{d.bits}-{key}.json"
     if entry.exists() and not force:
         return {**json.loads(entry.read_text()), "cached": True}
