@@ -219,6 +219,10 @@ SMALL: list[dict[str, Any]] = [
     {"id": "rns-64-w32-mm", "engine": "rns", "params": {"w": 32, "alg": "mm"}, "bits": 64, "op": "modmul",
      "paper": "002", "small_for": "rns-256-w32-mm",
      "note": "l = 64: 3 rowers of the same w = 32 and the same microprogram as l = 256's 9"},
+    {"id": "rns-128-w32-sbmm", "engine": "rns", "params": {"w": 32, "alg": "sbmm"}, "bits": 128, "op": "modmul",
+     "paper": "002", "small_for": "rns-256-w32-sbmm",
+     "note": "the smallest SBMM build of w = 32 (MaxLen 128): SBMM rowers of the same w = 32 and the same "
+             "microprogram as l = 256's (MaxLen 384)"},
 ]
 
 
