@@ -32,7 +32,8 @@ from pka.synth import (REPO, FlowOptions, cached_result, design_for, design_key,
                        measured_on_current_rtl, synth_design)
 
 OUT = Path(__file__).resolve().parent / "results" / "synth.json"
-NOT_CACHED = "not synthesised yet"   # the status of a --cached-only row whose design is not in the cache
+NOT_CACHED = "no routed run"   # the status of a --cached-only row whose design is not in the cache
+# (no run of it finished: a run stopped before routing ends caches and records nothing)
 
 # The papers' implementation figures (their devices and tools; quoted, never measured here).
 PAPER = {
@@ -131,7 +132,7 @@ def _goal(r: dict[str, Any]) -> str:
         return "-"
     if r.get("status") == "ok" and r.get("fmax_mhz"):
         return f"{goal:g} ({100 * r['fmax_mhz'] / goal:.0f} %{', earlier RTL' if r.get('stale') else ''})"
-    return f"{goal:g} (not placed)"
+    return f"{goal:g} (not routed)"
 
 
 # Issue 15's goals, every one of them (clock, area, time per operation), measured against the JSON

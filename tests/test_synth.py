@@ -269,13 +269,18 @@ def test_unit_pka_top_takes_its_engines_yosys_work_arounds() -> None:
     assert S.unit_design("pka_hscm_pe", "hscm", {}).yosys_pre == ()
 
 
-def _bench_synth():
+def _bench(name: str):
+    """bench/<name>.py as a module (the benches are scripts, not a package)."""
     import importlib.util
-    spec = importlib.util.spec_from_file_location("bench_synth", REPO / "bench" / "synth.py")
+    spec = importlib.util.spec_from_file_location(f"pka_bench_{name}", REPO / "bench" / f"{name}.py")
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def _bench_synth():
+    return _bench("synth")
 
 
 def test_top_unit_reads_only_its_engines_files() -> None:
@@ -531,7 +536,7 @@ def test_issue_goals_column() -> None:
     row = {"id": "hscm-1024-16pe", "status": "ok", "fmax_mhz": 62.5}
     assert b._goal(row) == "125 (50 %)"
     assert b._goal(dict(row, stale=True)) == "125 (50 %, earlier RTL)"
-    assert b._goal({"id": "rns-256-w32-sbmm", "status": "not synthesised yet"}) == "100 (not placed)"
+    assert b._goal({"id": "rns-256-w32-sbmm", "status": "no routed run"}) == "100 (not routed)"
     assert b._goal(dict(row, id="hscm-1024-16pe-k32")) == "-"
 
 
@@ -614,11 +619,7 @@ def test_breakdown_rows_know_their_rtl() -> None:
     """bench/breakdown.py's `current`: a breakdown.json row is of today's sources exactly when its
     key is the design's breakdown key (pka.synth.breakdown_key, the cache's own key); an unknown
     configuration is None. The goals table marks a stale breakdown from this."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("pka_bench_breakdown", REPO / "bench" / "breakdown.py")
-    assert spec and spec.loader
-    bd = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bd)
+    bd = _bench("breakdown")
     cfg = bd.CONFIGS[0]
     key = S.breakdown_key(bd.design(cfg))
     assert bd.current({"id": cfg["id"], "key": key}) is True

@@ -664,7 +664,7 @@ def booth_pre(top: str, selections: Sequence[str]) -> tuple[str, ...]:
 
 def lut_mul_pre(groups: Sequence[str]) -> tuple[str, ...]:
     """booth_pre for a unit design (its top is pka_syn_top) and these pka.soc_board.LUT_MULS groups:
-    the SoC's `both` build moves the rns rowers' fold products to LUTs so, without which it does not
+    the SoC's `both` build moves the rns rowers' fold products to LUTs, without which it does not
     route."""
     from pka.soc_board import LUT_MULS
     unknown = [g for g in groups if g not in LUT_MULS]
